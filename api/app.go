@@ -1,0 +1,116 @@
+// Package api builds the HTTP service: the Fiber app, its middleware, and
+// the routes of every domain, mounted under the storefront root and
+// /api/v1/admin.
+package api
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/api/middleware"
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/ratelimit"
+	"github.com/gofiber/fiber/v2"
+)
+
+// BodyLimit is the largest request body accepted (1 MiB).
+const BodyLimit = 1 << 20
+
+// RequestTimeout bounds the work done for one request.
+const RequestTimeout = 15 * time.Second
+
+// Server is the assembled HTTP service.
+type Server struct {
+	App *fiber.App
+	// Admin is the admin route registry, for tests that walk every route.
+	Admin *adminroute.Router
+	deps  *deps.Deps
+}
+
+// New builds the service on d.
+func New(d *deps.Deps) *Server {
+	cfg := d.Config
+	app := fiber.New(fiber.Config{
+		AppName:               cfg.AppName,
+		BodyLimit:             BodyLimit,
+		ReadBufferSize:        16 << 10, // cookies plus a JWT exceed the 4 KiB default
+		ReadTimeout:           RequestTimeout,
+		WriteTimeout:          RequestTimeout,
+		IdleTimeout:           60 * time.Second,
+		DisableStartupMessage: true,
+		ErrorHandler:          httpx.ErrorHandler(d.Log),
+		CaseSensitive:         true,
+	})
+	app.Use(
+		middleware.RequestContext(RequestTimeout),
+		middleware.AccessLog(d.Log),
+		middleware.Recover(d.Log),
+		middleware.ClientIP(trustedNets(cfg)),
+	)
+	registerProbes(app, d)
+
+	v1 := app.Group("/api/v1")
+	guard := &adminroute.Guard{
+		Auth:    AdminAuth(d),
+		DB:      d.DB,
+		Limiter: ratelimit.New(d.Redis),
+		Limits: adminroute.Limits{
+			adminroute.General:   cfg.AdminGeneralRateLimit,
+			adminroute.Bulk:      cfg.AdminBulkRateLimit,
+			adminroute.Analytics: cfg.AdminAnalyticsRateLimit,
+		},
+		Log: d.Log,
+	}
+	admin := adminroute.New(v1.Group("/admin"), "/api/v1/admin", guard)
+	m := &mount.Mount{Root: app, Admin: admin, AdminGuard: guard, Deps: d}
+	for _, register := range modules {
+		register(m)
+	}
+	return &Server{App: app, Admin: admin, deps: d}
+}
+
+// AdminAuth builds the admin authentication service from the configuration.
+func AdminAuth(d *deps.Deps) *adminauth.Service {
+	cfg := d.Config
+	return adminauth.New(d.DB, adminauth.Settings{
+		JWTSecret:      []byte(cfg.AdminJWTSecret),
+		AccessTokenTTL: cfg.AdminAccessTokenTTL,
+		RefreshTTL:     time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
+		SessionTTL:     time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
+	})
+}
+
+func trustedNets(cfg *config.Config) []*net.IPNet {
+	var nets []*net.IPNet
+	for _, p := range cfg.TrustedProxies {
+		if n, err := config.ParseIPOrCIDR(strings.TrimSpace(p)); err == nil {
+			nets = append(nets, n)
+		}
+	}
+	return nets
+}
+
+// Serve listens on ln until ctx is cancelled, then stops accepting, lets
+// in-flight requests finish within the shutdown timeout, and returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.App.Listener(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.deps.Log.Info("shutting down api", "timeout", s.deps.Config.ShutdownTimeout.String())
+	if err := s.App.ShutdownWithTimeout(s.deps.Config.ShutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return <-errc
+}

@@ -1,0 +1,118 @@
+package httpx
+
+import (
+	"net"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+// PathUUID parses the path parameter name as a UUID. A malformed id cannot
+// name an existing resource, so it is 404 NOT_FOUND for resource.
+func PathUUID(c *fiber.Ctx, name, resource string) (uuid.UUID, error) {
+	id, err := uuid.Parse(c.Params(name))
+	if err != nil {
+		return uuid.Nil, apperr.NotFoundf(resource)
+	}
+	return id, nil
+}
+
+// QueryUUID parses an optional UUID query parameter; malformed is 400.
+func QueryUUID(c *fiber.Ctx, name string) (*uuid.UUID, error) {
+	s := c.Query(name)
+	if s == "" {
+		return nil, nil
+	}
+	id, err := uuid.Parse(s)
+	if err != nil {
+		return nil, apperr.Invalid(name, "must be a UUID")
+	}
+	return &id, nil
+}
+
+// QueryDate parses an optional YYYY-MM-DD query parameter as a UTC date.
+func QueryDate(c *fiber.Ctx, name string) (*time.Time, error) {
+	s := c.Query(name)
+	if s == "" {
+		return nil, nil
+	}
+	d, err := time.ParseInLocation(time.DateOnly, s, time.UTC)
+	if err != nil {
+		return nil, apperr.Invalid(name, "must be a date YYYY-MM-DD")
+	}
+	return &d, nil
+}
+
+// QueryEnum returns the query parameter when it is one of allowed (or empty).
+func QueryEnum(c *fiber.Ctx, name string, allowed ...string) (string, error) {
+	s := c.Query(name)
+	if s == "" {
+		return "", nil
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s, nil
+		}
+	}
+	return "", apperr.Invalid(name, "must be one of: "+strings.Join(allowed, ", "))
+}
+
+// QuerySearch returns a trimmed search term of at most 200 characters.
+func QuerySearch(c *fiber.Ctx, name string) (string, error) {
+	s := strings.TrimSpace(c.Query(name))
+	if len([]rune(s)) > 200 {
+		return "", apperr.Invalid(name, "must be at most 200 characters")
+	}
+	return s, nil
+}
+
+// LikePattern escapes a user's text for a LIKE/ILIKE ... ESCAPE '\' pattern
+// and wraps it in % for a substring match.
+func LikePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// ClientIP is the socket peer, or the nearest untrusted address in
+// X-Forwarded-For when the peer is a trusted proxy (API-DECISIONS 6), so a
+// client cannot pick its own rate-limit bucket by forging the header.
+func ClientIP(c *fiber.Ctx, trusted []*net.IPNet) string {
+	peer := c.Context().RemoteIP()
+	if !inNets(peer, trusted) {
+		return peer.String()
+	}
+	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip := net.ParseIP(strings.TrimSpace(hops[i]))
+		if ip == nil {
+			break
+		}
+		if !inNets(ip, trusted) {
+			return ip.String()
+		}
+	}
+	return peer.String()
+}
+
+func inNets(ip net.IP, nets []*net.IPNet) bool {
+	for _, n := range nets {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// LocalClientIP is the c.Locals key of the resolved client address.
+const LocalClientIP = "clientIP"
+
+// IP returns the client address resolved by the client-IP middleware.
+func IP(c *fiber.Ctx) string {
+	if ip, ok := c.Locals(LocalClientIP).(string); ok {
+		return ip
+	}
+	return c.Context().RemoteIP().String()
+}

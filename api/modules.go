@@ -1,0 +1,8 @@
+package api
+
+import "github.com/gocommerce/shop/api/mount"
+
+// modules registers each domain's routes. A domain package exposes
+// Register(*api.Mount)-shaped functions through this list only, so that api
+// is the one place that knows every route.
+var modules = []func(*mount.Mount){}

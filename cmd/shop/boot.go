@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/logging"
+)
+
+// boot loads the configuration (forcing env when not empty), builds the
+// logger and opens the shared connections.
+func boot(ctx context.Context, env string) (*deps.Deps, error) {
+	cfg, log, err := loadConfig(env)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("starting", "version", version, "config", cfg.Redacted())
+	return deps.Open(ctx, cfg, log)
+}
+
+func loadConfig(env string) (*config.Config, *slog.Logger, error) {
+	cfg, err := config.Load(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, logging.New(os.Stderr, cfg.IsDev(), cfg.LogLevel), nil
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func must(err error, what string) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}

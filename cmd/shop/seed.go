@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/seed"
+	"github.com/spf13/cobra"
+)
+
+func seedCmd() *cobra.Command {
+	var products, variantsPer int
+	cmd := &cobra.Command{
+		Use:   "seed",
+		Short: "Seed a demo shop (categories, products with variants and stock, a customer group, a discount code, an admin)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := context.Background()
+			d, err := boot(ctx, "")
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			res, err := seed.Run(ctx, d.DB, seed.Options{Products: products, VariantsPerProduct: variantsPer, ResetAdminPassword: d.Config.IsDev()})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), res.Summary(d.Config.Port))
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&products, "products", 50, "number of demo products")
+	cmd.Flags().IntVar(&variantsPer, "variants", 3, "variants per product")
+	return cmd
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/gocommerce/shop/api"
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/seed"
+	"github.com/gocommerce/shop/scheduler"
+	"github.com/gocommerce/shop/worker"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+)
+
+func apiCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "api",
+		Short: "Run the HTTP API (admin, storefront, gateway webhook)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runProcesses("", false, true, false, false)
+		},
+	}
+}
+
+func workerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "worker",
+		Short: "Run the task worker (webhooks, deliveries, bulk jobs, rollups)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runProcesses("", false, false, true, false)
+		},
+	}
+}
+
+func schedulerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "scheduler",
+		Short: "Run the cron scheduler that enqueues periodic tasks",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runProcesses("", false, false, false, true)
+		},
+	}
+}
+
+func devCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "dev",
+		Short: "Local development: create and migrate the database, seed a demo shop, run api + worker + scheduler in one process",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runProcesses(config.Development, true, true, true, true)
+		},
+	}
+}
+
+// runProcesses runs the chosen processes in this process until SIGINT or
+// SIGTERM, then shuts each down gracefully. With prepare, it first creates
+// and migrates the database and seeds the demo shop.
+func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) error {
+	ctx, stop := signalContext()
+	defer stop()
+	if prepare {
+		if err := prepareDatabase(ctx, env); err != nil {
+			return err
+		}
+	}
+	d, err := boot(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if prepare {
+		if err := printSeed(ctx, d); err != nil {
+			return err
+		}
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	if runAPI {
+		srv := api.New(d)
+		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", d.Config.Port))
+		if err != nil {
+			return err
+		}
+		d.Log.Info("api listening", "addr", ln.Addr().String())
+		g.Go(func() error { return srv.Serve(ctx, ln) })
+	}
+	if runWorker {
+		w := worker.New(d)
+		g.Go(func() error { return w.Run(ctx) })
+	}
+	if runScheduler {
+		s := scheduler.New(d)
+		g.Go(func() error { return s.Run(ctx) })
+	}
+	return g.Wait()
+}
+
+func prepareDatabase(ctx context.Context, env string) error {
+	cfg, log, err := loadConfig(env)
+	if err != nil {
+		return err
+	}
+	created, err := database.EnsureDatabase(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("created database")
+	}
+	return must(database.Migrate(ctx, cfg.DatabaseURL, "up", nil), "migrate")
+}
+
+func printSeed(ctx context.Context, d *deps.Deps) error {
+	res, err := seed.Run(ctx, d.DB, seed.Options{ResetAdminPassword: d.Config.IsDev()})
+	if err != nil {
+		return must(err, "seed")
+	}
+	fmt.Println(res.Summary(d.Config.Port))
+	return nil
+}

@@ -1,0 +1,205 @@
+// Package adminauth authenticates administrators: password login, stateful
+// sessions with rotating refresh tokens, and the per-request check that the
+// access token's session still exists.
+package adminauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/password"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Settings are the admin authentication settings from the configuration.
+type Settings struct {
+	JWTSecret      []byte
+	AccessTokenTTL time.Duration
+	RefreshTTL     time.Duration
+	SessionTTL     time.Duration
+}
+
+// Service authenticates administrators.
+type Service struct {
+	db  *gorm.DB
+	set Settings
+	now func() time.Time
+}
+
+// New returns a Service on db.
+func New(db *gorm.DB, set Settings) *Service {
+	return &Service{db: db, set: set, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Principal is the authenticated administrator of a request.
+type Principal struct {
+	AdminID   uuid.UUID
+	Email     string
+	Name      string
+	Role      string
+	SessionID uuid.UUID
+}
+
+// Tokens is what a successful login or refresh hands out.
+type Tokens struct {
+	AccessToken  string
+	RefreshToken string
+	ExpiresIn    int // seconds
+	SessionID    uuid.UUID
+	// RefreshExpiresAt bounds the refresh cookie's lifetime.
+	RefreshExpiresAt time.Time
+}
+
+// ClientInfo describes the device a session is opened from.
+type ClientInfo struct {
+	DeviceID  string
+	UserAgent string
+	IP        string
+}
+
+// errInvalidCredentials is the one answer for an unknown email, a wrong
+// password and a deactivated account, so none of them can be told apart.
+var errInvalidCredentials = apperr.New(apperr.Unauthorized, "invalid email or password")
+
+// ErrUnauthenticated is returned for a missing, invalid or ended session.
+var ErrUnauthenticated = apperr.New(apperr.Unauthorized, "authentication required")
+
+// CheckPassword returns the active admin with email and password. A bcrypt or
+// weak Argon2 hash is replaced by an Argon2id hash after the password matched.
+// Errors: UNAUTHORIZED (one message for every failure).
+func (s *Service) CheckPassword(ctx context.Context, email, pw string) (*models.Admin, error) {
+	if len(pw) > password.MaxLength {
+		return nil, errInvalidCredentials
+	}
+	var a models.Admin
+	err := s.db.WithContext(ctx).Where("email = ?", email).Take(&a).Error
+	if database.IsNotFound(err) {
+		password.DummyVerify(pw)
+		return nil, errInvalidCredentials
+	}
+	if err != nil {
+		return nil, database.Translate(err, "admin")
+	}
+	rehash, err := password.Verify(pw, a.PasswordHash)
+	if err != nil || !a.IsActive {
+		return nil, errInvalidCredentials
+	}
+	if rehash {
+		h, err := password.Hash(pw)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.db.WithContext(ctx).Model(&a).Update("password_hash", h).Error; err != nil {
+			return nil, fmt.Errorf("adminauth.rehash: %w", err)
+		}
+		a.PasswordHash = h
+	}
+	return &a, nil
+}
+
+// OpenSession creates a session for a and returns its tokens. The refresh
+// token's secret part is stored only as an Argon2id hash.
+func (s *Service) OpenSession(ctx context.Context, a *models.Admin, client ClientInfo) (*Tokens, error) {
+	now := s.now()
+	sid := uuid.New()
+	refresh, secret, err := newRefreshToken(sid)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := password.Hash(secret)
+	if err != nil {
+		return nil, err
+	}
+	if client.DeviceID == "" {
+		client.DeviceID = uuid.NewString()
+	}
+	sess := models.AdminSession{
+		ID: sid, AdminID: a.ID, RefreshTokenHash: hash, DeviceID: client.DeviceID,
+		UserAgent: nonEmpty(client.UserAgent), IPAddress: nonEmpty(client.IP),
+		CreatedAt: now, LastUsedAt: now,
+		ExpiresAt:        now.Add(s.set.SessionTTL),
+		RefreshExpiresAt: now.Add(minDuration(s.set.RefreshTTL, s.set.SessionTTL)),
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&sess).Error; err != nil {
+			return err
+		}
+		return tx.Model(a).Update("last_login_at", now).Error
+	})
+	if err != nil {
+		return nil, database.Translate(err, "session")
+	}
+	access, err := signAccessToken(s.set.JWTSecret, a.ID, a.Email, a.Role, sid, now, s.set.AccessTokenTTL)
+	if err != nil {
+		return nil, err
+	}
+	return &Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(s.set.AccessTokenTTL.Seconds()),
+		SessionID: sid, RefreshExpiresAt: sess.RefreshExpiresAt}, nil
+}
+
+// Authenticate verifies an access token and that its session still exists,
+// is unexpired and belongs to an active admin. An expired session found here
+// is deleted. Role and email come from the database, not the token, so a role
+// change or deactivation takes effect at once.
+// Errors: UNAUTHORIZED.
+func (s *Service) Authenticate(ctx context.Context, raw string) (*Principal, error) {
+	claims, err := parseAccessToken(s.set.JWTSecret, raw)
+	if err != nil {
+		return nil, ErrUnauthenticated
+	}
+	sid, err1 := uuid.Parse(claims.SessionID)
+	adminID, err2 := uuid.Parse(claims.Subject)
+	if err1 != nil || err2 != nil {
+		return nil, ErrUnauthenticated
+	}
+	var row struct {
+		ExpiresAt time.Time
+		Email     string
+		Name      string
+		Role      string
+		IsActive  bool
+	}
+	err = s.db.WithContext(ctx).Table("admin_sessions s").
+		Select("s.expires_at, a.email, a.name, a.role, a.is_active").
+		Joins("JOIN admins a ON a.id = s.admin_id").
+		Where("s.id = ? AND s.admin_id = ?", sid, adminID).Take(&row).Error
+	if database.IsNotFound(err) {
+		return nil, ErrUnauthenticated
+	}
+	if err != nil {
+		return nil, database.Translate(err, "session")
+	}
+	if !row.ExpiresAt.After(s.now()) {
+		s.db.WithContext(ctx).Delete(&models.AdminSession{}, "id = ?", sid)
+		return nil, ErrUnauthenticated
+	}
+	if !row.IsActive {
+		return nil, ErrUnauthenticated
+	}
+	return &Principal{AdminID: adminID, Email: row.Email, Name: row.Name, Role: row.Role, SessionID: sid}, nil
+}
+
+// IsUnauthenticated reports whether err is an authentication failure.
+func IsUnauthenticated(err error) bool {
+	return errors.Is(err, ErrUnauthenticated) || apperr.CodeOf(err) == apperr.Unauthorized
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func minDuration(a, b time.Duration) time.Duration {
+	if a < b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,273 @@
+// Package config reads the service's settings from the environment, once, in
+// main. Every setting has a local default except the production secrets, and
+// an invalid value fails start-up with one line naming the variable.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Environments.
+const (
+	Development = "development"
+	Production  = "production"
+)
+
+// MinSecretBytes is the shortest signing secret accepted in production.
+const MinSecretBytes = 32
+
+// Config is every setting of every process. Each field's env tag is the
+// variable that sets it; README.md lists them all.
+type Config struct {
+	AppEnv   string `env:"APP_ENV" envDefault:"production"`
+	AppName  string `env:"APP_NAME" envDefault:"Shop"`
+	Port     int    `env:"PORT" envDefault:"8080"`
+	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// PublicURL is where customers reach the storefront; used in emails.
+	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
+
+	DatabaseURL    string        `env:"DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/shop?sslmode=disable"`
+	DBMaxConns     int           `env:"DB_MAX_CONNS" envDefault:"20"`
+	DBQueryTimeout time.Duration `env:"DB_QUERY_TIMEOUT" envDefault:"5s"`
+	RedisURL       string        `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0"`
+	// CachePrefix namespaces the application's cache keys in Redis; cache
+	// clearing never leaves it.
+	CachePrefix  string        `env:"CACHE_PREFIX" envDefault:"shop:cache:"`
+	CacheEnabled bool          `env:"CACHE_ENABLED" envDefault:"true"`
+	CacheTTL     time.Duration `env:"CACHE_TTL" envDefault:"5m"`
+
+	ShutdownTimeout   time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
+	WorkerConcurrency int           `env:"WORKER_CONCURRENCY" envDefault:"10"`
+
+	AdminJWTSecret          string        `env:"ADMIN_JWT_SECRET"`
+	AdminAccessTokenTTL     time.Duration `env:"ADMIN_ACCESS_TOKEN_EXPIRES_IN" envDefault:"15m"`
+	AdminRefreshTokenDays   int           `env:"ADMIN_REFRESH_TOKEN_EXPIRY_DAYS" envDefault:"90"`
+	AdminSessionDays        int           `env:"ADMIN_SESSION_EXPIRY_DAYS" envDefault:"30"`
+	AdminLoginRateLimit     int           `env:"ADMIN_LOGIN_RATE_LIMIT" envDefault:"10"`
+	AdminLoginRateWindowS   int           `env:"ADMIN_LOGIN_RATE_WINDOW" envDefault:"600"`
+	AdminGeneralRateLimit   int           `env:"ADMIN_GENERAL_RATE_LIMIT" envDefault:"100"`
+	AdminBulkRateLimit      int           `env:"ADMIN_BULK_RATE_LIMIT" envDefault:"10"`
+	AdminAnalyticsRateLimit int           `env:"ADMIN_ANALYTICS_RATE_LIMIT" envDefault:"30"`
+	CookieSecure            bool          `env:"COOKIE_SECURE" envDefault:"true"`
+	TrustedProxies          []string      `env:"TRUSTED_PROXIES" envSeparator:","`
+
+	CustomerJWTSecret  string        `env:"CUSTOMER_JWT_SECRET"`
+	CustomerTokenTTL   time.Duration `env:"CUSTOMER_TOKEN_EXPIRES_IN" envDefault:"24h"`
+	StoreCurrency      string        `env:"STORE_CURRENCY" envDefault:"INR"`
+	StoreState         string        `env:"STORE_STATE" envDefault:"Karnataka"`
+	CheckoutSessionTTL time.Duration `env:"CHECKOUT_SESSION_TTL" envDefault:"15m"`
+	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
+	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
+
+	PaymentProvider      string        `env:"PAYMENT_PROVIDER" envDefault:"simulator"`
+	RazorpayKeyID        string        `env:"RAZORPAY_KEY_ID"`
+	RazorpayKeySecret    string        `env:"RAZORPAY_KEY_SECRET"`
+	RazorpayBaseURL      string        `env:"RAZORPAY_BASE_URL" envDefault:"https://api.razorpay.com"`
+	GatewayTimeout       time.Duration `env:"GATEWAY_TIMEOUT" envDefault:"10s"`
+	GatewayWebhookSecret string        `env:"GATEWAY_WEBHOOK_SECRET"`
+
+	SMTPURL   string `env:"SMTP_URL"`
+	EmailFrom string `env:"EMAIL_FROM" envDefault:"Shop <no-reply@localhost>"`
+
+	WebhookAllowPrivateTargets bool          `env:"WEBHOOK_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
+	WebhookTimeout             time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s"`
+}
+
+// Dev secrets let `shop dev` start with no set-up. Production refuses them.
+const (
+	devAdminSecret    = "dev-only-admin-jwt-secret-change-me-0123456789"
+	devCustomerSecret = "dev-only-customer-jwt-secret-change-me-012345"
+	devGatewaySecret  = "dev-only-gateway-webhook-secret"
+)
+
+// Load reads the environment. forceEnv, when not empty, overrides APP_ENV
+// (`shop dev` passes Development).
+func Load(forceEnv string) (*Config, error) {
+	var c Config
+	if err := env.Parse(&c); err != nil {
+		return nil, oneLine(err)
+	}
+	if forceEnv != "" {
+		c.AppEnv = forceEnv
+	}
+	if c.AppEnv == Development {
+		c.applyDevDefaults()
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// IsDev reports whether the process runs in development mode.
+func (c *Config) IsDev() bool { return c.AppEnv == Development }
+
+// applyDevDefaults fills the secrets a local run needs and relaxes cookies to
+// plain HTTP, so that `make run` works on a fresh machine.
+func (c *Config) applyDevDefaults() {
+	if c.AdminJWTSecret == "" {
+		c.AdminJWTSecret = devAdminSecret
+	}
+	if c.CustomerJWTSecret == "" {
+		c.CustomerJWTSecret = devCustomerSecret
+	}
+	if c.GatewayWebhookSecret == "" {
+		c.GatewayWebhookSecret = devGatewaySecret
+	}
+	if !envSet("COOKIE_SECURE") {
+		c.CookieSecure = false
+	}
+}
+
+func (c *Config) validate() error {
+	switch c.AppEnv {
+	case Development, Production:
+	default:
+		return fieldErr("APP_ENV", "must be development or production")
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		return fieldErr("PORT", "must be between 1 and 65535")
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		return fieldErr("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return fieldErr("DATABASE_URL", "must be a postgres:// URL")
+	}
+	if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+		return fieldErr("REDIS_URL", "must be a redis:// URL")
+	}
+	if c.DBMaxConns < 1 {
+		return fieldErr("DB_MAX_CONNS", "must be at least 1")
+	}
+	if c.CachePrefix == "" {
+		return fieldErr("CACHE_PREFIX", "must not be empty")
+	}
+	if len(c.AdminJWTSecret) < MinSecretBytes {
+		return fieldErr("ADMIN_JWT_SECRET", fmt.Sprintf("must be set and at least %d bytes", MinSecretBytes))
+	}
+	if len(c.CustomerJWTSecret) < MinSecretBytes {
+		return fieldErr("CUSTOMER_JWT_SECRET", fmt.Sprintf("must be set and at least %d bytes", MinSecretBytes))
+	}
+	if c.AdminJWTSecret == c.CustomerJWTSecret {
+		return fieldErr("CUSTOMER_JWT_SECRET", "must differ from ADMIN_JWT_SECRET")
+	}
+	if !c.IsDev() {
+		for name, v := range map[string]string{"ADMIN_JWT_SECRET": c.AdminJWTSecret, "CUSTOMER_JWT_SECRET": c.CustomerJWTSecret, "GATEWAY_WEBHOOK_SECRET": c.GatewayWebhookSecret} {
+			if strings.HasPrefix(v, "dev-only-") {
+				return fieldErr(name, "must not use the development secret in production")
+			}
+		}
+	}
+	for name, d := range map[string]time.Duration{
+		"ADMIN_ACCESS_TOKEN_EXPIRES_IN": c.AdminAccessTokenTTL, "CUSTOMER_TOKEN_EXPIRES_IN": c.CustomerTokenTTL,
+		"CHECKOUT_SESSION_TTL": c.CheckoutSessionTTL, "SHUTDOWN_TIMEOUT": c.ShutdownTimeout,
+		"DB_QUERY_TIMEOUT": c.DBQueryTimeout, "GATEWAY_TIMEOUT": c.GatewayTimeout,
+		"WEBHOOK_TIMEOUT": c.WebhookTimeout, "CACHE_TTL": c.CacheTTL, "CLAIM_TOKEN_TTL": c.ClaimTokenTTL,
+	} {
+		if d <= 0 {
+			return fieldErr(name, "must be a positive duration such as 15m")
+		}
+	}
+	for name, n := range map[string]int{
+		"ADMIN_REFRESH_TOKEN_EXPIRY_DAYS": c.AdminRefreshTokenDays, "ADMIN_SESSION_EXPIRY_DAYS": c.AdminSessionDays,
+		"ADMIN_LOGIN_RATE_LIMIT": c.AdminLoginRateLimit, "ADMIN_LOGIN_RATE_WINDOW": c.AdminLoginRateWindowS,
+		"ADMIN_GENERAL_RATE_LIMIT": c.AdminGeneralRateLimit, "ADMIN_BULK_RATE_LIMIT": c.AdminBulkRateLimit,
+		"ADMIN_ANALYTICS_RATE_LIMIT": c.AdminAnalyticsRateLimit, "WORKER_CONCURRENCY": c.WorkerConcurrency,
+	} {
+		if n < 1 {
+			return fieldErr(name, "must be a positive integer")
+		}
+	}
+	if c.LowStockThreshold < 0 {
+		return fieldErr("LOW_STOCK_THRESHOLD", "must not be negative")
+	}
+	if len(c.StoreCurrency) != 3 || strings.ToUpper(c.StoreCurrency) != c.StoreCurrency {
+		return fieldErr("STORE_CURRENCY", "must be a 3-letter upper-case ISO 4217 code")
+	}
+	for _, p := range c.TrustedProxies {
+		if _, err := ParseIPOrCIDR(strings.TrimSpace(p)); err != nil {
+			return fieldErr("TRUSTED_PROXIES", fmt.Sprintf("%q is not an IP address or CIDR", p))
+		}
+	}
+	switch c.PaymentProvider {
+	case "simulator":
+	case "razorpay":
+		if c.RazorpayKeyID == "" || c.RazorpayKeySecret == "" {
+			return fieldErr("RAZORPAY_KEY_ID", "and RAZORPAY_KEY_SECRET must be set when PAYMENT_PROVIDER=razorpay")
+		}
+	default:
+		return fieldErr("PAYMENT_PROVIDER", "must be simulator or razorpay")
+	}
+	if c.SMTPURL != "" {
+		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") {
+			return fieldErr("SMTP_URL", "must be an smtp:// or smtps:// URL")
+		}
+	}
+	return nil
+}
+
+// ParseIPOrCIDR parses "10.0.0.1" or "10.0.0.0/8" into a network.
+func ParseIPOrCIDR(s string) (*net.IPNet, error) {
+	if strings.Contains(s, "/") {
+		_, n, err := net.ParseCIDR(s)
+		return n, err
+	}
+	ip := net.ParseIP(s)
+	if ip == nil {
+		return nil, errors.New("invalid IP")
+	}
+	bits := 128
+	if ip.To4() != nil {
+		ip, bits = ip.To4(), 32
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
+}
+
+// Redacted returns the settings safe for the start-up log: secrets masked.
+func (c *Config) Redacted() map[string]any {
+	mask := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "***"
+	}
+	return map[string]any{
+		"appEnv": c.AppEnv, "port": c.Port, "database": redactURL(c.DatabaseURL), "redis": redactURL(c.RedisURL),
+		"paymentProvider": c.PaymentProvider, "adminJwtSecret": mask(c.AdminJWTSecret),
+		"customerJwtSecret": mask(c.CustomerJWTSecret), "gatewayWebhookSecret": mask(c.GatewayWebhookSecret),
+		"smtp": redactURL(c.SMTPURL), "cacheEnabled": c.CacheEnabled, "cookieSecure": c.CookieSecure,
+	}
+}
+
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || s == "" {
+		return ""
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "***")
+	}
+	return u.String()
+}
+
+type fieldError struct{ name, issue string }
+
+func (e fieldError) Error() string { return "config: " + e.name + " " + e.issue }
+
+func fieldErr(name, issue string) error { return fieldError{name, issue} }
+
+// oneLine flattens the env library's aggregate error into one line that
+// names the variable.
+func oneLine(err error) error {
+	return errors.New("config: " + strings.ReplaceAll(err.Error(), "\n", "; "))
+}

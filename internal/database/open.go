@@ -1,0 +1,87 @@
+// Package database opens the Postgres connection pool, applies migrations and
+// translates driver errors into apperr codes.
+package database
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Options tunes the pool.
+type Options struct {
+	MaxConns int
+	// Logger receives slow-query warnings; nil disables them.
+	Logger *slog.Logger
+}
+
+// Open connects to Postgres through pgx and returns a GORM handle with
+// prepared statements on and errors translated (duplicate key → gorm.ErrDuplicatedKey).
+func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
+	sqlDB, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("database.open: %w", err)
+	}
+	if opt.MaxConns <= 0 {
+		opt.MaxConns = 10
+	}
+	sqlDB.SetMaxOpenConns(opt.MaxConns)
+	sqlDB.SetMaxIdleConns(opt.MaxConns)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	sqlDB.SetConnMaxLifetime(time.Hour)
+
+	gl := logger.Discard
+	if opt.Logger != nil {
+		gl = logger.NewSlogLogger(opt.Logger, logger.Config{
+			SlowThreshold:             200 * time.Millisecond,
+			LogLevel:                  logger.Warn,
+			IgnoreRecordNotFoundError: true,
+			ParameterizedQueries:      true, // never log bound values: they may be secrets
+		})
+	}
+	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
+		Logger:                 gl,
+		PrepareStmt:            true,
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("database.open: %w", err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("database.open: ping: %w", err)
+	}
+	return db, nil
+}
+
+// Close closes the pool behind db.
+func Close(db *gorm.DB) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Ping checks the database answers within ctx.
+func Ping(ctx context.Context, db *gorm.DB) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+var _ = stdlib.GetDefaultDriver // registers the "pgx" database/sql driver

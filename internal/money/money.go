@@ -1,0 +1,177 @@
+// Package money holds amounts as integer minor units (paise) and converts them
+// to and from the JSON numbers of the API without ever using floating point.
+package money
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Amount is a sum of money in minor units of the store currency (paise for INR).
+type Amount int64
+
+// MaxAmount bounds every amount the API accepts (10^11 major units), so that
+// products of an amount and a rate in basis points never overflow int64.
+const MaxAmount Amount = 100_000_000_000_00
+
+// ErrFormat is returned for a number with more than two decimals, an exponent,
+// or a magnitude above MaxAmount.
+var ErrFormat = errors.New("must be a number with at most 2 decimal places")
+
+// FromMajor returns the amount for a whole number of major units.
+func FromMajor(units int64) Amount { return Amount(units * 100) }
+
+// String renders the amount as a decimal in major units: 49950 -> "499.5".
+func (a Amount) String() string { return formatHundredths(int64(a)) }
+
+// MarshalJSON renders the amount as a JSON number in major units.
+func (a Amount) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalJSON parses a JSON number in major units with at most 2 decimals.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	v, err := parseHundredths(string(b))
+	if err != nil {
+		return err
+	}
+	*a = Amount(v)
+	return nil
+}
+
+// Value stores the amount as a bigint.
+func (a Amount) Value() (driver.Value, error) { return int64(a), nil }
+
+// Scan reads a bigint column.
+func (a *Amount) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*a = Amount(v)
+	case nil:
+		*a = 0
+	default:
+		return fmt.Errorf("money: cannot scan %T", src)
+	}
+	return nil
+}
+
+// Parse parses a decimal string in major units ("499.50") into an amount.
+func Parse(s string) (Amount, error) {
+	v, err := parseHundredths(s)
+	return Amount(v), err
+}
+
+// MulDivHalfUp returns a*num/den rounded half away from zero. den must be > 0.
+func MulDivHalfUp(a Amount, num, den int64) Amount {
+	p := int64(a) * num
+	if p >= 0 {
+		return Amount((p + den/2) / den)
+	}
+	return -Amount((-p + den/2) / den)
+}
+
+// Percent returns pct (in hundredths of a percent, 1250 = 12.5 %) of a,
+// rounded to the paisa half up.
+func (a Amount) Percent(pct Rate) Amount { return MulDivHalfUp(a, int64(pct), 10000) }
+
+// IncludedTax returns the tax contained in a tax-inclusive gross amount at rate
+// (GST on Indian retail prices): gross * r / (100 % + r), rounded half up.
+// gross - IncludedTax(gross, r) is the net amount, so net + tax == gross exactly.
+func IncludedTax(gross Amount, r Rate) Amount {
+	if r <= 0 {
+		return 0
+	}
+	return MulDivHalfUp(gross, int64(r), 10000+int64(r))
+}
+
+// Min returns the smaller of a and b.
+func Min(a, b Amount) Amount {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// Rate is a percentage in hundredths of a percent (basis points): 1800 = 18 %.
+type Rate int64
+
+// String renders the rate as a percent decimal: 25 -> "0.25".
+func (r Rate) String() string { return formatHundredths(int64(r)) }
+
+// MarshalJSON renders the rate as a JSON number of percent.
+func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalJSON parses a JSON number of percent with at most 2 decimals.
+func (r *Rate) UnmarshalJSON(b []byte) error {
+	v, err := parseHundredths(string(b))
+	if err != nil {
+		return err
+	}
+	*r = Rate(v)
+	return nil
+}
+
+func formatHundredths(v int64) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	whole, frac := v/100, v%100
+	switch {
+	case frac == 0:
+		return sign + strconv.FormatInt(whole, 10)
+	case frac%10 == 0:
+		return fmt.Sprintf("%s%d.%d", sign, whole, frac/10)
+	default:
+		return fmt.Sprintf("%s%d.%02d", sign, whole, frac)
+	}
+}
+
+// parseHundredths parses a JSON number text into hundredths, exactly.
+// Trailing zeros beyond two decimals are accepted ("1.500"); anything else
+// with more precision, an exponent, or a value beyond MaxAmount is refused.
+func parseHundredths(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "null" {
+		return 0, ErrFormat
+	}
+	neg := false
+	if s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	whole, frac, hasDot := strings.Cut(s, ".")
+	if whole == "" || !allDigits(whole) || (hasDot && (frac == "" || !allDigits(frac))) {
+		return 0, ErrFormat
+	}
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 2 {
+		return 0, ErrFormat
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	whole = strings.TrimLeft(whole, "0")
+	if len(whole) > 12 {
+		return 0, ErrFormat
+	}
+	w, _ := strconv.ParseInt("0"+whole, 10, 64)
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	v := w*100 + f
+	if v > int64(MaxAmount) {
+		return 0, ErrFormat
+	}
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,82 @@
+package money
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestAmountJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Amount
+		err  bool
+		out  string
+	}{
+		{name: "integer", in: "499", want: 49900, out: "499"},
+		{name: "one decimal", in: "499.5", want: 49950, out: "499.5"},
+		{name: "two decimals", in: "0.05", want: 5, out: "0.05"},
+		{name: "trailing zeros", in: "12.500", want: 1250, out: "12.5"},
+		{name: "negative", in: "-3.25", want: -325, out: "-3.25"},
+		{name: "zero", in: "0", want: 0, out: "0"},
+		{name: "three decimals", in: "1.005", err: true},
+		{name: "exponent", in: "1e3", err: true},
+		{name: "string", in: `"10"`, err: true},
+		{name: "huge", in: "1000000000000000", err: true},
+		{name: "bare dot", in: "1.", err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a Amount
+			err := json.Unmarshal([]byte(tt.in), &a)
+			if tt.err {
+				if err == nil {
+					t.Fatalf("want error, got %d", a)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a != tt.want {
+				t.Fatalf("got %d want %d", a, tt.want)
+			}
+			b, _ := json.Marshal(a)
+			if string(b) != tt.out {
+				t.Fatalf("marshal got %s want %s", b, tt.out)
+			}
+		})
+	}
+}
+
+func TestIncludedTax(t *testing.T) {
+	tests := []struct {
+		name  string
+		gross Amount
+		rate  Rate
+		want  Amount
+	}{
+		{name: "18 percent of 118", gross: 11800, rate: 1800, want: 1800},
+		{name: "5 percent rounds half up", gross: 10000, rate: 500, want: 476}, // 476.19
+		{name: "12 percent", gross: 99900, rate: 1200, want: 10704},            // 10703.57
+		{name: "0.25 percent", gross: 100000, rate: 25, want: 249},             // 249.38
+		{name: "zero rate", gross: 5000, rate: 0, want: 0},
+		{name: "28 percent one paisa", gross: 1, rate: 2800, want: 0}, // 0.22
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IncludedTax(tt.gross, tt.rate); got != tt.want {
+				t.Fatalf("IncludedTax(%d,%d) = %d want %d", tt.gross, tt.rate, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPercentHalfUp(t *testing.T) {
+	if got := Amount(1005).Percent(1000); got != 101 { // 100.5 -> 101
+		t.Fatalf("got %d", got)
+	}
+	if got := Amount(1004).Percent(1000); got != 100 { // 100.4 -> 100
+		t.Fatalf("got %d", got)
+	}
+}

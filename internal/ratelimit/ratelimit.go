@@ -1,0 +1,69 @@
+// Package ratelimit counts requests per key in fixed windows kept in Redis,
+// so every API replica shares the same buckets.
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// KeyPrefix namespaces the counters; cache clearing never reaches it.
+const KeyPrefix = "shop:ratelimit:"
+
+// Result is the state of a bucket after counting one request.
+type Result struct {
+	Allowed   bool
+	Limit     int
+	Remaining int
+	// Reset is when the current window ends.
+	Reset time.Time
+}
+
+// RetryAfter is how long the client should wait before trying again.
+func (r Result) RetryAfter(now time.Time) time.Duration {
+	d := r.Reset.Sub(now)
+	if d < time.Second {
+		return time.Second
+	}
+	return d
+}
+
+// Limiter counts requests in Redis.
+type Limiter struct{ rdb redis.Cmdable }
+
+// New returns a limiter on rdb.
+func New(rdb redis.Cmdable) *Limiter { return &Limiter{rdb: rdb} }
+
+// incr counts a hit and starts the window on the first one, atomically, and
+// returns the count and the window's remaining milliseconds.
+var incr = redis.NewScript(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, ttl}
+`)
+
+// Allow counts one request against bucket key and reports whether it is
+// within limit per window. A Redis failure is returned as an error: callers
+// refuse the request rather than let it through unlimited.
+func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (Result, error) {
+	res, err := incr.Run(ctx, l.rdb, []string{KeyPrefix + key}, window.Milliseconds()).Int64Slice()
+	if err != nil {
+		return Result{}, fmt.Errorf("ratelimit: %w", err)
+	}
+	count, ttl := int(res[0]), time.Duration(res[1])*time.Millisecond
+	remaining := limit - count
+	if remaining < 0 {
+		remaining = 0
+	}
+	return Result{
+		Allowed:   count <= limit,
+		Limit:     limit,
+		Remaining: remaining,
+		Reset:     time.Now().Add(ttl).Truncate(time.Second).Add(time.Second),
+	}, nil
+}

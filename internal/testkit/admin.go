@@ -1,0 +1,33 @@
+package testkit
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gocommerce/shop/api"
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// AdminPassword is the password of admins made by MustAdmin.
+const AdminPassword = "correct-horse-battery"
+
+// MustAdmin creates an active admin with role and returns it with an access
+// token of a fresh session.
+func MustAdmin(tb testing.TB, a *App, role string) (*models.Admin, string) {
+	tb.Helper()
+	ctx := context.Background()
+	email := fmt.Sprintf("%s-%s@example.com", role, uuid.NewString()[:8])
+	adm, err := adminusers.New(a.DB).Create(ctx, adminusers.CreateInput{Email: email, Name: role, Password: AdminPassword, Role: role})
+	if err != nil {
+		tb.Fatalf("testkit: create admin: %v", err)
+	}
+	tok, err := api.AdminAuth(a.Deps).OpenSession(ctx, adm, adminauth.ClientInfo{DeviceID: "testkit"})
+	if err != nil {
+		tb.Fatalf("testkit: open session: %v", err)
+	}
+	return adm, tok.AccessToken
+}

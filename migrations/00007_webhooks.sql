@@ -1,0 +1,47 @@
+-- +goose Up
+CREATE TABLE webhook_subscriptions (
+    id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    url             text NOT NULL,
+    events          text[] NOT NULL,
+    secret          text NOT NULL,
+    description     text NOT NULL DEFAULT '',
+    is_active       boolean NOT NULL DEFAULT true,
+    -- why the system turned the subscription off (e.g. the receiver answered 410)
+    disabled_reason text,
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    updated_at      timestamptz NOT NULL DEFAULT now()
+);
+
+-- One row per (subscription, event): the stable webhook-id of every attempt.
+CREATE TABLE webhook_deliveries (
+    id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    subscription_id  uuid NOT NULL REFERENCES webhook_subscriptions (id) ON DELETE CASCADE,
+    event_id         uuid NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    event_type       text NOT NULL,
+    status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
+    attempts         integer NOT NULL DEFAULT 0,
+    last_status_code integer,
+    last_error       text,
+    delivered_at     timestamptz,
+    created_at       timestamptz NOT NULL DEFAULT now(),
+    updated_at       timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (subscription_id, event_id)
+);
+CREATE INDEX webhook_deliveries_subscription_idx ON webhook_deliveries (subscription_id, created_at DESC);
+CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (created_at) WHERE status = 'pending';
+
+CREATE TABLE webhook_delivery_attempts (
+    id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    delivery_id uuid NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    attempt     integer NOT NULL,
+    status_code integer,
+    duration_ms integer NOT NULL,
+    error       text,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX webhook_delivery_attempts_delivery_idx ON webhook_delivery_attempts (delivery_id, attempt);
+
+-- +goose Down
+DROP TABLE webhook_delivery_attempts;
+DROP TABLE webhook_deliveries;
+DROP TABLE webhook_subscriptions;

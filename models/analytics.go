@@ -1,0 +1,43 @@
+package models
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/google/uuid"
+)
+
+// AnalyticsDaily is the per-day order rollup.
+type AnalyticsDaily struct {
+	Day       time.Time `gorm:"type:date;primaryKey"`
+	Orders    int
+	Gross     money.Amount
+	Refunds   money.Amount
+	UpdatedAt time.Time
+}
+
+// TableName pins the table name.
+func (AnalyticsDaily) TableName() string { return "analytics_daily" }
+
+// AnalyticsDailyStatus counts the orders of a day by status.
+type AnalyticsDailyStatus struct {
+	Day    time.Time `gorm:"type:date;primaryKey"`
+	Status string    `gorm:"primaryKey"`
+	Orders int
+}
+
+// TableName pins the table name.
+func (AnalyticsDailyStatus) TableName() string { return "analytics_daily_status" }
+
+// AnalyticsProductDaily is the per-product, per-day sales rollup.
+type AnalyticsProductDaily struct {
+	Day       time.Time `gorm:"type:date;primaryKey"`
+	ProductID uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Title     string
+	Orders    int
+	Units     int
+	Revenue   money.Amount
+}
+
+// TableName pins the table name.
+func (AnalyticsProductDaily) TableName() string { return "analytics_product_daily" }

@@ -1,0 +1,93 @@
+package models
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/google/uuid"
+	"gorm.io/datatypes"
+)
+
+// Cart belongs to a customer or to a guest's X-Session-Id.
+type Cart struct {
+	ID           uuid.UUID  `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	CustomerID   *uuid.UUID `gorm:"type:uuid"`
+	SessionID    *string
+	DiscountCode *string
+	// LockedBy is the pending checkout session holding the cart.
+	LockedBy  *uuid.UUID `gorm:"type:uuid"`
+	CreatedAt time.Time
+	UpdatedAt time.Time
+
+	Items []CartItem `gorm:"foreignKey:CartID"`
+}
+
+// CartItem is a line of a cart.
+type CartItem struct {
+	ID              uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	CartID          uuid.UUID `gorm:"type:uuid"`
+	VariantID       uuid.UUID `gorm:"type:uuid"`
+	Quantity        int
+	BundleID        *uuid.UUID `gorm:"type:uuid"`
+	BundleSelection *uuid.UUID `gorm:"type:uuid"`
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// Checkout session states.
+const (
+	CheckoutPending     = "PENDING"
+	CheckoutCompleted   = "COMPLETED"
+	CheckoutFailed      = "FAILED"
+	CheckoutExpired     = "EXPIRED"
+	CheckoutNeedsReview = "NEEDS_REVIEW"
+)
+
+// Payment intent statuses.
+const (
+	IntentCreated    = "CREATED"
+	IntentAuthorized = "AUTHORIZED"
+	IntentCaptured   = "CAPTURED"
+	IntentFailed     = "FAILED"
+)
+
+// CheckoutSession is a priced, stock-reserved cart waiting for payment.
+type CheckoutSession struct {
+	ID              uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	CartID          uuid.UUID `gorm:"type:uuid"`
+	CustomerID      uuid.UUID `gorm:"type:uuid"`
+	State           string
+	CartFingerprint string
+	Email           string
+	Name            string
+	Phone           string
+	ShippingAddress datatypes.JSON
+	BillingAddress  datatypes.JSON
+	// Lines is a JSON array of checkout.Line: the priced snapshot.
+	Lines           datatypes.JSON
+	Subtotal        money.Amount
+	DiscountTotal   money.Amount
+	TaxTotal        money.Amount
+	ShippingCost    money.Amount
+	Total           money.Amount
+	Currency        string
+	DiscountID      *uuid.UUID `gorm:"type:uuid"`
+	DiscountCode    *string
+	PaymentProvider string
+	PaymentIntentID *string
+	PaymentStatus   string
+	ReviewReason    *string
+	OrderID         *uuid.UUID `gorm:"type:uuid"`
+	ExpiresAt       time.Time
+	CompletedAt     *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// StockReservation is units of a variant held by a pending checkout.
+type StockReservation struct {
+	CheckoutSessionID uuid.UUID `gorm:"type:uuid;primaryKey"`
+	VariantID         uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Quantity          int
+	CreatedAt         time.Time
+}

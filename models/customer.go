@@ -1,0 +1,66 @@
+package models
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Customer is a storefront account or a guest record.
+type Customer struct {
+	ID              uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	Email           string
+	Name            string
+	Phone           string
+	PasswordHash    *string
+	IsGuest         bool
+	IsActive        bool
+	EmailVerified   bool
+	CustomerGroupID *uuid.UUID `gorm:"type:uuid"`
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// CustomerAddress is a saved address of a customer.
+type CustomerAddress struct {
+	ID         uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	CustomerID uuid.UUID `gorm:"type:uuid"`
+	Type       string
+	Street     string
+	City       string
+	State      string
+	Pincode    string
+	District   string
+	Country    string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// ClaimToken lets a guest set a password; only its SHA-256 is stored.
+type ClaimToken struct {
+	ID         uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	CustomerID uuid.UUID `gorm:"type:uuid"`
+	TokenHash  string
+	ExpiresAt  time.Time
+	UsedAt     *time.Time
+	CreatedAt  time.Time
+}
+
+// Review statuses.
+const (
+	ReviewPublished = "published"
+	ReviewHidden    = "hidden"
+)
+
+// Review is a customer's rating of a product.
+type Review struct {
+	ID               uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	ProductID        uuid.UUID `gorm:"type:uuid"`
+	CustomerID       uuid.UUID `gorm:"type:uuid"`
+	Rating           int
+	Comment          string
+	Status           string
+	VerifiedPurchase bool
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}

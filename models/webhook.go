@@ -1,0 +1,66 @@
+package models
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+	"gorm.io/datatypes"
+)
+
+// Event is an outbox entry: a domain event written in the transaction of the
+// change that caused it.
+type Event struct {
+	ID           uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	Type         string
+	Data         datatypes.JSON
+	CreatedAt    time.Time
+	DispatchedAt *time.Time
+}
+
+// WebhookSubscription is an outbound webhook receiver.
+type WebhookSubscription struct {
+	ID             uuid.UUID      `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	URL            string         `gorm:"column:url"`
+	Events         pq.StringArray `gorm:"type:text[]"`
+	Secret         string
+	Description    string
+	IsActive       bool
+	DisabledReason *string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Webhook delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one event sent to one subscription; its id is the
+// stable webhook-id across retries.
+type WebhookDelivery struct {
+	ID             uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	SubscriptionID uuid.UUID `gorm:"type:uuid"`
+	EventID        uuid.UUID `gorm:"type:uuid"`
+	EventType      string
+	Status         string
+	Attempts       int
+	LastStatusCode *int
+	LastError      *string
+	DeliveredAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// WebhookDeliveryAttempt is one HTTP attempt of a delivery.
+type WebhookDeliveryAttempt struct {
+	ID         uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	DeliveryID uuid.UUID `gorm:"type:uuid"`
+	Attempt    int
+	StatusCode *int
+	DurationMS int `gorm:"column:duration_ms"`
+	Error      *string
+	CreatedAt  time.Time
+}

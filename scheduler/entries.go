@@ -1,0 +1,36 @@
+package scheduler
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/hibiken/asynq"
+)
+
+// Entries is the timetable. Each domain adds its entries here.
+func Entries(d *deps.Deps) []Entry {
+	return []Entry{
+		{
+			// Catches events whose post-commit nudge was lost (Redis down at commit).
+			Name: "outbox-dispatch", Spec: "*/2 * * * * *", Period: 2 * time.Second,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewOutboxDispatchTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
+	}
+}
+
+// withoutTaskID drops a constructor's own task id so Tick's tick id applies.
+// Only TaskID options are dropped: asynq applies the last option of a kind,
+// but stripping keeps the intent obvious.
+func withoutTaskID(opts []asynq.Option) []asynq.Option {
+	out := opts[:0:0]
+	for _, o := range opts {
+		if o.Type() != asynq.TaskIDOpt {
+			out = append(out, o)
+		}
+	}
+	return out
+}

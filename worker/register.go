@@ -1,0 +1,16 @@
+package worker
+
+import (
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/hibiken/asynq"
+)
+
+// register mounts every domain's task handlers. Each domain has one
+// registerX function in its own file of this package.
+func register(mux *asynq.ServeMux, d *deps.Deps) {
+	registerOutbox(mux, d)
+}
+
+func sprint(args []any) string { return fmt.Sprint(args...) }
