@@ -91,3 +91,36 @@ type StockReservation struct {
 	Quantity          int
 	CreatedAt         time.Time
 }
+
+// Address is a postal address as stored on sessions and orders (the guest
+// checkout address of the interface).
+type Address struct {
+	Type     string `json:"type"`
+	Street   string `json:"street"`
+	City     string `json:"city"`
+	State    string `json:"state"`
+	Pincode  string `json:"pincode"`
+	District string `json:"district"`
+	Country  string `json:"country"`
+}
+
+// CheckoutLine is one priced line of a checkout session's snapshot
+// (CheckoutSession.Lines is a JSON array of these). The order's lines are
+// copied from it, so the price paid is the price quoted at checkout.
+type CheckoutLine struct {
+	VariantID uuid.UUID    `json:"variantId"`
+	ProductID uuid.UUID    `json:"productId"`
+	Title     string       `json:"title"`
+	SKU       string       `json:"sku"`
+	Quantity  int          `json:"quantity"`
+	UnitPrice money.Amount `json:"unitPrice"`
+	// DiscountAmount is this line's share of the cart discount.
+	DiscountAmount money.Amount `json:"discountAmount"`
+	// LineTotal is UnitPrice × Quantity − DiscountAmount, tax included.
+	LineTotal money.Amount `json:"lineTotal"`
+	GSTRate   money.Rate   `json:"gstRate"`
+	// TaxAmount is the GST contained in LineTotal.
+	TaxAmount money.Amount `json:"taxAmount"`
+	HSNCode   string       `json:"hsnCode"`
+	BundleID  *uuid.UUID   `json:"bundleId,omitempty"`
+}

@@ -1,0 +1,164 @@
+// Package discount decides whether a discount applies to a cart and how much
+// it takes off, to the paisa. Cart totals and checkout both call Evaluate, so
+// a code that worked in the cart is re-checked by the same rules at checkout.
+package discount
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// Reasons a discount does not apply.
+const (
+	ReasonInactive         = "inactive"
+	ReasonNotStarted       = "not_started"
+	ReasonExpired          = "expired"
+	ReasonMinOrder         = "min_order_not_met"
+	ReasonUsageLimit       = "usage_limit_reached"
+	ReasonCustomerLimit    = "customer_usage_limit_reached"
+	ReasonNoEligibleItems  = "no_eligible_items"
+	ReasonCustomerRequired = "customer_required"
+)
+
+// Messages are the client-facing texts of the reasons.
+var Messages = map[string]string{
+	ReasonInactive:         "this discount code is not active",
+	ReasonNotStarted:       "this discount code is not valid yet",
+	ReasonExpired:          "this discount code has expired",
+	ReasonMinOrder:         "the order total is below this discount's minimum",
+	ReasonUsageLimit:       "this discount code has been fully redeemed",
+	ReasonCustomerLimit:    "you have already used this discount code",
+	ReasonNoEligibleItems:  "no item in the cart is eligible for this discount",
+	ReasonCustomerRequired: "sign in or give an email to use this discount code",
+}
+
+// Line is a cart line after pricing.
+type Line struct {
+	ProductID  uuid.UUID
+	CategoryID *uuid.UUID
+	// Total is the line's price: unit price × quantity.
+	Total money.Amount
+}
+
+// Target is a discount with the products and categories a PRODUCT-scope
+// discount is limited to.
+type Target struct {
+	Discount    models.Discount
+	ProductIDs  map[uuid.UUID]bool
+	CategoryIDs map[uuid.UUID]bool
+}
+
+// Input is everything Evaluate needs.
+type Input struct {
+	Target Target
+	Lines  []Line
+	// CustomerUses is how many orders of this customer used the discount.
+	CustomerUses int
+	// HasCustomer is false when the cart has no customer yet (a guest before
+	// checkout); a per-customer limit is then checked at checkout.
+	HasCustomer bool
+	Now         time.Time
+}
+
+// Result is the outcome. When Reason is empty the discount applies: Amount
+// is what it takes off and PerLine splits Amount over Lines (same order),
+// summing to Amount exactly, so that tax can be computed per line on the
+// discounted price.
+type Result struct {
+	Reason  string
+	Amount  money.Amount
+	PerLine []money.Amount
+}
+
+// Applies reports whether the discount applies.
+func (r Result) Applies() bool { return r.Reason == "" }
+
+// Evaluate checks eligibility in a fixed order (active, window, usage
+// limits, minimum order, scope) and computes the amount:
+//   - PERCENTAGE: value% of the eligible total, rounded half up to the paisa;
+//   - FIXED_AMOUNT: the value, capped at the eligible total.
+//
+// The eligible total is the subtotal for ORDER scope, and the lines of the
+// listed products or categories for PRODUCT scope. The minimum order is
+// compared with the whole subtotal.
+func Evaluate(in Input) Result {
+	d := in.Target.Discount
+	switch {
+	case !d.IsActive:
+		return Result{Reason: ReasonInactive}
+	case d.StartDate != nil && in.Now.Before(*d.StartDate):
+		return Result{Reason: ReasonNotStarted}
+	case d.EndDate != nil && !in.Now.Before(*d.EndDate):
+		return Result{Reason: ReasonExpired}
+	case d.UsageLimit != nil && d.UsageCount >= *d.UsageLimit:
+		return Result{Reason: ReasonUsageLimit}
+	case in.HasCustomer && d.CustomerUsageLimit != nil && in.CustomerUses >= *d.CustomerUsageLimit:
+		return Result{Reason: ReasonCustomerLimit}
+	}
+	var subtotal, eligible money.Amount
+	weights := make([]money.Amount, len(in.Lines))
+	for i, l := range in.Lines {
+		subtotal += l.Total
+		if d.Scope != models.DiscountScopeProduct || in.Target.matches(l) {
+			weights[i] = l.Total
+			eligible += l.Total
+		}
+	}
+	if subtotal < d.MinOrderAmount {
+		return Result{Reason: ReasonMinOrder}
+	}
+	if eligible <= 0 {
+		return Result{Reason: ReasonNoEligibleItems}
+	}
+	var amount money.Amount
+	if d.Type == models.DiscountPercentage {
+		amount = eligible.Percent(money.Rate(d.Value))
+	} else {
+		amount = money.Min(money.Amount(d.Value), eligible)
+	}
+	return Result{Amount: amount, PerLine: Allocate(amount, weights)}
+}
+
+func (t Target) matches(l Line) bool {
+	if t.ProductIDs[l.ProductID] {
+		return true
+	}
+	return l.CategoryID != nil && t.CategoryIDs[*l.CategoryID]
+}
+
+// Allocate splits amount over weights proportionally, by the largest
+// remainder method: each share is floor(amount×w/Σw), and the paise left over
+// go one each to the largest remainders (earliest first on ties). The shares
+// sum to amount exactly and no share exceeds its weight when amount ≤ Σw.
+func Allocate(amount money.Amount, weights []money.Amount) []money.Amount {
+	out := make([]money.Amount, len(weights))
+	var total money.Amount
+	for _, w := range weights {
+		total += w
+	}
+	if total <= 0 || amount <= 0 {
+		return out
+	}
+	rems := make([]int64, len(weights))
+	var given money.Amount
+	for i, w := range weights {
+		p := int64(amount) * int64(w)
+		out[i] = money.Amount(p / int64(total))
+		rems[i] = p % int64(total)
+		given += out[i]
+	}
+	for left := amount - given; left > 0; left-- {
+		best := -1
+		for i := range weights {
+			if weights[i] > 0 && (best < 0 || rems[i] > rems[best]) {
+				best = i
+			}
+		}
+		out[best]++
+		rems[best] = -1
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package tasks
+
+import (
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// Email task types.
+const (
+	// TypeOrderEmails sends an order's confirmation and, for a guest's order,
+	// the account-claim email with a fresh claim token.
+	TypeOrderEmails = "email:order"
+	// TypeClaimEmail (re)sends a guest's account-claim email.
+	TypeClaimEmail = "email:claim"
+)
+
+// OrderEmailsPayload names the order.
+type OrderEmailsPayload struct {
+	OrderID string `json:"orderId"`
+}
+
+// NewOrderEmailsTask builds the order-emails task; one per order.
+func NewOrderEmailsTask(orderID string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeOrderEmails, mustJSON(OrderEmailsPayload{OrderID: orderID})), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID("email:order:" + orderID),
+		asynq.MaxRetry(8),
+		asynq.Timeout(30 * time.Second),
+		asynq.Retention(24 * time.Hour),
+	}
+}
+
+// ClaimEmailPayload names the guest customer.
+type ClaimEmailPayload struct {
+	CustomerID string `json:"customerId"`
+}
+
+// NewClaimEmailTask builds a claim re-send; repeated requests within a minute
+// collapse into one email.
+func NewClaimEmailTask(customerID string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeClaimEmail, mustJSON(ClaimEmailPayload{CustomerID: customerID})), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.Unique(time.Minute),
+		asynq.MaxRetry(8),
+		asynq.Timeout(30 * time.Second),
+	}
+}
