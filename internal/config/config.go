@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -266,8 +267,43 @@ func (e fieldError) Error() string { return "config: " + e.name + " " + e.issue 
 
 func fieldErr(name, issue string) error { return fieldError{name, issue} }
 
-// oneLine flattens the env library's aggregate error into one line that
-// names the variable.
+// oneLine turns the env library's errors, which name Go fields, into one
+// line naming the environment variable of the first failure.
 func oneLine(err error) error {
+	var agg env.AggregateError
+	if errors.As(err, &agg) {
+		for _, e := range agg.Errors {
+			var pe env.ParseError
+			if errors.As(e, &pe) {
+				return fieldErr(envName(pe.Name), "must be "+describe(pe.Type))
+			}
+		}
+	}
 	return errors.New("config: " + strings.ReplaceAll(err.Error(), "\n", "; "))
+}
+
+// describe names the expected form of a value of type t; the value itself is
+// not echoed, since it may be a secret.
+func describe(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(time.Duration(0)):
+		return "a duration such as 15m or 10s"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Int:
+		return "an integer"
+	case t.Kind() == reflect.Slice:
+		return "a comma-separated list"
+	}
+	return "a valid " + t.String()
+}
+
+// envName returns the variable that sets the Config field named field.
+func envName(field string) string {
+	if f, ok := reflect.TypeOf(Config{}).FieldByName(field); ok {
+		if name, _, _ := strings.Cut(f.Tag.Get("env"), ","); name != "" {
+			return name
+		}
+	}
+	return field
 }

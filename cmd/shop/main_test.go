@@ -1,0 +1,117 @@
+package main_test
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/shop/internal/testkit"
+)
+
+var shopBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "shop-bin-")
+	if err != nil {
+		panic(err)
+	}
+	shopBin = filepath.Join(dir, "shop")
+	if out, err := exec.Command("go", "build", "-o", shopBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build shop: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestHelpListsSubcommands(t *testing.T) {
+	out, err := exec.Command(shopBin, "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, sub := range []string{"api", "worker", "scheduler", "migrate", "admin", "seed", "dev", "version"} {
+		if !strings.Contains(string(out), "\n  "+sub+" ") {
+			t.Errorf("--help does not list %q:\n%s", sub, out)
+		}
+	}
+}
+
+func TestInvalidConfigFailsWithOneLine(t *testing.T) {
+	cmd := exec.Command(shopBin, "api")
+	cmd.Env = append(os.Environ(), "APP_ENV=development", "PORT=not-a-port")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("shop api started with PORT=not-a-port")
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "PORT") {
+		t.Fatalf("want one line naming PORT, got:\n%s", out)
+	}
+}
+
+// SIGTERM with a request in flight: the request completes, the process
+// exits 0 within the shutdown timeout.
+func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
+	_, redisURL := testkit.MustRedis(t)
+	port := testkit.FreePort(t)
+	cmd := exec.Command(shopBin, "api")
+	cmd.Env = append(os.Environ(), "APP_ENV=development", fmt.Sprintf("PORT=%d", port),
+		"DATABASE_URL="+testkit.MustDatabaseURL(t), "REDIS_URL="+redisURL, "LOG_LEVEL=warn")
+	cmd.Stderr = testkit.TestWriter(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	testkit.Eventually(t, 15*time.Second, "shop api to answer", func() bool {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil && resp.StatusCode == 200
+	})
+
+	// A request whose body is still arriving when SIGTERM lands.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"email":"nobody@example.com","password":"wrong-password-123"}`
+	fmt.Fprintf(conn, "POST /api/v1/admin/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if _, err := conn.Write([]byte(body[10:])); err != nil {
+		t.Fatalf("server dropped the in-flight request: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("in-flight request got no response: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		t.Fatalf("in-flight request answered %d", resp.StatusCode)
+	}
+
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("shop api exited with %v, want 0", err)
+		}
+	case <-time.After(12 * time.Second):
+		t.Fatal("shop api did not exit within 12 s of SIGTERM")
+	}
+}

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestInvalidValuesNameTheVariable(t *testing.T) {
+	tests := []struct {
+		name, key, value, wantIn string
+	}{
+		{"bad port", "PORT", "99999", "PORT"},
+		{"non-numeric port", "PORT", "http", "PORT"},
+		{"bad duration", "ADMIN_ACCESS_TOKEN_EXPIRES_IN", "soon", "ADMIN_ACCESS_TOKEN_EXPIRES_IN"},
+		{"bad env", "APP_ENV", "staging", "APP_ENV"},
+		{"bad database url", "DATABASE_URL", "mysql://x", "DATABASE_URL"},
+		{"bad proxy", "TRUSTED_PROXIES", "10.0.0.0/8,not-an-ip", "TRUSTED_PROXIES"},
+		{"bad provider", "PAYMENT_PROVIDER", "paypal", "PAYMENT_PROVIDER"},
+		{"bad currency", "STORE_CURRENCY", "rupees", "STORE_CURRENCY"},
+		{"razorpay without keys", "PAYMENT_PROVIDER", "razorpay", "RAZORPAY_KEY_ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("APP_ENV", Development)
+			t.Setenv(tt.key, tt.value)
+			_, err := Load("")
+			if err == nil || !strings.Contains(err.Error(), tt.wantIn) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one line naming %s", err, tt.wantIn)
+			}
+		})
+	}
+}
+
+func TestProductionRefusesMissingOrWeakSecrets(t *testing.T) {
+	strong := strings.Repeat("a", 32)
+	tests := []struct {
+		name        string
+		admin, cust string
+		wantInError string
+	}{
+		{"missing admin secret", "", strong + "b", "ADMIN_JWT_SECRET"},
+		{"short admin secret", "short", strong + "b", "ADMIN_JWT_SECRET"},
+		{"missing customer secret", strong, "", "CUSTOMER_JWT_SECRET"},
+		{"same secret twice", strong, strong, "CUSTOMER_JWT_SECRET"},
+		{"dev secret in production", devAdminSecret, strong, "ADMIN_JWT_SECRET"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("APP_ENV", "production")
+			t.Setenv("ADMIN_JWT_SECRET", tt.admin)
+			t.Setenv("CUSTOMER_JWT_SECRET", tt.cust)
+			_, err := Load("")
+			if err == nil || !strings.Contains(err.Error(), tt.wantInError) {
+				t.Fatalf("err = %v, want it to name %s", err, tt.wantInError)
+			}
+		})
+	}
+	t.Run("strong secrets start", func(t *testing.T) {
+		t.Setenv("APP_ENV", "production")
+		t.Setenv("ADMIN_JWT_SECRET", strong)
+		t.Setenv("CUSTOMER_JWT_SECRET", strong+"b")
+		cfg, err := Load("")
+		if err != nil || cfg.IsDev() || !cfg.CookieSecure {
+			t.Fatalf("cfg %+v err %v", cfg, err)
+		}
+	})
+}
+
+func TestDevelopmentDefaults(t *testing.T) {
+	cfg, err := Load(Development)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.IsDev() || cfg.CookieSecure || cfg.GatewayWebhookSecret == "" || cfg.Port != 8080 {
+		t.Fatalf("dev defaults: %+v", cfg)
+	}
+	if red := cfg.Redacted(); red["adminJwtSecret"] != "***" {
+		t.Fatalf("secret not masked: %v", red)
+	}
+}

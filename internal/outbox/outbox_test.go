@@ -1,0 +1,86 @@
+package outbox_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"gorm.io/gorm"
+)
+
+func TestRolledBackEventIsNeverDispatched(t *testing.T) {
+	_, redisURL := testkit.MustRedis(t)
+	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := d.DB.Transaction(func(tx *gorm.DB) error {
+		if _, err := outbox.Publish(tx, outbox.ProductCreated, map[string]string{"id": "p1"}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	n, err := outbox.Dispatch(ctx, d.DB, d.Queue)
+	if err != nil || n != 0 {
+		t.Fatalf("dispatched %d, err %v", n, err)
+	}
+	var count int64
+	d.DB.Model(&models.Event{}).Count(&count)
+	if count != 0 {
+		t.Fatalf("%d events stored after rollback", count)
+	}
+	if p, _ := d.Inspector.ListPendingTasks(tasks.QueueDefault); len(p) != 0 {
+		t.Fatalf("%d tasks queued", len(p))
+	}
+}
+
+// An event committed while Redis is down stays pending, and is dispatched
+// exactly once after Redis comes back.
+func TestCommittedEventSurvivesRedisOutage(t *testing.T) {
+	redis := testkit.StartRedis(t)
+	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redis.URL))
+	ctx := context.Background()
+
+	redis.Stop()
+	var id string
+	err := d.DB.Transaction(func(tx *gorm.DB) error {
+		evID, err := outbox.Publish(tx, outbox.OrderCreated, map[string]string{"orderId": "o1"})
+		id = evID.String()
+		return err
+	})
+	if err != nil {
+		t.Fatalf("commit with Redis down: %v", err)
+	}
+	outbox.Nudge(ctx, d.Queue, d.Log) // fails quietly
+	if _, err := outbox.Dispatch(ctx, d.DB, d.Queue); err == nil {
+		t.Fatal("dispatch with Redis down reported success")
+	}
+	var ev models.Event
+	d.DB.Take(&ev, "id = ?", id)
+	if ev.DispatchedAt != nil {
+		t.Fatal("event marked dispatched while Redis was down")
+	}
+
+	redis.Start()
+	n, err := outbox.Dispatch(ctx, d.DB, d.Queue)
+	if err != nil || n != 1 {
+		t.Fatalf("dispatch after Redis returned: %d, %v", n, err)
+	}
+	info, err := d.Inspector.GetTaskInfo(tasks.QueueDefault, "event:"+id)
+	if err != nil || info.Type != tasks.TypeEventFanout {
+		t.Fatalf("fan-out task: %+v, %v", info, err)
+	}
+	if n, _ := outbox.Dispatch(ctx, d.DB, d.Queue); n != 0 {
+		t.Fatalf("event dispatched twice (%d)", n)
+	}
+	d.DB.Take(&ev, "id = ?", id)
+	if ev.DispatchedAt == nil {
+		t.Fatal("event not marked dispatched")
+	}
+}
