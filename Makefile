@@ -32,7 +32,7 @@ lint:
 
 ## bench: load benchmarks against real processes; writes docs/BENCHMARKS.md
 bench: services build
-	$(GO) run ./bench
+	$(GO) run ./bench/load
 
 migrate: services build
 	$(BIN) migrate up

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+const (
+	benchAdminEmail    = "bench-admin@example.com"
+	benchAdminPassword = "bench-admin-password-1"
+	webhookSecret      = "bench-gateway-webhook-secret"
+)
+
+type bench struct {
+	o                   options
+	bin, work           string
+	dbURL, redisURL     string
+	db                  *gorm.DB
+	data                *dataset
+	api, worker         *proc
+	apiURL              string
+	token               string
+	fiberCeiling        map[int]float64
+	pgCeiling           map[int]float64
+	results             []Result
+	notes               []string
+	apiRSS, workerRSS   float64
+	webhookOrdersPerSec float64
+	webhookOrders       int
+}
+
+// env is the production configuration the processes run with; rate limits
+// are raised so that the benchmark measures work, not the limiter.
+func (b *bench) env(extra ...string) []string {
+	return append([]string{
+		"APP_ENV=production", "LOG_LEVEL=warn",
+		"DATABASE_URL=" + b.dbURL, "REDIS_URL=" + b.redisURL,
+		"ADMIN_JWT_SECRET=bench-admin-jwt-secret-0123456789abcdef",
+		"CUSTOMER_JWT_SECRET=bench-customer-jwt-secret-0123456789abcd",
+		"GATEWAY_WEBHOOK_SECRET=" + webhookSecret,
+		"ADMIN_GENERAL_RATE_LIMIT=100000000", "ADMIN_ANALYTICS_RATE_LIMIT=100000000",
+		"CHECKOUT_SESSION_TTL=2h", "COOKIE_SECURE=false",
+	}, extra...)
+}
+
+func (b *bench) startAPI(extra ...string) error {
+	port := freePort()
+	b.apiURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	p, err := start("api", b.work, b.bin, []string{"api"}, b.env(append(extra, fmt.Sprintf("PORT=%d", port))...))
+	if err != nil {
+		return err
+	}
+	b.api = p
+	return waitHTTP(b.apiURL+"/readyz", 30*time.Second)
+}
+
+func (b *bench) stopAll() {
+	b.api.stop()
+	b.worker.stop()
+}
+
+// login creates the benchmark's super_admin and returns an access token.
+func (b *bench) login() error {
+	cmd := exec.Command(b.bin, "admin", "create", "--email", benchAdminEmail, "--password", benchAdminPassword, "--role", "super_admin")
+	cmd.Env = append(os.Environ(), b.env()...)
+	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "already exists") {
+		return fmt.Errorf("admin create: %v\n%s", err, out)
+	}
+	body, _ := json.Marshal(map[string]string{"email": benchAdminEmail, "password": benchAdminPassword})
+	resp, err := http.Post(b.apiURL+"/api/v1/admin/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.AccessToken == "" {
+		return fmt.Errorf("admin login: status %d", resp.StatusCode)
+	}
+	b.token = out.AccessToken
+	return nil
+}
+
+func (b *bench) measureCeilings(ctx context.Context) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	port := freePort()
+	p, err := start("ceiling", b.work, self, []string{"-serve-ceiling", fmt.Sprintf("127.0.0.1:%d", port)}, nil)
+	if err != nil {
+		return err
+	}
+	defer p.stop()
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	if err := waitHTTP(url, 10*time.Second); err != nil {
+		return err
+	}
+	b.fiberCeiling, b.pgCeiling = map[int]float64{}, map[int]float64{}
+	pgURL, err := freshDatabase(ctx, b.o.dbServer, "shop_pgbench")
+	if err != nil {
+		return err
+	}
+	for _, c := range b.o.conns {
+		wrkRun("warmup", url, "", c, b.o.warmup, nil)
+		r, err := wrkRun("bare Fiber JSON", url, "", c, b.o.duration, nil)
+		if err != nil {
+			return err
+		}
+		b.fiberCeiling[c] = r.RPS
+		tps, err := pgbenchSelect(pgURL, c, b.o.duration)
+		if err != nil {
+			return err
+		}
+		b.pgCeiling[c] = tps
+		log.Printf("bench: ceilings at %d connections: Fiber %.0f req/s, pgbench -S %.0f tps", c, r.RPS, tps)
+	}
+	return nil
+}
+
+// scenario is one measured endpoint.
+type scenario struct {
+	name   string
+	path   string
+	script string
+	ids    []string
+	env    []string
+}
+
+func (b *bench) writeLines(name string, lines []string) string {
+	path := filepath.Join(b.work, name+".txt")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	return path
+}
+
+func (b *bench) measure(s scenario, conns int) (Result, error) {
+	luaDir, _ := filepath.Abs("bench/load/lua")
+	env := append(os.Environ(), "LUA_DIR="+luaDir, "THREADS=2", "TOKEN="+b.token)
+	if s.ids != nil {
+		env = append(env, "IDS_FILE="+b.writeLines(strings.ReplaceAll(s.name, " ", "_"), s.ids))
+	}
+	env = append(env, s.env...)
+	script := ""
+	if s.script != "" {
+		script = filepath.Join(luaDir, s.script)
+	}
+	if b.o.warmup > 0 && s.name != "POST /orders (guest checkout)" && !strings.HasPrefix(s.name, "webhook") {
+		wrkRun("warmup", b.apiURL+s.path, script, conns, b.o.warmup, env)
+	}
+	r, err := wrkRun(s.name, b.apiURL+s.path, script, conns, b.o.duration, env)
+	if err != nil {
+		return r, err
+	}
+	log.Printf("bench: %-40s c=%-3d %8.0f req/s  p50 %-9s p99 %-9s non-2xx %d errors %d",
+		s.name, conns, r.RPS, r.P50, r.P99, r.Non2xx, r.Errors)
+	b.results = append(b.results, r)
+	return r, nil
+}
+
+func (b *bench) wanted(name string) bool {
+	if b.o.only == "" {
+		return true
+	}
+	for _, w := range strings.Split(b.o.only, ",") {
+		if strings.Contains(name, strings.TrimSpace(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// signedEvent returns "<signature>\t<body>" of a payment.captured event.
+func signedEvent(orderID string, amount int64, currency string, i int) string {
+	body, _ := json.Marshal(map[string]any{
+		"event": "payment.captured", "id": fmt.Sprintf("evt_bench_%d", i), "created_at": time.Now().Unix(),
+		"payload": map[string]any{"payment": map[string]any{"entity": map[string]any{
+			"id": fmt.Sprintf("pay_bench_%d", i), "entity": "payment", "amount": amount, "currency": currency,
+			"status": "captured", "order_id": orderID, "method": "upi", "created_at": time.Now().Unix(),
+		}}},
+	})
+	mac := hmac.New(sha256.New, []byte(webhookSecret))
+	mac.Write(body)
+	return hex.EncodeToString(mac.Sum(nil)) + "\t" + string(body)
+}
+
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				cpu = strings.TrimSpace(strings.SplitN(l, ":", 2)[1])
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int
+		fmt.Sscanf(strings.SplitN(string(b), "\n", 2)[0], "MemTotal: %d kB", &kb)
+		mem = fmt.Sprintf(", %.0f GiB RAM", float64(kb)/1024/1024)
+	}
+	return fmt.Sprintf("%d × %s%s, %s/%s, %s", runtime.NumCPU(), cpu, mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
+}

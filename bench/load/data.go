@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/seed"
+	"github.com/jackc/pgx/v5"
+	"gorm.io/gorm"
+)
+
+// dataset is what the scenarios draw on.
+type dataset struct {
+	ProductIDs []string
+	VariantIDs []string
+	// CheckoutSessions are X-Session-Id values of guest carts, one item
+	// each, ready for POST /orders.
+	CheckoutSessions []string
+}
+
+// freshDatabase drops and recreates dbName on the server of serverURL and
+// applies every migration; it returns the database's URL.
+func freshDatabase(ctx context.Context, serverURL, dbName string) (string, error) {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/postgres"
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	ident := pgx.Identifier{dbName}.Sanitize()
+	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)"); err != nil {
+		return "", err
+	}
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident); err != nil {
+		return "", err
+	}
+	u.Path = "/" + dbName
+	return u.String(), database.Migrate(ctx, u.String(), "up", nil)
+}
+
+// seedBench loads the catalog (products × 3 variants with ample stock),
+// customers, orders spread over 90 days, and guest carts for checkout.
+func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*dataset, error) {
+	if _, err := seed.Run(ctx, db, seed.Options{Products: products, VariantsPerProduct: 3}); err != nil {
+		return nil, err
+	}
+	steps := []string{
+		// Checkout load must never run out of stock.
+		`UPDATE variants SET inventory = 1000000`,
+		`INSERT INTO customers (email, name, phone, is_guest, is_active, email_verified)
+		 SELECT 'bench' || g || '@example.com', 'Bench Customer ' || g, '98' || lpad(g::text, 8, '0'), false, true, true
+		 FROM generate_series(1, 1000) g`,
+		fmt.Sprintf(`WITH c AS (SELECT array_agg(id ORDER BY email) AS ids FROM customers WHERE email LIKE 'bench%%')
+		 INSERT INTO orders (customer_id, status, payment_status, email, name, phone, shipping_address, billing_address,
+		                     subtotal, tax_total, igst_total, shipping_cost, total, paid_total, currency,
+		                     payment_provider, payment_intent_id, created_at, updated_at)
+		 SELECT c.ids[1 + g %% 1000],
+		        (ARRAY['confirmed','processing','shipped','delivered','cancelled'])[1 + g %% 5],
+		        'paid', 'bench@example.com', 'Bench', '9800000000',
+		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
+		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
+		        50000 + (g %% 200) * 1000, 7627, 7627, 0, 50000 + (g %% 200) * 1000, 50000 + (g %% 200) * 1000, 'INR',
+		        'bench', 'bench_' || g,
+		        now() - ((g %% 90) || ' days')::interval - ((g %% 1440) || ' minutes')::interval,
+		        now()
+		 FROM generate_series(1, %d) g, c`, orders),
+		`WITH v AS (SELECT v.id, v.product_id, v.sku, p.title, row_number() OVER (ORDER BY v.id) AS rn FROM variants v JOIN products p ON p.id = v.product_id),
+		      n AS (SELECT count(*) AS cnt FROM variants),
+		      o AS (SELECT id, total, row_number() OVER (ORDER BY id) AS rn FROM orders)
+		 INSERT INTO order_items (order_id, product_id, variant_id, title, sku, quantity, unit_price, line_total, gst_rate, tax_amount)
+		 SELECT o.id, v.product_id, v.id, v.title, v.sku, 1, o.total, o.total, 1800, 7627
+		 FROM o, n, v WHERE v.rn = 1 + (o.rn % n.cnt)`,
+		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-checkout-' || g FROM generate_series(1, %d) g`, carts),
+		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),
+		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-checkout-%')
+		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 1 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
+		`ANALYZE`,
+	}
+	for _, s := range steps {
+		if err := db.WithContext(ctx).Exec(s).Error; err != nil {
+			return nil, fmt.Errorf("seed bench: %w\n%s", err, firstLine(s))
+		}
+	}
+	ds := &dataset{}
+	if err := db.Raw(`SELECT id::text FROM products WHERE status = 'active' ORDER BY id`).Scan(&ds.ProductIDs).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT id::text FROM variants ORDER BY id`).Scan(&ds.VariantIDs).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-checkout-%' ORDER BY session_id`).Scan(&ds.CheckoutSessions).Error; err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i > 0 {
+		return s[:i]
+	}
+	return s
+}

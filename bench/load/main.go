@@ -1,0 +1,121 @@
+// Command load benchmarks the service as deployed: it seeds a fresh database
+// (10k products, 30k variants, 100k orders), starts the real `shop api` and
+// `shop worker` processes, drives them with wrk at 16 and 64 connections,
+// measures the bare-Fiber and pgbench ceilings on the same machine, and
+// writes docs/BENCHMARKS.md. Run it with `make bench`.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/database"
+)
+
+type options struct {
+	bin      string
+	products int
+	orders   int
+	carts    int
+	duration time.Duration
+	warmup   time.Duration
+	conns    []int
+	out      string
+	dbServer string
+	only     string
+	keepData bool
+}
+
+func main() {
+	var o options
+	var conns string
+	ceiling := flag.String("serve-ceiling", "", "internal: serve the bare Fiber ceiling on this address")
+	flag.StringVar(&o.bin, "bin", "bin/shop", "the shop binary")
+	flag.IntVar(&o.products, "products", 10000, "catalog size (3 variants each)")
+	flag.IntVar(&o.orders, "orders", 100000, "orders seeded for the admin scenarios")
+	flag.IntVar(&o.carts, "carts", 40000, "pre-filled guest carts for the checkout scenario")
+	flag.DurationVar(&o.duration, "duration", 10*time.Second, "measurement per scenario and concurrency")
+	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "warm-up before each scenario")
+	flag.StringVar(&conns, "conns", "16,64", "concurrency levels")
+	flag.StringVar(&o.out, "out", "docs/BENCHMARKS.md", "report file")
+	flag.StringVar(&o.dbServer, "database-url", envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres server (the database part is replaced)")
+	flag.StringVar(&o.only, "only", "", "comma-separated scenario names to run (default all)")
+	flag.Parse()
+	if *ceiling != "" {
+		log.Fatal(serveCeiling(*ceiling))
+	}
+	for _, c := range strings.Split(conns, ",") {
+		var n int
+		fmt.Sscan(c, &n)
+		o.conns = append(o.conns, n)
+	}
+	if err := run(o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func run(o options) error {
+	for _, tool := range []string{"wrk", "pgbench", "redis-server"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s not found: apt-get install -y wrk postgresql-contrib redis-server", tool)
+		}
+	}
+	bin, err := filepath.Abs(o.bin)
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "shop-bench-")
+	if err != nil {
+		return err
+	}
+	log.Printf("bench: logs and data files in %s", work)
+	ctx := context.Background()
+
+	redis, redisURL, err := startRedis(work)
+	if err != nil {
+		return err
+	}
+	defer redis.stop()
+	log.Printf("bench: seeding %d products, %d orders, %d carts", o.products, o.orders, o.carts)
+	dbURL, err := freshDatabase(ctx, o.dbServer, "shop_bench")
+	if err != nil {
+		return err
+	}
+	db, err := database.Open(ctx, dbURL, database.Options{MaxConns: 4})
+	if err != nil {
+		return err
+	}
+	defer database.Close(db)
+	seedStart := time.Now()
+	data, err := seedBench(ctx, db, o.products, o.orders, o.carts)
+	if err != nil {
+		return err
+	}
+	log.Printf("bench: seeded in %s", time.Since(seedStart).Round(time.Second))
+
+	b := &bench{o: o, bin: bin, work: work, dbURL: dbURL, redisURL: redisURL, db: db, data: data}
+	defer b.stopAll()
+	if err := b.measureCeilings(ctx); err != nil {
+		return err
+	}
+	if err := b.runScenarios(ctx); err != nil {
+		return err
+	}
+	report := b.report()
+	fmt.Println(report)
+	return os.WriteFile(o.out, []byte(report), 0o644)
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// target is a figure the issue sets.
+type target struct {
+	what  string
+	check func(b *bench) (string, bool)
+}
+
+func (b *bench) find(name string, conns int) (Result, bool) {
+	for _, r := range b.results {
+		if r.Name == name && r.Connections == conns {
+			return r, true
+		}
+	}
+	return Result{}, false
+}
+
+func (b *bench) ratioTarget(what, name string, conns int, pct float64) target {
+	return target{what, func(b *bench) (string, bool) {
+		r, ok := b.find(name, conns)
+		if !ok {
+			return "not measured", false
+		}
+		got := 100 * r.RPS / b.fiberCeiling[conns]
+		return fmt.Sprintf("%.0f req/s = %.1f %% of Fiber", r.RPS, got), got >= pct
+	}}
+}
+
+func (b *bench) rpsTarget(what, name string, conns int, rps float64, p99 time.Duration) target {
+	return target{what, func(b *bench) (string, bool) {
+		r, ok := b.find(name, conns)
+		if !ok {
+			return "not measured", false
+		}
+		ok = r.RPS >= rps && (p99 == 0 || r.P99 < p99)
+		return fmt.Sprintf("%.0f req/s, p99 %s", r.RPS, fmtDur(r.P99)), ok
+	}}
+}
+
+func (b *bench) targets() []target {
+	return []target{
+		b.ratioTarget("GET /products/{id} ≥ 35 % of bare Fiber (cache on, 16 conns)", "GET /products/{id}", 16, 35),
+		b.ratioTarget("GET /products ≥ 25 % of bare Fiber (cache on, 16 conns)", "GET /products (page of 20)", 16, 25),
+		b.ratioTarget("GET /products cache off ≥ 5 % of bare Fiber (16 conns)", "GET /products (page of 20, cache off)", 16, 5),
+		b.rpsTarget("POST /cart/items ≥ 3,000 req/s (16 conns)", "POST /cart/items", 16, 3000, 0),
+		b.rpsTarget("POST /orders ≥ 500/s with p99 < 50 ms (16 conns)", "POST /orders (guest checkout)", 16, 500, 50*time.Millisecond),
+		{"webhook → order ≥ 300 orders/s end to end", func(b *bench) (string, bool) {
+			if b.webhookOrders == 0 {
+				return "not measured", false
+			}
+			return fmt.Sprintf("%.0f orders/s (%d orders)", b.webhookOrdersPerSec, b.webhookOrders), b.webhookOrdersPerSec >= 300
+		}},
+		b.rpsTarget("GET /admin/orders p99 < 25 ms over 100k orders (16 conns)", "GET /admin/orders (page of 20)", 16, 0, 25*time.Millisecond),
+		b.rpsTarget("GET /admin/analytics/orders p99 < 25 ms over 100k orders (16 conns)", "GET /admin/analytics/orders", 16, 0, 25*time.Millisecond),
+		{"API peak RSS < 150 MB", func(b *bench) (string, bool) {
+			return fmt.Sprintf("%.0f MiB", b.apiRSS), b.apiRSS > 0 && b.apiRSS < 150
+		}},
+		{"worker peak RSS < 100 MB", func(b *bench) (string, bool) {
+			return fmt.Sprintf("%.0f MiB", b.workerRSS), b.workerRSS > 0 && b.workerRSS < 100
+		}},
+	}
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+}
+
+func (b *bench) report() string {
+	var s strings.Builder
+	s.WriteString("# Benchmarks\n\n")
+	fmt.Fprintf(&s, "Measured %s on %s with `make bench` (`go run ./bench/load`): real `shop api` and `shop worker` processes in production mode, a fresh database of %d products (%d variants) and %d orders, wrk with 2 threads on the same machine (the load generator shares the CPUs), %s per run after a %s warm-up.\n\n",
+		time.Now().UTC().Format("2006-01-02"), machine(), b.o.products, len(b.data.VariantIDs), b.o.orders, b.o.duration, b.o.warmup)
+	s.WriteString("## Ceilings\n\n| | ")
+	for _, c := range b.o.conns {
+		fmt.Fprintf(&s, "%d conns | ", c)
+	}
+	s.WriteString("\n|---|")
+	for range b.o.conns {
+		s.WriteString("---|")
+	}
+	s.WriteString("\n| bare Fiber JSON handler (req/s) | ")
+	for _, c := range b.o.conns {
+		fmt.Fprintf(&s, "%.0f | ", b.fiberCeiling[c])
+	}
+	s.WriteString("\n| `pgbench -S -M prepared` (tps) | ")
+	for _, c := range b.o.conns {
+		fmt.Fprintf(&s, "%.0f | ", b.pgCeiling[c])
+	}
+	s.WriteString("\n\n## Endpoints\n\n| endpoint | conns | req/s | p50 | p99 | % of Fiber | % of pgbench | non-2xx | socket errors |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range b.results {
+		fmt.Fprintf(&s, "| %s | %d | %.0f | %s | %s | %.1f %% | %.1f %% | %d | %d |\n", r.Name, r.Connections, r.RPS, fmtDur(r.P50), fmtDur(r.P99),
+			100*r.RPS/b.fiberCeiling[r.Connections], 100*r.RPS/b.pgCeiling[r.Connections], r.Non2xx, r.Errors)
+	}
+	fmt.Fprintf(&s, "\nWebhook → order: %d signed `payment.captured` events turned into %d orders at %.0f orders/s, timed from the first request until the last order existed.\n\n", b.webhookOrders, b.webhookOrders, b.webhookOrdersPerSec)
+	fmt.Fprintf(&s, "Peak RSS (VmHWM): api %.0f MiB, worker %.0f MiB.\n\n", b.apiRSS, b.workerRSS)
+	s.WriteString("## Targets\n\n| target | measured | met |\n|---|---|---|\n")
+	for _, t := range b.targets() {
+		got, ok := t.check(b)
+		mark := "no"
+		if ok {
+			mark = "yes"
+		}
+		fmt.Fprintf(&s, "| %s | %s | %s |\n", t.what, got, mark)
+	}
+	if len(b.notes) > 0 {
+		s.WriteString("\n## Notes from this run\n\n")
+		for _, n := range b.notes {
+			fmt.Fprintf(&s, "- %s\n", n)
+		}
+	}
+	return s.String()
+}

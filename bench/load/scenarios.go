@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"time"
+)
+
+func (b *bench) runScenarios(ctx context.Context) error {
+	var err error
+	if b.worker, err = start("worker", b.work, b.bin, []string{"worker"}, b.env()); err != nil {
+		return err
+	}
+	if err := b.startAPI(); err != nil {
+		return err
+	}
+	if err := b.login(); err != nil {
+		return err
+	}
+	if err := b.refreshRollups(); err != nil {
+		b.notes = append(b.notes, "analytics rollups could not be refreshed before measuring: "+err.Error())
+	}
+	today := time.Now().UTC()
+	analyticsPaths := []string{
+		fmt.Sprintf("/api/v1/admin/analytics/orders?dateFrom=%s&dateTo=%s", today.AddDate(0, 0, -89).Format("2006-01-02"), today.Format("2006-01-02")),
+		fmt.Sprintf("/api/v1/admin/analytics/orders?dateFrom=%s&dateTo=%s", today.AddDate(0, 0, -29).Format("2006-01-02"), today.Format("2006-01-02")),
+	}
+	var orderPages []string
+	for p := 1; p <= 50; p++ {
+		orderPages = append(orderPages, fmt.Sprintf("/api/v1/admin/orders?page=%d&limit=20", p))
+	}
+	half := len(b.data.CheckoutSessions) / len(b.o.conns)
+	for i, c := range b.o.conns {
+		carts := b.data.CheckoutSessions[i*half : (i+1)*half]
+		for _, s := range []scenario{
+			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
+			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
+			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
+			{name: "GET /cart", path: "/", script: "cart_get.lua"},
+			{name: "POST /orders (guest checkout)", path: "/", script: "checkout.lua", ids: carts},
+			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
+			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
+		} {
+			if !b.wanted(s.name) {
+				continue
+			}
+			if _, err := b.measure(s, c); err != nil {
+				return err
+			}
+		}
+	}
+	if b.wanted("webhook") {
+		if err := b.measureWebhookToOrder(ctx); err != nil {
+			b.notes = append(b.notes, "webhook → order: "+err.Error())
+		}
+	}
+	b.apiRSS, b.workerRSS = b.api.peakRSSMB(), b.worker.peakRSSMB()
+
+	if b.wanted("cache off") {
+		b.api.stop()
+		if err := b.startAPI("CACHE_ENABLED=false"); err != nil {
+			return err
+		}
+		for _, c := range b.o.conns {
+			for _, s := range []scenario{
+				{name: "GET /products (page of 20, cache off)", path: "/", script: "products_list.lua"},
+				{name: "GET /products/{id} (cache off)", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
+			} {
+				if _, err := b.measure(s, c); err != nil {
+					return err
+				}
+			}
+		}
+		if rss := b.api.peakRSSMB(); rss > b.apiRSS {
+			b.apiRSS = rss
+		}
+	}
+	return nil
+}
+
+// measureWebhookToOrder posts signed payment.captured events for the
+// checkout sessions the checkout scenario left pending, and measures from the
+// first request until the last order exists.
+func (b *bench) measureWebhookToOrder(ctx context.Context) error {
+	var sessions []struct {
+		PaymentIntentID string
+		Total           int64
+		Currency        string
+	}
+	err := b.db.Raw(`SELECT payment_intent_id, total, currency FROM checkout_sessions
+		WHERE state = 'PENDING' AND payment_intent_id IS NOT NULL ORDER BY created_at LIMIT 6000`).Scan(&sessions).Error
+	if err != nil {
+		return err
+	}
+	if len(sessions) == 0 {
+		return fmt.Errorf("no pending checkout sessions to pay")
+	}
+	events := make([]string, len(sessions))
+	for i, s := range sessions {
+		events[i] = signedEvent(s.PaymentIntentID, s.Total, s.Currency, i)
+	}
+	var before int64
+	b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&before)
+	startAt := time.Now()
+	r, err := b.measure(scenario{name: "webhook payment.captured (HTTP answer)", path: "/", script: "webhook.lua", ids: events}, 16)
+	if err != nil {
+		return err
+	}
+	want := before + int64(len(sessions))
+	deadline := time.Now().Add(5 * time.Minute)
+	var n int64
+	for time.Now().Before(deadline) {
+		b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&n)
+		if n >= want {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	elapsed := time.Since(startAt)
+	b.webhookOrders = int(n - before)
+	b.webhookOrdersPerSec = float64(n-before) / elapsed.Seconds()
+	log.Printf("bench: webhook → order: %d orders in %s = %.0f orders/s (HTTP p99 %s)", n-before, elapsed.Round(time.Millisecond), b.webhookOrdersPerSec, r.P99)
+	if n < want {
+		return fmt.Errorf("only %d of %d orders were created within 5 minutes", n-before, len(sessions))
+	}
+	return nil
+}
+
+// refreshRollups runs the reconcile job (which refreshes the analytics
+// rollups over every day with orders) and waits for it.
+func (b *bench) refreshRollups() error {
+	req, _ := http.NewRequest("POST", b.apiURL+"/api/v1/admin/system/database/reconcile", bytes.NewReader(nil))
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	var job struct {
+		JobID string `json:"jobId"`
+	}
+	json.NewDecoder(resp.Body).Decode(&job)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted || job.JobID == "" {
+		return fmt.Errorf("reconcile answered %d", resp.StatusCode)
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for time.Now().Before(deadline) {
+		req, _ := http.NewRequest("GET", b.apiURL+"/api/v1/admin/jobs/"+job.JobID, nil)
+		req.Header.Set("Authorization", "Bearer "+b.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			var st struct {
+				State string `json:"state"`
+			}
+			json.NewDecoder(resp.Body).Decode(&st)
+			resp.Body.Close()
+			if st.State == "completed" {
+				return nil
+			}
+			if st.State == "archived" || st.State == "failed" {
+				return fmt.Errorf("reconcile job %s", st.State)
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	return fmt.Errorf("reconcile job did not finish")
+}
