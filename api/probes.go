@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/deps"
@@ -21,7 +22,9 @@ func registerProbes(app *fiber.App, d *deps.Deps) {
 		checks := CheckBackends(c.UserContext(), d)
 		for _, v := range checks {
 			if v != "ok" {
-				return apperr.New(apperr.Unavailable, "not ready").WithDetails(map[string]any{"checks": checks})
+				// Written here rather than returned: a failing probe is the
+				// answer, not an error worth a log line per poll.
+				return httpx.WriteError(c, apperr.New(apperr.Unavailable, "not ready").WithDetails(map[string]any{"checks": checks}))
 			}
 		}
 		return c.JSON(fiber.Map{"status": "ready", "checks": checks})
