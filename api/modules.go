@@ -1,8 +1,13 @@
 package api
 
-import "github.com/gocommerce/shop/api/mount"
+import (
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/api/storeapi"
+)
 
 // modules registers each domain's routes. A domain package exposes
 // Register(*api.Mount)-shaped functions through this list only, so that api
 // is the one place that knows every route.
-var modules = []func(*mount.Mount){}
+var modules = []func(*mount.Mount){
+	storeapi.Register,
+}

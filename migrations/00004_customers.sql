@@ -61,7 +61,21 @@ CREATE TABLE reviews (
 CREATE INDEX reviews_product_idx ON reviews (product_id, status, created_at DESC);
 CREATE INDEX reviews_status_idx ON reviews (status, created_at DESC);
 
+-- One row per customer email that must go out once (an order's confirmation,
+-- its claim email): the worker inserts it, sends, and stamps sent_at, so a
+-- retried task does not send twice what already went out.
+CREATE TABLE customer_emails (
+    id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    kind        text NOT NULL,
+    ref         text NOT NULL,
+    customer_id uuid REFERENCES customers (id) ON DELETE CASCADE,
+    sent_at     timestamptz,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (kind, ref)
+);
+
 -- +goose Down
+DROP TABLE customer_emails;
 DROP TABLE reviews;
 DROP TABLE claim_tokens;
 DROP TABLE customer_addresses;

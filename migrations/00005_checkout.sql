@@ -34,8 +34,9 @@ CREATE TABLE checkout_sessions (
     customer_id       uuid NOT NULL REFERENCES customers (id),
     state             text NOT NULL DEFAULT 'PENDING'
                       CHECK (state IN ('PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'NEEDS_REVIEW')),
-    -- hash of the cart's lines and discount: a repeat checkout of an unchanged
-    -- cart returns the same session
+    -- hash of the cart's lines, its discount code and the checkout details
+    -- (customer, addresses, shipping): a repeat checkout of an unchanged cart
+    -- returns the same session
     cart_fingerprint  text NOT NULL,
     email             text NOT NULL,
     name              text NOT NULL DEFAULT '',

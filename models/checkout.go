@@ -63,7 +63,7 @@ type CheckoutSession struct {
 	Phone           string
 	ShippingAddress datatypes.JSON
 	BillingAddress  datatypes.JSON
-	// Lines is a JSON array of checkout.Line: the priced snapshot.
+	// Lines is a JSON array of CheckoutLine: the priced snapshot.
 	Lines           datatypes.JSON
 	Subtotal        money.Amount
 	DiscountTotal   money.Amount

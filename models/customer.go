@@ -64,3 +64,20 @@ type Review struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 }
+
+// Customer email kinds recorded in customer_emails.
+const (
+	EmailOrderConfirmation = "order_confirmation"
+	EmailOrderClaim        = "order_claim"
+)
+
+// CustomerEmail records an email that must go out once (Kind, Ref unique);
+// SentAt is set when the mail server accepted it.
+type CustomerEmail struct {
+	ID         uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	Kind       string
+	Ref        string
+	CustomerID *uuid.UUID `gorm:"type:uuid"`
+	SentAt     *time.Time
+	CreatedAt  time.Time
+}

@@ -19,6 +19,14 @@ func Entries(d *deps.Deps) []Entry {
 				return t, withoutTaskID(opts)
 			},
 		},
+		{
+			// Returns the stock of checkouts never paid (CHECKOUT_SESSION_TTL).
+			Name: "checkout-expire", Spec: "0 * * * * *", Period: time.Minute,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewCheckoutExpireTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
 	}
 }
 

@@ -1,0 +1,93 @@
+package storeapi
+
+import (
+	"strings"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/models"
+	"github.com/gofiber/fiber/v2"
+)
+
+const localCustomer = "storeCustomer"
+
+// SessionHeader carries a guest's cart key.
+const SessionHeader = "X-Session-Id"
+
+// authenticate resolves the bearer token, if any. A present but invalid,
+// expired or admin token, or one of a deactivated customer, is 401: the
+// client is told to sign in again rather than served as a guest.
+func (h *handlers) authenticate(c *fiber.Ctx, required bool) error {
+	raw := c.Get(fiber.HeaderAuthorization)
+	if raw == "" {
+		if required {
+			return customer.ErrUnauthenticated
+		}
+		return c.Next()
+	}
+	token, ok := strings.CutPrefix(raw, "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		return customer.ErrUnauthenticated
+	}
+	cu, err := h.customers.Authenticate(c.UserContext(), strings.TrimSpace(token))
+	if err != nil {
+		return err
+	}
+	c.Locals(localCustomer, cu)
+	return c.Next()
+}
+
+// requireCustomer admits only requests with a valid customer token.
+// Errors: UNAUTHORIZED.
+func (h *handlers) requireCustomer(c *fiber.Ctx) error { return h.authenticate(c, true) }
+
+// optionalCustomer resolves a customer token when one is sent.
+// Errors: UNAUTHORIZED (a token was sent and is not valid).
+func (h *handlers) optionalCustomer(c *fiber.Ctx) error { return h.authenticate(c, false) }
+
+// customerOf returns the request's customer, or nil for a guest.
+func customerOf(c *fiber.Ctx) *models.Customer {
+	cu, _ := c.Locals(localCustomer).(*models.Customer)
+	return cu
+}
+
+// owner returns whose cart the request works on. Errors: VALIDATION_ERROR
+// (malformed X-Session-Id; neither a token nor a session id).
+func owner(c *fiber.Ctx) (cart.Owner, error) {
+	var o cart.Owner
+	if sid := c.Get(SessionHeader); sid != "" {
+		if err := cart.CheckSessionID(sid); err != nil {
+			return o, err
+		}
+		o.SessionID = sid
+	}
+	if cu := customerOf(c); cu != nil {
+		o.CustomerID, o.Group = &cu.ID, cu.CustomerGroupID
+	}
+	if o.CustomerID == nil && o.SessionID == "" {
+		return o, cart.ErrNoOwner
+	}
+	return o, nil
+}
+
+// limitAuth counts one attempt in the client IP's bucket for kind (login,
+// register, claim). Errors: RATE_LIMITED, SERVICE_UNAVAILABLE.
+func (h *handlers) limitAuth(c *fiber.Ctx, kind string) error {
+	if h.authLimit <= 0 {
+		return nil
+	}
+	res, err := h.limiter.Allow(c.UserContext(), "customer-"+kind+":ip:"+httpx.IP(c), h.authLimit, h.authWindow)
+	if err != nil {
+		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
+	}
+	return adminroute.ApplyLimit(c, res)
+}
+
+// noStore marks a response carrying credentials as not cacheable.
+func noStore(c *fiber.Ctx) {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderPragma, "no-cache")
+}

@@ -1,0 +1,97 @@
+package storeapi
+
+import (
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+// customerCheckoutRequest is the body of a signed-in checkout.
+type customerCheckoutRequest struct {
+	ShippingAddressID uuid.UUID    `json:"shippingAddressId" validate:"required"`
+	BillingAddressID  uuid.UUID    `json:"billingAddressId" validate:"required"`
+	ShippingCost      money.Amount `json:"shippingCost" validate:"gte=0"`
+}
+
+// guestCheckoutRequest is the body of a guest checkout.
+type guestCheckoutRequest struct {
+	Email        string         `json:"email" validate:"required,max=254,email"`
+	Name         string         `json:"name" validate:"required,notblank,max=200"`
+	Phone        string         `json:"phone" validate:"max=20"`
+	Address      addressRequest `json:"address" validate:"required"`
+	Password     string         `json:"password" validate:"omitempty,min=8,max=256"`
+	ShippingCost money.Amount   `json:"shippingCost" validate:"gte=0"`
+}
+
+type intentBody struct {
+	PaymentIntentID string       `json:"paymentIntentId"`
+	PaymentProvider string       `json:"paymentProvider"`
+	Status          string       `json:"status"`
+	Amount          money.Amount `json:"amount"`
+	Currency        string       `json:"currency"`
+}
+
+type checkoutBody struct {
+	PaymentIntent     intentBody `json:"paymentIntent"`
+	CheckoutSessionID uuid.UUID  `json:"checkoutSessionId"`
+	ExpiresAt         string     `json:"expiresAt"`
+	Message           string     `json:"message"`
+}
+
+// checkoutOrder: POST /orders → 201 {paymentIntent, checkoutSessionId,
+// message}, or 200 with the same session for a repeat of an unchanged
+// pending checkout. Signed in: the customer's cart and two of its
+// addresses; guest: X-Session-Id's cart and the buyer in the body.
+// Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE.
+func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
+	o, err := owner(c)
+	if err != nil {
+		return err
+	}
+	var in checkout.Input
+	if cu := customerOf(c); cu != nil {
+		var req customerCheckoutRequest
+		if err := httpx.Bind(c, &req); err != nil {
+			return err
+		}
+		in = checkout.Input{Customer: cu, ShippingAddressID: req.ShippingAddressID, BillingAddressID: req.BillingAddressID, ShippingCost: req.ShippingCost}
+	} else {
+		var req guestCheckoutRequest
+		if err := httpx.Bind(c, &req); err != nil {
+			return err
+		}
+		if err := checkPhone("phone", req.Phone, true); err != nil {
+			return err
+		}
+		addr := req.Address.model()
+		if err := customer.CheckAddress(&addr, "address."); err != nil {
+			return err
+		}
+		in = checkout.Input{Guest: &checkout.Guest{Email: customer.NormalizeEmail(req.Email), Name: req.Name, Phone: req.Phone,
+			Address: addr, Password: req.Password}, ShippingCost: req.ShippingCost}
+	}
+	if in.ShippingCost > money.MaxAmount {
+		return apperr.Invalid("shippingCost", "is too large")
+	}
+	res, err := h.checkout.Checkout(c.UserContext(), o, in)
+	if err != nil {
+		return err
+	}
+	s := res.Session
+	body := checkoutBody{
+		PaymentIntent: intentBody{PaymentIntentID: *s.PaymentIntentID, PaymentProvider: s.PaymentProvider,
+			Status: s.PaymentStatus, Amount: s.Total, Currency: s.Currency},
+		CheckoutSessionID: s.ID, ExpiresAt: iso(s.ExpiresAt),
+		Message: "Checkout session created: complete the payment to place the order",
+	}
+	status := fiber.StatusCreated
+	if !res.Created {
+		status = fiber.StatusOK
+		body.Message = "A checkout of this cart is already pending: complete its payment"
+	}
+	return c.Status(status).JSON(body)
+}

@@ -1,0 +1,53 @@
+package storeapi
+
+import (
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/browse"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+// group is the pricing group of the request's customer (nil for guests).
+func group(c *fiber.Ctx) *uuid.UUID {
+	if cu := customerOf(c); cu != nil {
+		return cu.CustomerGroupID
+	}
+	return nil
+}
+
+// listProducts: GET /products?category=&search=&page=&limit= → paged list of
+// active products, newest first. Errors: VALIDATION_ERROR.
+func (h *handlers) listProducts(c *fiber.Ctx) error {
+	p, err := httpx.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	search, err := httpx.QuerySearch(c, "search")
+	if err != nil {
+		return err
+	}
+	category := c.Query("category")
+	if len(category) > 200 {
+		return apperr.Invalid("category", "must be a category id or slug")
+	}
+	q := browse.ListQuery{Group: group(c), Category: category, Limit: p.Limit, Offset: p.Offset()}
+	if search != "" {
+		q.Pattern = httpx.LikePattern(search)
+	}
+	page, err := h.browse.List(c.UserContext(), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(httpx.NewList(page.Products, p, page.Total))
+}
+
+// getProduct: GET /products/{id} (id or slug) → the product with variants,
+// prices for the caller and availability. Errors: NOT_FOUND.
+func (h *handlers) getProduct(c *fiber.Ctx) error {
+	p, err := h.browse.Product(c.UserContext(), group(c), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}

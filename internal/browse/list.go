@@ -1,0 +1,113 @@
+package browse
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/gocommerce/shop/internal/cache"
+	"github.com/google/uuid"
+)
+
+// ListQuery selects a page of active products.
+type ListQuery struct {
+	// Group is the caller's customer group (nil: guest or no group).
+	Group *uuid.UUID
+	// Category is a category id or slug; its subcategories are included.
+	Category string
+	// Pattern is a LIKE pattern already escaped (httpx.LikePattern), or "".
+	Pattern string
+	Limit   int
+	Offset  int
+}
+
+func (q ListQuery) cacheKey() string {
+	h := sha256.Sum256([]byte(q.Category + "\x00" + q.Pattern))
+	return cache.Key("plist", groupKey(q.Group), hex.EncodeToString(h[:12]), cache.Itoa(q.Limit), cache.Itoa(q.Offset))
+}
+
+// List returns a page of active products, newest first, and the number of
+// matching products. A miss costs at most three statements (products with
+// count(*) OVER(), their variants and prices, and a count only when the page
+// is past the end); a hit costs none, or one cheap stock query every StockTTL.
+func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
+	key := q.cacheKey()
+	var page Page
+	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
+	if hit {
+		if err := s.overlayStock(ctx, version, key, page.Products); err != nil {
+			return nil, err
+		}
+		return &page, nil
+	}
+	rows, err := s.listRows(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	page.Products, err = s.assemble(ctx, q.Group, rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) > 0 {
+		page.Total = rows[0].Total
+	} else if q.Offset > 0 {
+		if page.Total, err = s.count(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	s.catalog.Set(ctx, CatalogNamespace, version, key, page)
+	s.storeStock(ctx, version, key, page.Products)
+	return &page, nil
+}
+
+// filter returns the WITH clause and WHERE conditions for q. Only fixed SQL
+// fragments are concatenated; every value is a bound parameter.
+func filter(q ListQuery) (with, where string, args map[string]any) {
+	args = map[string]any{"group": q.Group, "limit": q.Limit, "offset": q.Offset}
+	conds := []string{"p.status = 'active'"}
+	if q.Category != "" {
+		// UNION (not UNION ALL) stops on a cycle in the tree.
+		with = `WITH RECURSIVE cats AS (
+			SELECT id FROM categories WHERE ` + categoryMatch(q.Category, args) + `
+			UNION
+			SELECT c.id FROM categories c JOIN cats ON c.parent_id = cats.id) `
+		conds = append(conds, "p.category_id IN (SELECT id FROM cats)")
+	}
+	if q.Pattern != "" {
+		// shop_fold(title || ' ' || description) is the trigram-indexed expression.
+		conds = append(conds, `shop_fold(p.title || ' ' || p.description) LIKE shop_fold(@pattern) ESCAPE '\'`)
+		args["pattern"] = q.Pattern
+	}
+	return with, " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func categoryMatch(category string, args map[string]any) string {
+	if id, err := uuid.Parse(category); err == nil {
+		args["category"] = id
+		return "id = @category"
+	}
+	args["category"] = category
+	return "slug = @category"
+}
+
+func (s *Service) listRows(ctx context.Context, q ListQuery) ([]productRow, error) {
+	with, where, args := filter(q)
+	sql := with + "SELECT " + productColumns + ", count(*) OVER () AS total FROM products p" + groupPriceJoin +
+		where + " ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset"
+	var rows []productRow
+	if err := s.db.WithContext(ctx).Raw(sql, args).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("browse.list: %w", err)
+	}
+	return rows, nil
+}
+
+func (s *Service) count(ctx context.Context, q ListQuery) (int64, error) {
+	with, where, args := filter(q)
+	var n int64
+	if err := s.db.WithContext(ctx).Raw(with+"SELECT count(*) FROM products p"+where, args).Scan(&n).Error; err != nil {
+		return 0, fmt.Errorf("browse.count: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,129 @@
+package browse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/pricing"
+	"github.com/gocommerce/shop/internal/review"
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// productRow is a product as selected by the list and page queries.
+type productRow struct {
+	ID             uuid.UUID
+	Title          string
+	Slug           string
+	Description    string
+	Price          money.Amount
+	CompareAtPrice *money.Amount
+	GSTRate        money.Rate
+	HSNCode        string
+	CategoryID     *uuid.UUID
+	RatingCount    int
+	RatingTotal    int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	GroupPrice     *money.Amount
+	Total          int64
+}
+
+// productColumns are the columns of productRow, from products p joined to
+// the caller group's override pgp.
+const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.hsn_code,
+	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price`
+
+const groupPriceJoin = ` LEFT JOIN product_group_prices pgp ON pgp.product_id = p.id AND pgp.customer_group_id = @group`
+
+// variantRow is a variant with its price inputs (pricing.InputsSQL) and
+// availability.
+type variantRow struct {
+	pricing.Row
+	SKU       string
+	Size      string
+	Color     string
+	Weight    decimal.NullDecimal
+	Available int
+}
+
+// variantsSQL loads the variants of the products @ids with everything their
+// effective price needs, in one statement: pricing.InputsSQL is the single
+// source of price inputs, joined back to the variant's display columns.
+const variantsSQL = `SELECT pr.*, v.sku, v.size, v.color, v.weight,
+	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
+FROM (` + pricing.InputsSQL + ` WHERE v.product_id IN @ids) pr
+JOIN variants v ON v.id = pr.variant_id
+ORDER BY v.product_id, v.created_at, v.id`
+
+// assemble builds the shopper's view of rows with their variants, in the
+// order of rows.
+func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]Product, error) {
+	out := make([]Product, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var vrows []variantRow
+	err := s.db.WithContext(ctx).Raw(variantsSQL, map[string]any{"group": group, "ids": ids}).Scan(&vrows).Error
+	if err != nil {
+		return nil, fmt.Errorf("browse.variants: %w", err)
+	}
+	byProduct := make(map[uuid.UUID][]Variant, len(rows))
+	for _, v := range vrows {
+		price := pricing.Effective(v.Row.Inputs())
+		byProduct[v.ProductID] = append(byProduct[v.ProductID], Variant{
+			ID: v.VariantID, SKU: v.SKU, Size: v.Size, Color: v.Color, Weight: weight(v.Weight),
+			Price: price.Amount, CompareAtPrice: price.CompareAt, Available: v.Available, InStock: v.Available > 0,
+		})
+	}
+	for i, r := range rows {
+		out[i] = s.product(r, byProduct[r.ID])
+	}
+	return out, nil
+}
+
+// product builds one product's view; its price is the cheapest variant's.
+func (s *Service) product(r productRow, variants []Variant) Product {
+	p := Product{ID: r.ID, Title: r.Title, Slug: r.Slug, Description: r.Description, Currency: s.currency,
+		GSTRate: r.GSTRate, HSNCode: r.HSNCode, CategoryID: r.CategoryID,
+		Rating: review.Summarize(r.RatingCount, r.RatingTotal), Variants: variants,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	if p.Variants == nil {
+		p.Variants = []Variant{}
+	}
+	if len(variants) == 0 {
+		own := pricing.Effective(pricing.Inputs{ProductPrice: r.Price, ProductCompareAt: r.CompareAtPrice, GroupPrice: r.GroupPrice})
+		p.Price, p.CompareAtPrice = own.Amount, own.CompareAt
+	}
+	for i, v := range variants {
+		if i == 0 || v.Price < p.Price {
+			p.Price, p.CompareAtPrice = v.Price, v.CompareAtPrice
+		}
+	}
+	tallyStock(&p)
+	return p
+}
+
+// tallyStock sets the product's availability from its variants'.
+func tallyStock(p *Product) {
+	p.Available = 0
+	for _, v := range p.Variants {
+		p.Available += v.Available
+	}
+	p.InStock = p.Available > 0
+}
+
+func weight(w decimal.NullDecimal) *json.Number {
+	if !w.Valid {
+		return nil
+	}
+	n := json.Number(w.Decimal.String())
+	return &n
+}

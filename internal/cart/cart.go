@@ -1,0 +1,57 @@
+// Package cart keeps shoppers' carts: a customer's or a guest's (keyed by
+// the X-Session-Id header), merged on sign-in; items, bundle selections and
+// a discount code; totals recomputed from current prices on every read.
+// Checkout prices a cart through the same functions (Lines, Price, Compute).
+package cart
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Quantity bounds of a cart line.
+const (
+	MinQuantity = 1
+	MaxQuantity = 1000
+)
+
+// Owner is whose cart a request works on: the signed-in customer's when
+// CustomerID is set (a SessionID too means "merge that guest cart in"),
+// else the guest cart of SessionID.
+type Owner struct {
+	CustomerID *uuid.UUID
+	// Group is the customer's pricing group.
+	Group     *uuid.UUID
+	SessionID string
+}
+
+// Service is the cart service.
+type Service struct {
+	db       *gorm.DB
+	currency string
+	now      func() time.Time
+}
+
+// New returns the service on db; currency is STORE_CURRENCY.
+func New(db *gorm.DB, currency string) *Service {
+	return &Service{db: db, currency: currency, now: func() time.Time { return time.Now().UTC() }}
+}
+
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
+
+// CheckSessionID validates a guest X-Session-Id: 8 to 128 characters of
+// [A-Za-z0-9_-]. Errors: VALIDATION_ERROR.
+func CheckSessionID(id string) error {
+	if !sessionIDPattern.MatchString(id) {
+		return apperr.Invalid("X-Session-Id", "must be 8 to 128 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	return nil
+}
+
+// ErrNoOwner is the answer to a cart request with neither a customer token
+// nor an X-Session-Id.
+var ErrNoOwner = apperr.Invalid("X-Session-Id", "is required without a customer token")

@@ -1,0 +1,144 @@
+package cart
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/pricing"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// lineRow is a cart item with its product data, availability and price
+// inputs, as loaded by linesSQL.
+type lineRow struct {
+	pricing.Row
+	ItemID          uuid.UUID
+	Quantity        int
+	BundleID        *uuid.UUID
+	BundleSelection *uuid.UUID
+	Title           string
+	SKU             string
+	HSNCode         string
+	GSTRate         money.Rate
+	CategoryID      *uuid.UUID
+	ProductActive   bool
+	Available       int
+}
+
+// linesSQL loads a cart's lines and every price input in one statement;
+// pricing.InputsSQL is the single source of those inputs.
+const linesSQL = `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection,
+	p.title, v.sku, p.hsn_code, p.gst_rate, p.category_id, p.status = 'active' AS product_active,
+	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
+FROM cart_items ci
+JOIN (` + pricing.InputsSQL + ` WHERE v.id IN (SELECT variant_id FROM cart_items WHERE cart_id = @cart)) pr ON pr.variant_id = ci.variant_id
+JOIN variants v ON v.id = ci.variant_id
+JOIN products p ON p.id = v.product_id
+WHERE ci.cart_id = @cart
+ORDER BY ci.created_at, ci.id`
+
+// Lines loads cartID's lines priced for group, oldest first. db may be a
+// transaction.
+func Lines(ctx context.Context, db *gorm.DB, cartID uuid.UUID, group *uuid.UUID) ([]Line, error) {
+	var rows []lineRow
+	if err := db.WithContext(ctx).Raw(linesSQL, map[string]any{"cart": cartID, "group": group}).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("cart.lines: %w", err)
+	}
+	out := make([]Line, len(rows))
+	for i, r := range rows {
+		out[i] = Line{ItemID: r.ItemID, VariantID: r.VariantID, ProductID: r.ProductID, CategoryID: r.CategoryID,
+			Title: r.Title, SKU: r.SKU, HSNCode: r.HSNCode, GSTRate: r.GSTRate, ProductActive: r.ProductActive,
+			Available: r.Available, Quantity: r.Quantity, UnitPrice: pricing.Effective(r.Row.Inputs()).Amount,
+			BundleID: r.BundleID, BundleSelection: r.BundleSelection}
+	}
+	return out, nil
+}
+
+// Buyer is who the discount rules are checked for: a customer (per-customer
+// limits apply) or nobody yet (a guest before checkout).
+type Buyer struct {
+	CustomerID *uuid.UUID
+	Group      *uuid.UUID
+}
+
+// Priced is a cart priced now: its lines, totals and the discount applied.
+type Priced struct {
+	Lines []Line
+	Totals
+	// Discount is the discount applied, nil for none.
+	Discount *discount.Target
+	// Code is the cart's discount code; CodeReason says why it does not
+	// apply now (discount.Messages has the text), "" when it does.
+	Code       *string
+	CodeReason string
+}
+
+// Price prices cartID for buyer with code (the cart's discount code, or
+// nil): current effective prices, then the code if it applies, else the
+// automatic discount taking the most off. db may be a transaction.
+func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buyer Buyer, now time.Time) (*Priced, error) {
+	lines, err := Lines(ctx, db, cartID, buyer.Group)
+	if err != nil {
+		return nil, err
+	}
+	p := &Priced{Lines: lines, Code: code}
+	base := discount.Input{Lines: DiscountLines(lines), HasCustomer: buyer.CustomerID != nil, Now: now}
+	var res discount.Result
+	if code != nil {
+		target, err := discount.LoadByCode(ctx, db, *code)
+		switch {
+		case apperr.CodeOf(err) == apperr.NotFound:
+			p.CodeReason = discount.ReasonInactive
+		case err != nil:
+			return nil, err
+		default:
+			in := base
+			in.Target = *target
+			if buyer.CustomerID != nil && target.Discount.CustomerUsageLimit != nil {
+				if in.CustomerUses, err = discount.CustomerUses(ctx, db, target.Discount.ID, *buyer.CustomerID); err != nil {
+					return nil, err
+				}
+			}
+			if res = discount.Evaluate(in); res.Applies() {
+				p.Discount = target
+			} else {
+				p.CodeReason = res.Reason
+			}
+		}
+	}
+	if p.Discount == nil && len(lines) > 0 {
+		if p.Discount, res, err = bestAutomatic(ctx, db, base, buyer); err != nil {
+			return nil, err
+		}
+	}
+	if p.Discount != nil {
+		p.Totals = Compute(p.Lines, &res)
+	} else {
+		p.Totals = Compute(p.Lines, nil)
+	}
+	return p, nil
+}
+
+func bestAutomatic(ctx context.Context, db *gorm.DB, base discount.Input, buyer Buyer) (*discount.Target, discount.Result, error) {
+	autos, err := discount.LoadAutomatic(ctx, db)
+	if err != nil || len(autos) == 0 {
+		return nil, discount.Result{}, err
+	}
+	uses := map[uuid.UUID]int{}
+	if buyer.CustomerID != nil {
+		for _, a := range autos {
+			if a.Discount.CustomerUsageLimit != nil {
+				if uses[a.Discount.ID], err = discount.CustomerUses(ctx, db, a.Discount.ID, *buyer.CustomerID); err != nil {
+					return nil, discount.Result{}, err
+				}
+			}
+		}
+	}
+	best, res := discount.Best(autos, base, func(id uuid.UUID) int { return uses[id] })
+	return best, res, nil
+}

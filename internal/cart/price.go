@@ -1,0 +1,77 @@
+package cart
+
+import (
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/google/uuid"
+)
+
+// Line is a cart line with its current effective price and, after Compute,
+// its share of the discount and the GST it contains.
+type Line struct {
+	ItemID          uuid.UUID
+	VariantID       uuid.UUID
+	ProductID       uuid.UUID
+	CategoryID      *uuid.UUID
+	Title           string
+	SKU             string
+	HSNCode         string
+	GSTRate         money.Rate
+	ProductActive   bool
+	Available       int
+	Quantity        int
+	UnitPrice       money.Amount
+	BundleID        *uuid.UUID
+	BundleSelection *uuid.UUID
+
+	// Gross is UnitPrice × Quantity.
+	Gross money.Amount
+	// Discount is the line's share of the cart discount.
+	Discount money.Amount
+	// Net is Gross − Discount: what the shopper pays for the line, GST included.
+	Net money.Amount
+	// Tax is the GST contained in Net (money.IncludedTax at GSTRate).
+	Tax money.Amount
+}
+
+// Totals are a priced cart's sums: Total = Subtotal − DiscountTotal, and
+// TaxTotal is the sum of the lines' Tax (prices include GST, so tax is
+// part of Total, not added to it).
+type Totals struct {
+	Subtotal      money.Amount
+	DiscountTotal money.Amount
+	TaxTotal      money.Amount
+	Total         money.Amount
+}
+
+// DiscountLines returns the lines as the discount evaluator sees them.
+func DiscountLines(lines []Line) []discount.Line {
+	out := make([]discount.Line, len(lines))
+	for i, l := range lines {
+		out[i] = discount.Line{ProductID: l.ProductID, CategoryID: l.CategoryID, Total: l.UnitPrice * money.Amount(l.Quantity)}
+	}
+	return out
+}
+
+// Compute fills each line's Gross, Discount, Net and Tax and returns the
+// totals. applied is the discount outcome for these lines (same order), or
+// nil. Tax is computed per line on the discounted amount and rounded half
+// up to the paisa, so the order's lines add up to its totals exactly.
+func Compute(lines []Line, applied *discount.Result) Totals {
+	var t Totals
+	for i := range lines {
+		l := &lines[i]
+		l.Gross = l.UnitPrice * money.Amount(l.Quantity)
+		l.Discount = 0
+		if applied != nil && applied.Applies() && i < len(applied.PerLine) {
+			l.Discount = applied.PerLine[i]
+		}
+		l.Net = l.Gross - l.Discount
+		l.Tax = money.IncludedTax(l.Net, l.GSTRate)
+		t.Subtotal += l.Gross
+		t.DiscountTotal += l.Discount
+		t.TaxTotal += l.Tax
+	}
+	t.Total = t.Subtotal - t.DiscountTotal
+	return t
+}

@@ -1,0 +1,80 @@
+package cart
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/models"
+	"gorm.io/gorm"
+)
+
+// Get returns owner's cart priced now; a guest without a cart gets an empty
+// one with a null id. A customer request carrying a guest session id merges
+// that guest cart in first. Errors: VALIDATION_ERROR (no owner).
+func (s *Service) Get(ctx context.Context, owner Owner) (*View, error) {
+	if owner.CustomerID != nil && owner.SessionID != "" {
+		c, err := s.edit(ctx, owner, false, func(*gorm.DB, *models.Cart) error { return nil })
+		if err != nil {
+			return nil, err
+		}
+		return s.view(ctx, c, owner)
+	}
+	var c models.Cart
+	q := s.db.WithContext(ctx)
+	var err error
+	switch {
+	case owner.CustomerID != nil:
+		err = q.Where("customer_id = ?", *owner.CustomerID).Limit(1).Find(&c).Error
+	case owner.SessionID != "":
+		err = q.Where("session_id = ?", owner.SessionID).Limit(1).Find(&c).Error
+	default:
+		return nil, ErrNoOwner
+	}
+	if err != nil {
+		return nil, database.Translate(err, "cart")
+	}
+	if c.ID == [16]byte{} {
+		return s.view(ctx, nil, owner)
+	}
+	return s.view(ctx, &c, owner)
+}
+
+// edit runs change on owner's cart (created when missing) in one
+// transaction, holding the cart's lock, and returns the cart. With editable
+// set, a cart held by a pending checkout is refused.
+func (s *Service) edit(ctx context.Context, owner Owner, editable bool, change func(tx *gorm.DB, c *models.Cart) error) (*models.Cart, error) {
+	var c *models.Cart
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		if c, err = Lock(tx, owner, true); err != nil {
+			return err
+		}
+		if editable {
+			if err := EnsureEditable(tx, c, s.now()); err != nil {
+				return err
+			}
+		}
+		return change(tx, c)
+	})
+	if err != nil {
+		return nil, database.Translate(err, "cart")
+	}
+	return c, nil
+}
+
+// editView is edit answering the cart priced after commit.
+func (s *Service) editView(ctx context.Context, owner Owner, change func(tx *gorm.DB, c *models.Cart) error) (*View, error) {
+	c, err := s.edit(ctx, owner, true, change)
+	if err != nil {
+		return nil, err
+	}
+	return s.view(ctx, c, owner)
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("cart.%s: %w", op, err)
+}

@@ -1,0 +1,70 @@
+package cart
+
+import (
+	"context"
+
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// Item is a cart line as answered.
+type Item struct {
+	ID        uuid.UUID    `json:"id"`
+	VariantID uuid.UUID    `json:"variantId"`
+	ProductID uuid.UUID    `json:"productId"`
+	Title     string       `json:"title"`
+	SKU       string       `json:"sku"`
+	Quantity  int          `json:"quantity"`
+	UnitPrice money.Amount `json:"unitPrice"`
+	// LineTotal is UnitPrice × Quantity, before the cart discount.
+	LineTotal money.Amount `json:"lineTotal"`
+	// DiscountAmount is the line's share of the cart discount.
+	DiscountAmount money.Amount `json:"discountAmount"`
+	BundleID       *uuid.UUID   `json:"bundleId,omitempty"`
+	// BundleSelection groups the lines of one bundle added to the cart.
+	BundleSelection *uuid.UUID `json:"bundleSelection,omitempty"`
+}
+
+// View is the cart as answered (API-DECISIONS 8).
+type View struct {
+	// ID is null for a guest who has no cart yet.
+	ID            *uuid.UUID   `json:"id"`
+	Items         []Item       `json:"items"`
+	Subtotal      money.Amount `json:"subtotal"`
+	DiscountTotal money.Amount `json:"discountTotal"`
+	TaxTotal      money.Amount `json:"taxTotal"`
+	Total         money.Amount `json:"total"`
+	Currency      string       `json:"currency"`
+	DiscountCode  *string      `json:"discountCode"`
+	// DiscountMessage says why the cart's code takes nothing off now.
+	DiscountMessage *string `json:"discountMessage,omitempty"`
+	// Locked is true while a pending checkout holds the cart.
+	Locked bool `json:"locked"`
+}
+
+// view prices cart c for owner and maps it to the answer.
+func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View, error) {
+	v := &View{Items: []Item{}, Currency: s.currency}
+	if c == nil {
+		return v, nil
+	}
+	p, err := Price(ctx, s.db, c.ID, c.DiscountCode, Buyer{CustomerID: owner.CustomerID, Group: owner.Group}, s.now())
+	if err != nil {
+		return nil, err
+	}
+	id := c.ID
+	v.ID, v.DiscountCode, v.Locked = &id, c.DiscountCode, c.LockedBy != nil
+	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.Total = p.Subtotal, p.DiscountTotal, p.TaxTotal, p.Total
+	if p.CodeReason != "" {
+		msg := discount.Messages[p.CodeReason]
+		v.DiscountMessage = &msg
+	}
+	for _, l := range p.Lines {
+		v.Items = append(v.Items, Item{ID: l.ItemID, VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title,
+			SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice, LineTotal: l.Gross, DiscountAmount: l.Discount,
+			BundleID: l.BundleID, BundleSelection: l.BundleSelection})
+	}
+	return v, nil
+}

@@ -1,0 +1,67 @@
+// Package checkout turns a cart into a checkout session: re-priced, its
+// discount re-checked, its stock reserved and the cart locked in one
+// transaction, then a payment intent created with the payment provider. The
+// order itself is made later from the session's snapshot when the gateway
+// reports the payment captured. A scheduled sweep expires sessions that were
+// never paid and returns their stock.
+package checkout
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Settings configure checkout.
+type Settings struct {
+	// TTL is how long a session holds stock (CHECKOUT_SESSION_TTL).
+	TTL time.Duration
+	// Currency is STORE_CURRENCY.
+	Currency string
+}
+
+// Service runs checkouts.
+type Service struct {
+	db       *gorm.DB
+	provider payment.Provider
+	set      Settings
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// New returns the service.
+func New(db *gorm.DB, provider payment.Provider, set Settings, log *slog.Logger) *Service {
+	return &Service{db: db, provider: provider, set: set, log: log, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Guest is the buyer of a guest checkout.
+type Guest struct {
+	Email   string
+	Name    string
+	Phone   string
+	Address models.Address
+	// Password, when set, makes the checkout create a regular account.
+	Password string
+}
+
+// Input is one checkout request: Customer (signed in, with the ids of two
+// of its addresses) or Guest.
+type Input struct {
+	Customer          *models.Customer
+	ShippingAddressID uuid.UUID
+	BillingAddressID  uuid.UUID
+	Guest             *Guest
+	ShippingCost      money.Amount
+}
+
+// Result is a checkout's session. Created is false when a pending session of
+// the unchanged cart was returned again.
+type Result struct {
+	Session *models.CheckoutSession
+	Created bool
+}

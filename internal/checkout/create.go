@@ -1,0 +1,230 @@
+package checkout
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/password"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/datatypes"
+	"gorm.io/gorm"
+)
+
+// ErrEmptyCart answers a checkout of a cart with no lines.
+var ErrEmptyCart = apperr.New(apperr.Validation, "the cart is empty").
+	WithDetails(map[string]any{"field": "cart", "issue": "is empty"})
+
+// Checkout creates (or, for an unchanged cart with a pending session,
+// returns again) the checkout session of owner's cart and its payment
+// intent. In one transaction it re-prices the cart, re-checks the discount,
+// finds or creates the buyer, reserves the stock of every line and locks the
+// cart; the payment intent is created after commit. If the provider fails,
+// the reservations are released and the session ends FAILED.
+// Errors: VALIDATION_ERROR (empty cart, an address that is not the
+// customer's), CONFLICT (not enough stock with details.variantId, a product
+// no longer on sale, a discount that no longer applies, the email belongs
+// to an account, a pending session already authorized), SERVICE_UNAVAILABLE
+// (payment provider).
+func (s *Service) Checkout(ctx context.Context, owner cart.Owner, in Input) (*Result, error) {
+	var hash *string
+	if in.Guest != nil && in.Guest.Password != "" {
+		h, err := password.Hash(in.Guest.Password)
+		if err != nil {
+			return nil, err
+		}
+		hash = &h
+	}
+	var res Result
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		c, err := cart.Lock(tx, owner, false)
+		if err != nil {
+			return err
+		}
+		if c == nil {
+			return ErrEmptyCart
+		}
+		pending, err := s.pendingSession(tx, c, in)
+		if err != nil || pending != nil {
+			res.Session = pending
+			return err
+		}
+		res.Session, err = s.open(ctx, tx, c, in, hash)
+		res.Created = err == nil
+		return err
+	})
+	if err != nil {
+		return nil, database.Translate(err, "checkout session")
+	}
+	if err := s.ensureIntent(ctx, res.Session); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// pendingSession returns the cart's pending session when this is a repeat
+// of the same checkout. A pending session of a changed checkout, or one past
+// its expiry, is ended (EXPIRED, stock released) so a new one can start;
+// one whose payment was already authorized is not. Errors: CONFLICT.
+func (s *Service) pendingSession(tx *gorm.DB, c *models.Cart, in Input) (*models.CheckoutSession, error) {
+	var sess models.CheckoutSession
+	err := tx.Raw(`SELECT * FROM checkout_sessions WHERE cart_id = ? AND state = ? FOR UPDATE`, c.ID, models.CheckoutPending).Scan(&sess).Error
+	if err != nil || sess.ID == uuid.Nil {
+		return nil, wrap("pending", err)
+	}
+	lines, err := currentLines(tx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	live := sess.ExpiresAt.After(s.now())
+	if live && sess.CartFingerprint == fingerprint(lines, c.DiscountCode, in) {
+		return &sess, nil
+	}
+	if live && sess.PaymentStatus == models.IntentAuthorized {
+		return nil, apperr.New(apperr.Conflict, "the payment of this cart's pending checkout is being completed").
+			WithDetails(map[string]any{"checkoutSessionId": sess.ID.String()})
+	}
+	return nil, cart.EndCheckout(tx, c, sess.ID, models.CheckoutExpired)
+}
+
+// open prices the cart, resolves buyer and addresses, writes the session,
+// reserves stock and locks the cart.
+func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Input, hash *string) (*models.CheckoutSession, error) {
+	buyer, ship, bill, err := s.buyer(tx, in, hash)
+	if err != nil {
+		return nil, err
+	}
+	var group *uuid.UUID
+	if in.Customer != nil {
+		group = in.Customer.CustomerGroupID
+	}
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPriced(priced); err != nil {
+		return nil, err
+	}
+	sess, err := s.session(c, in, buyer, ship, bill, priced)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Create(sess).Error; err != nil {
+		if database.IsUnique(err) {
+			return nil, apperr.Wrap(apperr.Conflict, "a checkout of this cart is already pending", err)
+		}
+		return nil, wrap("create", err)
+	}
+	items := make([]stock.Item, len(priced.Lines))
+	for i, l := range priced.Lines {
+		items[i] = stock.Item{VariantID: l.VariantID, Quantity: l.Quantity}
+	}
+	if err := stock.Reserve(tx, sess.ID, items); err != nil {
+		return nil, err
+	}
+	if err := tx.Exec(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sess.ID, c.ID).Error; err != nil {
+		return nil, wrap("lock_cart", err)
+	}
+	return sess, nil
+}
+
+// checkPriced refuses a cart that cannot be sold as it is.
+func checkPriced(p *cart.Priced) error {
+	if len(p.Lines) == 0 {
+		return ErrEmptyCart
+	}
+	for _, l := range p.Lines {
+		if !l.ProductActive {
+			return apperr.New(apperr.Conflict, "a product in the cart is no longer on sale").
+				WithDetails(map[string]any{"variantId": l.VariantID.String(), "issue": "no longer on sale"})
+		}
+	}
+	if p.CodeReason != "" {
+		return apperr.New(apperr.Conflict, "the cart's discount code no longer applies: "+discount.Messages[p.CodeReason]).
+			WithDetails(map[string]any{"field": "discountCode", "reason": p.CodeReason, "issue": discount.Messages[p.CodeReason]})
+	}
+	return nil
+}
+
+// buyer returns the customer the session is for and the address snapshots:
+// the signed-in customer and two of its own addresses, or for a guest the
+// guest record of the email (or a new account when a password was given)
+// and the one address given, for shipping and billing.
+func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, json.RawMessage, json.RawMessage, error) {
+	if in.Customer != nil {
+		ship, _, err := customer.OwnAddress(tx, in.Customer.ID, in.ShippingAddressID, "shippingAddressId")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		bill, _, err := customer.OwnAddress(tx, in.Customer.ID, in.BillingAddressID, "billingAddressId")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return in.Customer, ship, bill, nil
+	}
+	g := in.Guest
+	addr, err := json.Marshal(g.Address)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if hash == nil {
+		c, err := customer.GuestRecord(tx, g.Email, g.Name, g.Phone)
+		return c, addr, addr, err
+	}
+	c := &models.Customer{Email: customer.NormalizeEmail(g.Email), Name: g.Name, Phone: g.Phone, PasswordHash: hash, IsActive: true}
+	if err := customer.CreateAccount(tx, c); err != nil {
+		return nil, nil, nil, err
+	}
+	return c, addr, addr, nil
+}
+
+// session builds the session row with the priced snapshot. Total is
+// Subtotal − DiscountTotal + ShippingCost; TaxTotal is the GST contained in
+// the lines (shipping carries none).
+func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced) (*models.CheckoutSession, error) {
+	lines := make([]models.CheckoutLine, len(p.Lines))
+	for i, l := range p.Lines {
+		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, SKU: l.SKU,
+			Quantity: l.Quantity, UnitPrice: l.UnitPrice, DiscountAmount: l.Discount, LineTotal: l.Net,
+			GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode, BundleID: l.BundleID}
+	}
+	raw, err := json.Marshal(lines)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	sess := &models.CheckoutSession{
+		ID: uuid.New(), CartID: c.ID, CustomerID: buyer.ID, State: models.CheckoutPending,
+		CartFingerprint: fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in),
+		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
+		ShippingAddress: datatypes.JSON(ship), BillingAddress: datatypes.JSON(bill), Lines: datatypes.JSON(raw),
+		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal, ShippingCost: in.ShippingCost,
+		Total: p.Total + in.ShippingCost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
+		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,
+		ExpiresAt: now.Add(s.set.TTL), CreatedAt: now, UpdatedAt: now,
+	}
+	if in.Guest != nil {
+		sess.Name, sess.Phone = in.Guest.Name, in.Guest.Phone
+	}
+	if p.Discount != nil {
+		sess.DiscountID = &p.Discount.Discount.ID
+		if p.Discount.Discount.Code != nil && p.Code == nil {
+			sess.DiscountCode = p.Discount.Discount.Code
+		}
+	}
+	return sess, nil
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("checkout.%s: %w", op, err)
+}

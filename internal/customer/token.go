@@ -1,0 +1,62 @@
+package customer
+
+import (
+	"errors"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+)
+
+// TokenType is the `type` claim of customer tokens; admin tokens carry
+// "admin" and are refused here, as customer tokens are on admin routes.
+const TokenType = "customer"
+
+// Claims are a customer token's claims: sub, email, type, iat, exp.
+type Claims struct {
+	Email string `json:"email"`
+	Type  string `json:"type"`
+	jwt.RegisteredClaims
+}
+
+// Token is an issued customer access token.
+type Token struct {
+	AccessToken string
+	ExpiresIn   int
+}
+
+func (s *Service) issue(id uuid.UUID, email string) (Token, error) {
+	now := s.now()
+	claims := Claims{Email: email, Type: TokenType, RegisteredClaims: jwt.RegisteredClaims{
+		Subject:   id.String(),
+		IssuedAt:  jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(s.set.TokenTTL)),
+	}}
+	raw, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.set.JWTSecret)
+	if err != nil {
+		return Token{}, err
+	}
+	return Token{AccessToken: raw, ExpiresIn: int(s.set.TokenTTL / time.Second)}, nil
+}
+
+var errBadToken = errors.New("customer: invalid token")
+
+// parse verifies the signature (HS256 only: `none` and every other algorithm
+// are refused), expiry and type, and returns the customer id.
+func (s *Service) parse(raw string) (uuid.UUID, error) {
+	var c Claims
+	_, err := jwt.ParseWithClaims(raw, &c, func(t *jwt.Token) (any, error) {
+		if t.Method != jwt.SigningMethodHS256 {
+			return nil, errBadToken
+		}
+		return s.set.JWTSecret, nil
+	}, jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithIssuedAt())
+	if err != nil || c.Type != TokenType {
+		return uuid.Nil, errBadToken
+	}
+	id, err := uuid.Parse(c.Subject)
+	if err != nil {
+		return uuid.Nil, errBadToken
+	}
+	return id, nil
+}

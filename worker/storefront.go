@@ -1,0 +1,72 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/claim"
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/mail"
+	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+)
+
+// registerStorefront mounts the customer email handlers and the checkout
+// expiry sweep.
+func registerStorefront(mux *asynq.ServeMux, d *deps.Deps) {
+	cfg := d.Config
+	log := d.Log.With("component", "storefront")
+	sender, err := mail.New(cfg.SMTPURL, cfg.EmailFrom, log, cfg.IsDev())
+	if err != nil {
+		panic("worker: " + err.Error()) // config validation rules this out
+	}
+	claims := claim.New(d.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName}, log)
+	provider, err := payment.FromConfig(cfg)
+	if err != nil {
+		panic("worker: " + err.Error())
+	}
+	sweeper := checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency}, log)
+
+	mux.HandleFunc(tasks.TypeOrderEmails, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.OrderEmailsPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(p.OrderID)
+		if err != nil {
+			return fmt.Errorf("order emails: order id: %v: %w", err, asynq.SkipRetry)
+		}
+		return skipGone(claims.OrderEmails(ctx, id))
+	})
+	mux.HandleFunc(tasks.TypeClaimEmail, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.ClaimEmailPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(p.CustomerID)
+		if err != nil {
+			return fmt.Errorf("claim email: customer id: %v: %w", err, asynq.SkipRetry)
+		}
+		return skipGone(claims.ClaimEmail(ctx, id))
+	})
+	mux.HandleFunc(tasks.TypeCheckoutExpire, func(ctx context.Context, t *asynq.Task) error {
+		n, err := sweeper.ExpireDue(ctx, time.Now().UTC())
+		if n > 0 {
+			log.InfoContext(ctx, "checkout sessions expired", "count", n)
+		}
+		return err
+	})
+}
+
+// skipGone turns "the record is gone" into a skipped task: retrying cannot help.
+func skipGone(err error) error {
+	if errors.Is(err, claim.ErrGone) {
+		return fmt.Errorf("%v: %w", err, asynq.SkipRetry)
+	}
+	return err
+}
