@@ -85,6 +85,7 @@ func AdminAuth(d *deps.Deps) *adminauth.Service {
 		AccessTokenTTL: cfg.AdminAccessTokenTTL,
 		RefreshTTL:     time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
 		SessionTTL:     time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
+		Issuer:         cfg.AppName,
 	})
 }
 
@@ -112,5 +113,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := s.App.ShutdownWithTimeout(s.deps.Config.ShutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return <-errc
+	// Shutdown is a no-op when the listener goroutine has not begun serving
+	// yet (cancelled right after start); closing ln makes it return anyway.
+	ln.Close()
+	if err := <-errc; err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
 }

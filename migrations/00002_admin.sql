@@ -28,7 +28,9 @@ CREATE INDEX admin_sessions_expires_idx ON admin_sessions (expires_at);
 
 CREATE TABLE admin_two_factor (
     admin_id       uuid PRIMARY KEY REFERENCES admins (id) ON DELETE CASCADE,
+    -- the TOTP shared secret (base32); it must be readable to check codes
     secret         text NOT NULL,
+    -- SHA-256 hex of each unused backup code; a code is removed once used
     backup_codes   text[] NOT NULL DEFAULT '{}',
     enabled        boolean NOT NULL DEFAULT false,
     -- the last TOTP time step accepted; a code of that step or older is refused
@@ -36,6 +38,21 @@ CREATE TABLE admin_two_factor (
     created_at     timestamptz NOT NULL DEFAULT now(),
     updated_at     timestamptz NOT NULL DEFAULT now()
 );
+
+-- A pending two-step login: the password was right, the second factor is
+-- still owed. Only the SHA-256 of the random twoFactorToken is stored; a row
+-- is deleted when used, after 5 wrong codes, or once expired.
+CREATE TABLE admin_login_challenges (
+    id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    token_hash      text NOT NULL UNIQUE,
+    admin_id        uuid NOT NULL REFERENCES admins (id) ON DELETE CASCADE,
+    device_id       text NOT NULL,
+    failed_attempts integer NOT NULL DEFAULT 0,
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    expires_at      timestamptz NOT NULL
+);
+CREATE INDEX admin_login_challenges_admin_idx ON admin_login_challenges (admin_id);
+CREATE INDEX admin_login_challenges_expires_idx ON admin_login_challenges (expires_at);
 
 -- Append-only: the trigger below refuses UPDATE, DELETE and TRUNCATE.
 CREATE TABLE admin_audit_logs (
@@ -68,6 +85,7 @@ CREATE TRIGGER admin_audit_logs_no_truncate BEFORE TRUNCATE ON admin_audit_logs
 -- +goose Down
 DROP TABLE admin_audit_logs;
 DROP FUNCTION admin_audit_logs_append_only();
+DROP TABLE admin_login_challenges;
 DROP TABLE admin_two_factor;
 DROP TABLE admin_sessions;
 DROP TABLE admins;

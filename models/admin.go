@@ -69,3 +69,15 @@ type AdminAuditLog struct {
 	UserAgent string
 	CreatedAt time.Time
 }
+
+// AdminLoginChallenge is a two-step login waiting for its second factor.
+// Only the SHA-256 of the twoFactorToken handed to the client is stored.
+type AdminLoginChallenge struct {
+	ID             uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	TokenHash      string
+	AdminID        uuid.UUID `gorm:"type:uuid"`
+	DeviceID       string
+	FailedAttempts int
+	CreatedAt      time.Time
+	ExpiresAt      time.Time
+}

@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
@@ -23,6 +25,8 @@ type Settings struct {
 	AccessTokenTTL time.Duration
 	RefreshTTL     time.Duration
 	SessionTTL     time.Duration
+	// Issuer labels TOTP secrets and QR codes (APP_NAME); "Shop" when empty.
+	Issuer string
 }
 
 // Service authenticates administrators.
@@ -63,6 +67,36 @@ type ClientInfo struct {
 	IP        string
 }
 
+// Longest device id and user agent kept; longer values are cut.
+const (
+	maxDeviceID  = 200
+	maxUserAgent = 512
+)
+
+// normalized returns c with a generated device id when it has none and its
+// client-supplied strings cut to their maximum length.
+func (c ClientInfo) normalized() ClientInfo {
+	c.DeviceID = truncate(strings.TrimSpace(c.DeviceID), maxDeviceID)
+	if c.DeviceID == "" {
+		c.DeviceID = uuid.NewString()
+	}
+	c.UserAgent = truncate(c.UserAgent, maxUserAgent)
+	return c
+}
+
+// truncate makes s storable (valid UTF-8 without NUL, which Postgres text
+// refuses) and at most n bytes long, cut on a character boundary.
+func truncate(s string, n int) string {
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, ""), "\x00", "")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // errInvalidCredentials is the one answer for an unknown email, a wrong
 // password and a deactivated account, so none of them can be told apart.
 var errInvalidCredentials = apperr.New(apperr.Unauthorized, "invalid email or password")
@@ -74,38 +108,77 @@ var ErrUnauthenticated = apperr.New(apperr.Unauthorized, "authentication require
 // weak Argon2 hash is replaced by an Argon2id hash after the password matched.
 // Errors: UNAUTHORIZED (one message for every failure).
 func (s *Service) CheckPassword(ctx context.Context, email, pw string) (*models.Admin, error) {
+	a, _, err := s.checkPassword(ctx, email, pw)
+	return a, err
+}
+
+// Reasons a password check failed, kept in the audit log only: clients get
+// one answer for all of them.
+const (
+	reasonUnknownEmail  = "unknown_email"
+	reasonWrongPassword = "wrong_password"
+	reasonInactive      = "inactive"
+)
+
+// checkPassword is CheckPassword that also tells why a check failed and
+// returns the admin the email named, if any, for the audit entry. reason is
+// empty when err is not a credentials failure.
+func (s *Service) checkPassword(ctx context.Context, email, pw string) (a *models.Admin, reason string, err error) {
 	if len(pw) > password.MaxLength {
-		return nil, errInvalidCredentials
+		return nil, reasonWrongPassword, errInvalidCredentials
 	}
-	var a models.Admin
-	err := s.db.WithContext(ctx).Where("email = ?", email).Take(&a).Error
+	if email == "" || len(email) > 254 || truncate(email, 254) != email {
+		password.DummyVerify(pw)
+		return nil, reasonUnknownEmail, errInvalidCredentials
+	}
+	var row models.Admin
+	err = s.db.WithContext(ctx).Where("email = ?", email).Take(&row).Error
 	if database.IsNotFound(err) {
 		password.DummyVerify(pw)
-		return nil, errInvalidCredentials
+		return nil, reasonUnknownEmail, errInvalidCredentials
 	}
 	if err != nil {
-		return nil, database.Translate(err, "admin")
+		return nil, "", database.Translate(err, "admin")
 	}
-	rehash, err := password.Verify(pw, a.PasswordHash)
-	if err != nil || !a.IsActive {
-		return nil, errInvalidCredentials
+	rehash, err := password.Verify(pw, row.PasswordHash)
+	if err != nil {
+		return &row, reasonWrongPassword, errInvalidCredentials
+	}
+	if !row.IsActive {
+		return &row, reasonInactive, errInvalidCredentials
 	}
 	if rehash {
 		h, err := password.Hash(pw)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		if err := s.db.WithContext(ctx).Model(&a).Update("password_hash", h).Error; err != nil {
-			return nil, fmt.Errorf("adminauth.rehash: %w", err)
+		if err := s.db.WithContext(ctx).Model(&row).Update("password_hash", h).Error; err != nil {
+			return nil, "", fmt.Errorf("adminauth.rehash: %w", err)
 		}
-		a.PasswordHash = h
+		row.PasswordHash = h
 	}
-	return &a, nil
+	return &row, "", nil
 }
 
 // OpenSession creates a session for a and returns its tokens. The refresh
 // token's secret part is stored only as an Argon2id hash.
+// Errors: SERVICE_UNAVAILABLE when the database is unreachable.
 func (s *Service) OpenSession(ctx context.Context, a *models.Admin, client ClientInfo) (*Tokens, error) {
+	var tok *Tokens
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		tok, err = s.openSession(tx, a, client)
+		return err
+	})
+	if err != nil {
+		return nil, database.Translate(err, "session")
+	}
+	return tok, nil
+}
+
+// openSession inserts a session row in tx, drops the admin's expired
+// sessions, stamps the login time and signs the access token.
+func (s *Service) openSession(tx *gorm.DB, a *models.Admin, client ClientInfo) (*Tokens, error) {
 	now := s.now()
 	sid := uuid.New()
 	refresh, secret, err := newRefreshToken(sid)
@@ -116,9 +189,7 @@ func (s *Service) OpenSession(ctx context.Context, a *models.Admin, client Clien
 	if err != nil {
 		return nil, err
 	}
-	if client.DeviceID == "" {
-		client.DeviceID = uuid.NewString()
-	}
+	client = client.normalized()
 	sess := models.AdminSession{
 		ID: sid, AdminID: a.ID, RefreshTokenHash: hash, DeviceID: client.DeviceID,
 		UserAgent: nonEmpty(client.UserAgent), IPAddress: nonEmpty(client.IP),
@@ -126,21 +197,26 @@ func (s *Service) OpenSession(ctx context.Context, a *models.Admin, client Clien
 		ExpiresAt:        now.Add(s.set.SessionTTL),
 		RefreshExpiresAt: now.Add(minDuration(s.set.RefreshTTL, s.set.SessionTTL)),
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(&sess).Error; err != nil {
-			return err
-		}
-		return tx.Model(a).Update("last_login_at", now).Error
-	})
-	if err != nil {
-		return nil, database.Translate(err, "session")
+	if err := tx.Where("admin_id = ? AND expires_at <= ?", a.ID, now).Delete(&models.AdminSession{}).Error; err != nil {
+		return nil, fmt.Errorf("adminauth.open_session: %w", err)
 	}
+	if err := tx.Create(&sess).Error; err != nil {
+		return nil, fmt.Errorf("adminauth.open_session: %w", err)
+	}
+	if err := tx.Model(a).Update("last_login_at", now).Error; err != nil {
+		return nil, fmt.Errorf("adminauth.open_session: %w", err)
+	}
+	return s.tokens(a, sid, refresh, sess.RefreshExpiresAt, now)
+}
+
+// tokens signs the access token of session sid and bundles it with refresh.
+func (s *Service) tokens(a *models.Admin, sid uuid.UUID, refresh string, refreshExpires, now time.Time) (*Tokens, error) {
 	access, err := signAccessToken(s.set.JWTSecret, a.ID, a.Email, a.Role, sid, now, s.set.AccessTokenTTL)
 	if err != nil {
 		return nil, err
 	}
 	return &Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(s.set.AccessTokenTTL.Seconds()),
-		SessionID: sid, RefreshExpiresAt: sess.RefreshExpiresAt}, nil
+		SessionID: sid, RefreshExpiresAt: refreshExpires}, nil
 }
 
 // Authenticate verifies an access token and that its session still exists,
@@ -182,7 +258,21 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (*Principal, err
 	if !row.IsActive {
 		return nil, ErrUnauthenticated
 	}
+	s.touch(ctx, sid)
 	return &Principal{AdminID: adminID, Email: row.Email, Name: row.Name, Role: row.Role, SessionID: sid}, nil
+}
+
+// touchEvery bounds how often a session's last_used_at is written: once a
+// minute is precise enough for the sessions list and spares a write per request.
+const touchEvery = time.Minute
+
+// touch records that session sid was just used. A failure only makes
+// last_used_at stale, so it is not reported.
+func (s *Service) touch(ctx context.Context, sid uuid.UUID) {
+	now := s.now()
+	s.db.WithContext(ctx).Model(&models.AdminSession{}).
+		Where("id = ? AND last_used_at < ?", sid, now.Add(-touchEvery)).
+		Update("last_used_at", now)
 }
 
 // IsUnauthenticated reports whether err is an authentication failure.

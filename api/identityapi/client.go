@@ -1,0 +1,59 @@
+package identityapi
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gofiber/fiber/v2"
+)
+
+// clientInfo describes the caller's device: deviceId from the body, else the
+// X-Device-Id header (else the service generates one), the user agent and the
+// client IP resolved with TRUSTED_PROXIES.
+func clientInfo(c *fiber.Ctx, deviceID string) adminauth.ClientInfo {
+	if deviceID == "" {
+		deviceID = c.Get("X-Device-Id")
+	}
+	return adminauth.ClientInfo{DeviceID: deviceID, UserAgent: c.Get(fiber.HeaderUserAgent), IP: httpx.IP(c)}
+}
+
+// limit counts one guess in bucket key (shared by all API replicas through
+// Redis), writes the X-RateLimit-* headers, and refuses the request with 429
+// and Retry-After when the bucket is full.
+// Errors: RATE_LIMITED, SERVICE_UNAVAILABLE (Redis down: refuse, never let
+// guesses through unlimited).
+func (h *handlers) limit(c *fiber.Ctx, key string) error {
+	res, err := h.limiter.Allow(c.UserContext(), key, h.codeLimit, h.codeWindow)
+	if err != nil {
+		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
+	}
+	return adminroute.ApplyLimit(c, res)
+}
+
+// Rate-limit bucket keys.
+func loginBucket(c *fiber.Ctx) string          { return "admin-login:ip:" + httpx.IP(c) }
+func twoFactorLoginBucket(c *fiber.Ctx) string { return "admin-2fa-login:ip:" + httpx.IP(c) }
+func codeCheckBucket(p *adminauth.Principal) string {
+	return "admin-2fa-code:admin:" + p.AdminID.String()
+}
+
+// noStore marks a response carrying credentials as not cacheable (RFC 6749 5.1).
+func noStore(c *fiber.Ctx) {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderPragma, "no-cache")
+}
+
+// iso formats a time for responses: ISO 8601 UTC.
+func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// isoPtr formats an optional time; nil stays null.
+func isoPtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := iso(*t)
+	return &s
+}

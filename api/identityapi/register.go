@@ -1,0 +1,78 @@
+// Package identityapi serves administrator identity: login with optional
+// TOTP second step, refresh rotation, logout and sessions, 2FA setup, the
+// admin users endpoints and the audit log (API-DECISIONS 5).
+package identityapi
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/internal/auditlog"
+	"github.com/gocommerce/shop/internal/ratelimit"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Audit actions of the protected routes; the guard writes them.
+const (
+	actionLogout          = "auth.logout"
+	actionLogoutAll       = "auth.logout_all"
+	actionSessionRevoke   = "auth.session_revoke"
+	actionTOTPGenerate    = "auth.2fa_generate_secret"
+	actionTOTPEnable      = "auth.2fa_enable"
+	actionTOTPDisable     = "auth.2fa_disable"
+	actionAdminUserCreate = "admin_user.create"
+	actionAdminUserUpdate = "admin_user.update"
+)
+
+// handlers holds what the endpoints need.
+type handlers struct {
+	auth    *adminauth.Service
+	users   *adminusers.Service
+	audit   *auditlog.Service
+	limiter *ratelimit.Limiter
+	// codeLimit bounds password and code guesses: per client IP for login
+	// and the 2FA login step, per admin for the signed-in code checks.
+	codeLimit    int
+	codeWindow   time.Duration
+	cookieSecure bool
+}
+
+// Register mounts the identity routes on m.
+func Register(m *mount.Mount) {
+	cfg := m.Deps.Config
+	h := &handlers{
+		auth:         m.AdminGuard.Auth,
+		users:        adminusers.New(m.Deps.DB),
+		audit:        auditlog.New(m.Deps.DB),
+		limiter:      m.AdminGuard.Limiter,
+		codeLimit:    cfg.AdminLoginRateLimit,
+		codeWindow:   time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
+		cookieSecure: cfg.CookieSecure,
+	}
+	a := m.Admin
+	// Public: these authenticate by themselves and write their own entries.
+	a.Public(fiber.MethodPost, "/auth/login", h.login, adminroute.Audit(adminauth.ActionLogin, ""))
+	a.Public(fiber.MethodPost, "/auth/2fa/verify", h.verifyTwoFactor, adminroute.Audit(adminauth.ActionLogin, ""))
+	a.Public(fiber.MethodPost, "/auth/refresh", h.refresh, adminroute.Audit(adminauth.ActionRefresh, ""))
+
+	a.Delete("/auth/logout", rbac.Self, h.logout, adminroute.Audit(actionLogout, ""))
+	a.Delete("/auth/logout/all", rbac.Self, h.logoutAll, adminroute.Audit(actionLogoutAll, ""))
+	a.Get("/auth/sessions", rbac.Self, h.listSessions)
+	a.Delete("/auth/sessions/:sessionId", rbac.Self, h.revokeSession, adminroute.Audit(actionSessionRevoke, "sessionId"))
+	a.Get("/auth/me", rbac.Self, h.me)
+	a.Get("/auth/2fa/status", rbac.Self, h.twoFactorStatus)
+	a.Post("/auth/2fa/generate-secret", rbac.Self, h.generateSecret, adminroute.Audit(actionTOTPGenerate, ""))
+	a.Post("/auth/2fa/enable", rbac.Self, h.enableTwoFactor, adminroute.Audit(actionTOTPEnable, ""))
+	a.Post("/auth/2fa/disable", rbac.Self, h.disableTwoFactor, adminroute.Audit(actionTOTPDisable, ""))
+
+	a.Post("/users", rbac.AdminUsersWrite, h.createUser, adminroute.Audit(actionAdminUserCreate, ""))
+	a.Get("/users", rbac.AdminUsersRead, h.listUsers)
+	a.Get("/users/:id", rbac.AdminUsersRead, h.getUser)
+	a.Patch("/users/:id", rbac.AdminUsersWrite, h.updateUser, adminroute.Audit(actionAdminUserUpdate, "id"))
+
+	a.Get("/audit-logs", rbac.AuditRead, h.listAuditLogs)
+}

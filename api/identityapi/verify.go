@@ -1,0 +1,51 @@
+package identityapi
+
+import (
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gofiber/fiber/v2"
+)
+
+type verifyRequest struct {
+	TwoFactorToken string `json:"twoFactorToken" validate:"max=100"`
+	Code           string `json:"code" validate:"required,max=64"`
+}
+
+// verifyTwoFactor is POST /auth/2fa/verify. With a twoFactorToken it
+// completes a two-step login and answers like a login. Without one, the
+// caller's access token (bearer or cookie) is required and the code is only
+// checked: {valid: true|false}. Both forms are rate limited like login (per
+// IP for the login step, per admin for the check) and consume the code.
+func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
+	var req verifyRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	if req.TwoFactorToken != "" {
+		if err := h.limit(c, twoFactorLoginBucket(c)); err != nil {
+			return err
+		}
+		res, err := h.auth.CompleteTwoFactorLogin(c.UserContext(), req.TwoFactorToken, req.Code, clientInfo(c, ""))
+		if err != nil {
+			return err
+		}
+		return h.sendLogin(c, res)
+	}
+	token := adminroute.BearerOrCookie(c)
+	if token == "" {
+		return adminauth.ErrUnauthenticated
+	}
+	p, err := h.auth.Authenticate(c.UserContext(), token)
+	if err != nil {
+		return err
+	}
+	if err := h.limit(c, codeCheckBucket(p)); err != nil {
+		return err
+	}
+	valid, err := h.auth.CheckTwoFactorCode(c.UserContext(), p.AdminID, req.Code, clientInfo(c, ""))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"valid": valid})
+}
