@@ -21,7 +21,7 @@ func (h *handlers) getCart(c *fiber.Ctx) error {
 }
 
 type addItemRequest struct {
-	VariantID uuid.UUID `json:"variantId" validate:"required"`
+	VariantID string `json:"variantId" validate:"required,uuid"`
 	Quantity  int       `json:"quantity" validate:"min=1,max=1000"`
 }
 
@@ -36,7 +36,7 @@ func (h *handlers) addItem(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.carts.AddItem(c.UserContext(), o, req.VariantID, req.Quantity)
+	v, err := h.carts.AddItem(c.UserContext(), o, uuid.MustParse(req.VariantID), req.Quantity)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 
 // customerCheckoutRequest is the body of a signed-in checkout.
 type customerCheckoutRequest struct {
-	ShippingAddressID uuid.UUID    `json:"shippingAddressId" validate:"required"`
-	BillingAddressID  uuid.UUID    `json:"billingAddressId" validate:"required"`
+	ShippingAddressID string       `json:"shippingAddressId" validate:"required,uuid"`
+	BillingAddressID  string       `json:"billingAddressId" validate:"required,uuid"`
 	ShippingCost      money.Amount `json:"shippingCost" validate:"gte=0"`
 }
 
@@ -58,7 +58,8 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		if err := httpx.Bind(c, &req); err != nil {
 			return err
 		}
-		in = checkout.Input{Customer: cu, ShippingAddressID: req.ShippingAddressID, BillingAddressID: req.BillingAddressID, ShippingCost: req.ShippingCost}
+		in = checkout.Input{Customer: cu, ShippingAddressID: uuid.MustParse(req.ShippingAddressID),
+			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost}
 	} else {
 		var req guestCheckoutRequest
 		if err := httpx.Bind(c, &req); err != nil {

@@ -105,8 +105,15 @@ func (s *Service) listRows(ctx context.Context, q ListQuery) ([]productRow, erro
 
 func (s *Service) count(ctx context.Context, q ListQuery) (int64, error) {
 	with, where, args := filter(q)
+	delete(args, "group")
+	delete(args, "limit")
+	delete(args, "offset")
+	var params []any
+	if len(args) > 0 {
+		params = append(params, args)
+	}
 	var n int64
-	if err := s.db.WithContext(ctx).Raw(with+"SELECT count(*) FROM products p"+where, args).Scan(&n).Error; err != nil {
+	if err := s.db.WithContext(ctx).Raw(with+"SELECT count(*) FROM products p"+where, params...).Scan(&n).Error; err != nil {
 		return 0, fmt.Errorf("browse.count: %w", err)
 	}
 	return n, nil

@@ -43,22 +43,24 @@ func (s *Service) Checkout(ctx context.Context, owner cart.Owner, in Input) (*Re
 		hash = &h
 	}
 	var res Result
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		c, err := cart.Lock(tx, owner, false)
-		if err != nil {
+	err := retryDeadlock(func() error {
+		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			c, err := cart.Lock(tx, owner, false)
+			if err != nil {
+				return err
+			}
+			if c == nil {
+				return ErrEmptyCart
+			}
+			pending, err := s.pendingSession(tx, c, in)
+			if err != nil || pending != nil {
+				res.Session = pending
+				return err
+			}
+			res.Session, err = s.open(ctx, tx, c, in, hash)
+			res.Created = err == nil
 			return err
-		}
-		if c == nil {
-			return ErrEmptyCart
-		}
-		pending, err := s.pendingSession(tx, c, in)
-		if err != nil || pending != nil {
-			res.Session = pending
-			return err
-		}
-		res.Session, err = s.open(ctx, tx, c, in, hash)
-		res.Created = err == nil
-		return err
+		})
 	})
 	if err != nil {
 		return nil, database.Translate(err, "checkout session")
@@ -220,6 +222,22 @@ func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship
 		}
 	}
 	return sess, nil
+}
+
+// retryDeadlock runs fn again (up to three times in all) when Postgres
+// aborted it as a deadlock victim or a serialization failure. Checkout locks
+// cart → session → variants; the payment events lock session → cart, so the
+// two can meet on one cart in opposite orders: rare, detected, retried.
+func retryDeadlock(fn func() error) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = fn()
+		code := database.PgCode(err)
+		if code != database.DeadlockDetected && code != database.SerializationFail {
+			return err
+		}
+	}
+	return err
 }
 
 func wrap(op string, err error) error {

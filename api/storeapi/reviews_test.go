@@ -1,0 +1,91 @@
+package storeapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+)
+
+func TestReviews(t *testing.T) {
+	app := testkit.MustApp(t)
+	p := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Kadai"})
+	buyer, buyerToken := testkit.MustCustomer(t, app)
+	_, otherToken := testkit.MustCustomer(t, app)
+	mustOrder(t, app.DB, buyer.ID, p, time.Now())
+	path := "/products/" + p.ID.String() + "/reviews"
+
+	r := app.Do(t, http.MethodPost, path, testkit.Req{Token: buyerToken, Body: map[string]any{"rating": 5, "comment": "Heats evenly"}}).
+		Expect(t, http.StatusCreated).Map(t)
+	if r["verifiedPurchase"] != true || r["rating"].(float64) != 5 || r["authorName"] != "Test Shopper" {
+		t.Fatalf("review: %v", r)
+	}
+	app.Do(t, http.MethodPost, path, testkit.Req{Token: buyerToken, Body: map[string]any{"rating": 4}}).ExpectError(t, http.StatusConflict, "CONFLICT")
+	other := app.Do(t, http.MethodPost, "/products/"+p.Slug+"/reviews", testkit.Req{Token: otherToken, Body: map[string]any{"rating": 2}}).
+		Expect(t, http.StatusCreated).Map(t)
+	if other["verifiedPurchase"] != false {
+		t.Fatalf("unverified review: %v", other)
+	}
+	for name, body := range map[string]map[string]any{
+		"rating 0": {"rating": 0}, "rating 6": {"rating": 6}, "long comment": {"rating": 3, "comment": strings.Repeat("a", 2001)},
+	} {
+		_, tok := testkit.MustCustomer(t, app)
+		if resp := app.Do(t, http.MethodPost, path, testkit.Req{Token: tok, Body: body}); resp.Status != http.StatusBadRequest {
+			t.Errorf("%s: %d", name, resp.Status)
+		}
+	}
+	app.Do(t, http.MethodPost, path, testkit.Req{Body: map[string]any{"rating": 3}}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")
+
+	list := app.Do(t, http.MethodGet, path, testkit.Req{}).Expect(t, http.StatusOK).Map(t)
+	sum := list["summary"].(map[string]any)
+	if sum["average"].(float64) != 3.5 || sum["count"].(float64) != 2 || len(list["data"].([]any)) != 2 {
+		t.Fatalf("reviews: %v", list)
+	}
+	if page := app.Do(t, http.MethodGet, "/products/"+p.ID.String(), testkit.Req{}).Map(t); page["rating"].(map[string]any)["count"].(float64) != 2 {
+		t.Fatalf("product rating: %v", page["rating"])
+	}
+
+	// Moderation: viewers read, staff write; hiding takes the review out of the summary.
+	_, viewer := testkit.MustAdmin(t, app, models.RoleViewer)
+	_, staff := testkit.MustAdmin(t, app, models.RoleStaff)
+	all := app.Do(t, http.MethodGet, "/api/v1/admin/reviews?status=published", testkit.Req{Token: viewer}).Expect(t, http.StatusOK).Map(t)
+	if len(all["data"].([]any)) != 2 {
+		t.Fatalf("admin list: %v", all)
+	}
+	mod := "/api/v1/admin/reviews/" + other["id"].(string)
+	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: viewer, Body: map[string]any{"status": "hidden"}}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "gone"}}).ExpectField(t, "status")
+	hidden := app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "hidden"}}).Expect(t, http.StatusOK).Map(t)
+	if hidden["status"] != "hidden" || hidden["customerEmail"] == "" {
+		t.Fatalf("moderated: %v", hidden)
+	}
+	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "hidden"}}).Expect(t, http.StatusOK)
+	list = app.Do(t, http.MethodGet, path, testkit.Req{}).Map(t)
+	sum = list["summary"].(map[string]any)
+	if sum["average"].(float64) != 5 || sum["count"].(float64) != 1 || len(list["data"].([]any)) != 1 {
+		t.Fatalf("after hiding: %v", list)
+	}
+	var prod models.Product
+	app.DB.Take(&prod, "id = ?", p.ID)
+	if prod.RatingCount != 1 || prod.RatingTotal != 5 {
+		t.Fatalf("counters: %d/%d", prod.RatingCount, prod.RatingTotal)
+	}
+	if page := app.Do(t, http.MethodGet, "/products/"+p.ID.String(), testkit.Req{}).Map(t); page["rating"].(map[string]any)["count"].(float64) != 1 {
+		t.Fatalf("product rating after hiding: %v", page["rating"])
+	}
+	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "published"}}).Expect(t, http.StatusOK)
+	app.DB.Take(&prod, "id = ?", p.ID)
+	if prod.RatingCount != 2 || prod.RatingTotal != 7 {
+		t.Fatalf("counters after republishing: %d/%d", prod.RatingCount, prod.RatingTotal)
+	}
+	var audited int64
+	app.DB.Model(&models.AdminAuditLog{}).Where("action = ? AND entity_id = ?", "review.moderate", other["id"]).Count(&audited)
+	if audited != 3 {
+		t.Fatalf("audit entries: %d", audited)
+	}
+	app.Do(t, http.MethodPatch, "/api/v1/admin/reviews/"+p.ID.String(), testkit.Req{Token: staff, Body: map[string]any{"status": "hidden"}}).
+		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+}
