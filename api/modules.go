@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/storeapi"
 )
 
@@ -10,6 +11,7 @@ import (
 // Register(*api.Mount)-shaped functions through this list only, so that api
 // is the one place that knows every route.
 var modules = []func(*mount.Mount){
+	orderapi.Register,
 	identityapi.Register,
 	storeapi.Register,
 }

@@ -7,13 +7,15 @@ import (
 	"github.com/google/uuid"
 )
 
-// AnalyticsDaily is the per-day order rollup.
+// AnalyticsDaily is the per-day order rollup: all orders of the day, the
+// non-cancelled ones, their totals and what was refunded on them.
 type AnalyticsDaily struct {
-	Day       time.Time `gorm:"type:date;primaryKey"`
-	Orders    int
-	Gross     money.Amount
-	Refunds   money.Amount
-	UpdatedAt time.Time
+	Day           time.Time `gorm:"type:date;primaryKey"`
+	Orders        int
+	RevenueOrders int
+	Gross         money.Amount
+	Refunds       money.Amount
+	UpdatedAt     time.Time
 }
 
 // TableName pins the table name.

@@ -1,0 +1,59 @@
+package orderapi
+
+import (
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gofiber/fiber/v2"
+)
+
+type refundRequest struct {
+	Amount                money.Amount `json:"amount" validate:"gt=0"`
+	Reason                string       `json:"reason" validate:"max=500"`
+	InitiatePaymentRefund bool         `json:"initiatePaymentRefund"`
+}
+
+// refundOrderView is the order's state after a refund.
+type refundOrderView struct {
+	ID            string       `json:"id"`
+	OrderNumber   string       `json:"orderNumber"`
+	Status        string       `json:"status"`
+	PaymentStatus string       `json:"paymentStatus"`
+	PaidTotal     money.Amount `json:"paidTotal"`
+	RefundedTotal money.Amount `json:"refundedTotal"`
+}
+
+type refundResponse struct {
+	refundView
+	Currency string          `json:"currency"`
+	Order    refundOrderView `json:"order"`
+}
+
+// refund answers POST /admin/orders/{orderId}/refund with the refund and
+// the order's payment state after it.
+func (h *handlers) refund(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	var req refundRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	res, err := h.orders.Refund(c.UserContext(), id, orders.RefundRequest{
+		Amount: req.Amount, Reason: req.Reason, InitiatePaymentRefund: req.InitiatePaymentRefund,
+		AdminID: adminroute.PrincipalOf(c).AdminID,
+	})
+	if err != nil {
+		return err
+	}
+	adminroute.AddAuditMeta(c, "refundId", res.Refund.ID.String())
+	o := res.Order
+	return c.JSON(refundResponse{
+		refundView: newRefundView(res.Refund),
+		Currency:   o.Currency,
+		Order: refundOrderView{ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status,
+			PaymentStatus: o.PaymentStatus, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal},
+	})
+}

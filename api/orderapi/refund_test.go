@@ -1,0 +1,117 @@
+package orderapi_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+)
+
+// Two refunds of 60 at once on an order paid 100: exactly one goes through.
+func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	p := backofficetest.MustProduct(t, app.DB, "Mug", 10000) // ₹100
+	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
+	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "B"),
+		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
+
+	statuses := make([]int, 2)
+	var wg sync.WaitGroup
+	for i := range statuses {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			statuses[i] = app.Do(t, "POST", path, testkit.Req{Token: token,
+				Body: map[string]any{"amount": 60, "reason": "damaged", "initiatePaymentRefund": true}}).Status
+		}(i)
+	}
+	wg.Wait()
+	if !(statuses[0] == 200 && statuses[1] == 400) && !(statuses[0] == 400 && statuses[1] == 200) {
+		t.Fatalf("statuses %v, want one 200 and one 400", statuses)
+	}
+	var got models.Order
+	app.DB.First(&got, "id = ?", o.ID)
+	if got.RefundedTotal != 6000 || got.PaymentStatus != "partially_refunded" || got.Status != "confirmed" {
+		t.Fatalf("order after refunds: refunded %d, payment %s, status %s", got.RefundedTotal, got.PaymentStatus, got.Status)
+	}
+	var refunds []models.Refund
+	app.DB.Where("order_id = ?", o.ID).Find(&refunds)
+	if len(refunds) != 1 || refunds[0].ProviderRefundID == nil || *refunds[0].ProviderRefundID == "" {
+		t.Fatalf("refund rows %+v", refunds)
+	}
+
+	// More than what is left is refused, naming the field.
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 40.01}}).ExpectField(t, "amount")
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 0}}).ExpectField(t, "amount")
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": -5}}).ExpectField(t, "amount")
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 1.001}}).ExpectField(t, "amount")
+
+	// The rest, recorded only: the order is refunded in full and, not having
+	// shipped, cancelled with its stock returned.
+	body := app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 40, "reason": "lost"}}).
+		Expect(t, 200).Map(t)
+	order := body["order"].(map[string]any)
+	if order["paymentStatus"] != "refunded" || order["status"] != "cancelled" || body["amount"] != 40.0 || body["currency"] != "INR" {
+		t.Fatalf("full refund answer %v", body)
+	}
+	if body["providerRefundId"] != nil {
+		t.Fatalf("a recorded-only refund has a provider id: %v", body)
+	}
+	if st := backofficetest.Reload(t, app.DB, v); st.Committed != 0 || st.Inventory != 10 {
+		t.Fatalf("stock after full refund: %d/%d", st.Inventory, st.Committed)
+	}
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 1}}).ExpectField(t, "amount")
+}
+
+// A shipped order refunded in full stays shipped.
+func TestFullRefundOfShippedOrderKeepsStatus(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	p := backofficetest.MustProduct(t, app.DB, "Lamp", 99900)
+	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
+	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "C"),
+		Status: "shipped", Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	body := app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/refund", testkit.Req{Token: token,
+		Body: map[string]any{"amount": 1998}}).Expect(t, 200).Map(t)
+	order := body["order"].(map[string]any)
+	if order["status"] != "shipped" || order["paymentStatus"] != "refunded" {
+		t.Fatalf("answer %v", body)
+	}
+}
+
+// The gateway refusing the refund is 503 and nothing is recorded.
+func TestGatewayRefundFailureRecordsNothing(t *testing.T) {
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		w.Write([]byte(`{"error":{"code":"SERVER_ERROR"}}`))
+	}))
+	defer gw.Close()
+	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
+		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"
+	}))
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
+	p := backofficetest.MustProduct(t, app.DB, "Pen", 5000)
+	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
+	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "D"),
+		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
+	app.Do(t, "POST", path, testkit.Req{Token: staff, Body: map[string]any{"amount": 10}}).ExpectError(t, 403, "FORBIDDEN")
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 50, "initiatePaymentRefund": true}}).
+		ExpectError(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	var n int64
+	app.DB.Model(&models.Refund{}).Where("order_id = ?", o.ID).Count(&n)
+	var got models.Order
+	app.DB.First(&got, "id = ?", o.ID)
+	if n != 0 || got.RefundedTotal != 0 || got.PaymentStatus != "paid" || got.Status != "confirmed" {
+		t.Fatalf("after a refused gateway refund: %d refunds, refunded %d, %s/%s", n, got.RefundedTotal, got.PaymentStatus, got.Status)
+	}
+}

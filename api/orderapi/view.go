@@ -1,0 +1,177 @@
+package orderapi
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// iso renders a timestamp as ISO 8601 UTC.
+func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+type summaryView struct {
+	ID            string       `json:"id"`
+	OrderNumber   string       `json:"orderNumber"`
+	Status        string       `json:"status"`
+	PaymentStatus string       `json:"paymentStatus"`
+	CustomerID    string       `json:"customerId"`
+	Email         string       `json:"email"`
+	Name          string       `json:"name"`
+	ItemCount     int          `json:"itemCount"`
+	Total         money.Amount `json:"total"`
+	PaidTotal     money.Amount `json:"paidTotal"`
+	RefundedTotal money.Amount `json:"refundedTotal"`
+	Currency      string       `json:"currency"`
+	CreatedAt     string       `json:"createdAt"`
+}
+
+func newSummaryView(s orders.Summary) summaryView {
+	return summaryView{
+		ID: s.ID.String(), OrderNumber: s.OrderNumber, Status: s.Status, PaymentStatus: s.PaymentStatus,
+		CustomerID: s.CustomerID.String(), Email: s.Email, Name: s.Name, ItemCount: s.ItemCount,
+		Total: s.Total, PaidTotal: s.PaidTotal, RefundedTotal: s.RefundedTotal, Currency: s.Currency,
+		CreatedAt: iso(s.CreatedAt),
+	}
+}
+
+type lineView struct {
+	ID             string       `json:"id"`
+	ProductID      *string      `json:"productId"`
+	VariantID      *string      `json:"variantId"`
+	Title          string       `json:"title"`
+	SKU            string       `json:"sku"`
+	Quantity       int          `json:"quantity"`
+	UnitPrice      money.Amount `json:"unitPrice"`
+	DiscountAmount money.Amount `json:"discountAmount"`
+	LineTotal      money.Amount `json:"lineTotal"`
+	GSTRate        money.Rate   `json:"gstRate"`
+	TaxAmount      money.Amount `json:"taxAmount"`
+	HSNCode        string       `json:"hsnCode"`
+}
+
+type taxView struct {
+	CGST money.Amount `json:"cgst"`
+	SGST money.Amount `json:"sgst"`
+	IGST money.Amount `json:"igst"`
+}
+
+type paymentView struct {
+	ID              string       `json:"id"`
+	Provider        string       `json:"provider"`
+	PaymentIntentID string       `json:"paymentIntentId"`
+	PaymentID       string       `json:"paymentId"`
+	Amount          money.Amount `json:"amount"`
+	Currency        string       `json:"currency"`
+	Method          string       `json:"method"`
+	Status          string       `json:"status"`
+	CreatedAt       string       `json:"createdAt"`
+}
+
+type refundView struct {
+	ID               string       `json:"id"`
+	OrderID          string       `json:"orderId"`
+	Amount           money.Amount `json:"amount"`
+	Reason           string       `json:"reason"`
+	ProviderRefundID *string      `json:"providerRefundId"`
+	AdminID          *string      `json:"adminId"`
+	CreatedAt        string       `json:"createdAt"`
+}
+
+type historyView struct {
+	FromStatus *string `json:"fromStatus"`
+	ToStatus   string  `json:"toStatus"`
+	Note       string  `json:"note"`
+	AdminID    *string `json:"adminId"`
+	CreatedAt  string  `json:"createdAt"`
+}
+
+type detailView struct {
+	ID              string          `json:"id"`
+	OrderNumber     string          `json:"orderNumber"`
+	Status          string          `json:"status"`
+	PaymentStatus   string          `json:"paymentStatus"`
+	CustomerID      string          `json:"customerId"`
+	Email           string          `json:"email"`
+	Name            string          `json:"name"`
+	Phone           string          `json:"phone"`
+	Items           []lineView      `json:"items"`
+	Subtotal        money.Amount    `json:"subtotal"`
+	DiscountTotal   money.Amount    `json:"discountTotal"`
+	DiscountCode    *string         `json:"discountCode"`
+	TaxTotal        money.Amount    `json:"taxTotal"`
+	Tax             taxView         `json:"tax"`
+	ShippingCost    money.Amount    `json:"shippingCost"`
+	Total           money.Amount    `json:"total"`
+	PaidTotal       money.Amount    `json:"paidTotal"`
+	RefundedTotal   money.Amount    `json:"refundedTotal"`
+	Currency        string          `json:"currency"`
+	ShippingAddress json.RawMessage `json:"shippingAddress"`
+	BillingAddress  json.RawMessage `json:"billingAddress"`
+	PaymentProvider string          `json:"paymentProvider"`
+	PaymentIntentID string          `json:"paymentIntentId"`
+	Payments        []paymentView   `json:"payments"`
+	Refunds         []refundView    `json:"refunds"`
+	History         []historyView   `json:"history"`
+	CreatedAt       string          `json:"createdAt"`
+	UpdatedAt       string          `json:"updatedAt"`
+}
+
+// uuidPtr renders an optional id; nil stays null.
+func uuidPtr(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	s := id.String()
+	return &s
+}
+
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(b)
+}
+
+func newDetailView(d *orders.Detail) detailView {
+	o := d.Order
+	v := detailView{
+		ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
+		CustomerID: o.CustomerID.String(), Email: o.Email, Name: o.Name, Phone: o.Phone,
+		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
+		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
+		ShippingCost: o.ShippingCost, Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
+		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
+		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
+		Items: make([]lineView, 0, len(o.Items)), Payments: make([]paymentView, 0, len(d.Payments)),
+		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),
+		CreatedAt: iso(o.CreatedAt), UpdatedAt: iso(o.UpdatedAt),
+	}
+	for _, it := range o.Items {
+		v.Items = append(v.Items, lineView{ID: it.ID.String(), ProductID: uuidPtr(it.ProductID),
+			VariantID: uuidPtr(it.VariantID), Title: it.Title, SKU: it.SKU, Quantity: it.Quantity,
+			UnitPrice: it.UnitPrice, DiscountAmount: it.DiscountAmount, LineTotal: it.LineTotal,
+			GSTRate: it.GSTRate, TaxAmount: it.TaxAmount, HSNCode: it.HSNCode})
+	}
+	for _, p := range d.Payments {
+		v.Payments = append(v.Payments, paymentView{ID: p.ID.String(), Provider: p.Provider,
+			PaymentIntentID: p.PaymentIntentID, PaymentID: p.PaymentID, Amount: p.Amount, Currency: p.Currency,
+			Method: p.Method, Status: p.Status, CreatedAt: iso(p.CreatedAt)})
+	}
+	for _, r := range d.Refunds {
+		v.Refunds = append(v.Refunds, newRefundView(r))
+	}
+	for _, h := range d.History {
+		v.History = append(v.History, historyView{FromStatus: h.FromStatus, ToStatus: h.ToStatus, Note: h.Note,
+			AdminID: uuidPtr(h.AdminID), CreatedAt: iso(h.CreatedAt)})
+	}
+	return v
+}
+
+func newRefundView(r models.Refund) refundView {
+	return refundView{ID: r.ID.String(), OrderID: r.OrderID.String(), Amount: r.Amount, Reason: r.Reason,
+		ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: iso(r.CreatedAt)}
+}

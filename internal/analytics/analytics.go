@@ -1,0 +1,33 @@
+// Package analytics keeps the daily sales rollups and answers the back-office
+// analytics reports from them.
+//
+// The rollup tables (migrations/00008_analytics.sql) hold, per UTC day, the
+// orders created that day by status, their totals and refunds, and per
+// product the orders, units and line revenue. A rollup of a day recomputes
+// it from the raw orders in one transaction, so running it again changes
+// nothing. Reports read only the rollups: their cost grows with the number of
+// days asked for, never with the number of orders.
+//
+// Revenue of a day = totals of the non-cancelled orders created that day
+// minus what was refunded on those orders. A refund or cancellation therefore
+// re-rolls the order's day (Touch), and the figures of a past day change when
+// one of its orders is refunded later.
+package analytics
+
+import (
+	"gorm.io/gorm"
+)
+
+// Service computes and reads the rollups.
+type Service struct {
+	db *gorm.DB
+	// lowStockThreshold applies to variants without their own threshold.
+	lowStockThreshold int
+	currency          string
+}
+
+// New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD and
+// currency STORE_CURRENCY.
+func New(db *gorm.DB, lowStockThreshold int, currency string) *Service {
+	return &Service{db: db, lowStockThreshold: lowStockThreshold, currency: currency}
+}

@@ -1,0 +1,157 @@
+package analytics
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// OrderStatuses lists every order status, in lifecycle order; reports count
+// each, zero included.
+var OrderStatuses = []string{
+	models.OrderPending, models.OrderConfirmed, models.OrderProcessing,
+	models.OrderShipped, models.OrderDelivered, models.OrderCancelled,
+}
+
+// OrdersReport is the order analytics of a range.
+type OrdersReport struct {
+	Range Range
+	// TotalOrders counts every order, cancelled ones included.
+	TotalOrders int64
+	// TotalRevenue is totals of non-cancelled orders minus their refunds.
+	TotalRevenue money.Amount
+	// AverageOrderValue is TotalRevenue over the non-cancelled orders,
+	// rounded half up to the paisa.
+	AverageOrderValue money.Amount
+	OrdersByStatus    map[string]int64
+	// RevenueByDay has one entry per date of Range, zero-filled.
+	RevenueByDay []DayRevenue
+	Currency     string
+}
+
+// DayRevenue is the revenue of one date.
+type DayRevenue struct {
+	Date    time.Time
+	Revenue money.Amount
+}
+
+// Orders reads the order analytics of r from the rollups.
+func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
+	db := s.db.WithContext(ctx)
+	var days []models.AnalyticsDaily
+	if err := db.Where("day >= ?::date AND day <= ?::date", date(r.From), date(r.To)).Order("day").Find(&days).Error; err != nil {
+		return nil, fmt.Errorf("analytics.orders: %w", err)
+	}
+	var statuses []struct {
+		Status string
+		Orders int64
+	}
+	if err := db.Raw(`SELECT status, sum(orders) AS orders FROM analytics_daily_status
+		WHERE day >= ?::date AND day <= ?::date GROUP BY status`, date(r.From), date(r.To)).Scan(&statuses).Error; err != nil {
+		return nil, fmt.Errorf("analytics.orders: %w", err)
+	}
+
+	rep := &OrdersReport{Range: r, OrdersByStatus: map[string]int64{}, Currency: s.currency}
+	for _, st := range OrderStatuses {
+		rep.OrdersByStatus[st] = 0
+	}
+	for _, st := range statuses {
+		rep.OrdersByStatus[st.Status] = st.Orders
+	}
+	byDay := make(map[string]money.Amount, len(days))
+	var revenueOrders int64
+	for _, d := range days {
+		revenue := d.Gross - d.Refunds
+		byDay[date(d.Day)] = revenue
+		rep.TotalOrders += int64(d.Orders)
+		rep.TotalRevenue += revenue
+		revenueOrders += int64(d.RevenueOrders)
+	}
+	rep.RevenueByDay = make([]DayRevenue, 0, r.Days())
+	for d := r.From; !d.After(r.To); d = d.AddDate(0, 0, 1) {
+		rep.RevenueByDay = append(rep.RevenueByDay, DayRevenue{Date: d, Revenue: byDay[date(d)]})
+	}
+	if revenueOrders > 0 {
+		rep.AverageOrderValue = money.MulDivHalfUp(rep.TotalRevenue, 1, revenueOrders)
+	}
+	return rep, nil
+}
+
+// ProductsReport is the product analytics of a range.
+type ProductsReport struct {
+	Range           Range
+	TopProducts     []ProductSales
+	InventoryAlerts []InventoryAlert
+	Currency        string
+}
+
+// ProductSales is one product's sales over a range.
+type ProductSales struct {
+	ProductID uuid.UUID
+	Title     string
+	Orders    int64
+	UnitsSold int64
+	Revenue   money.Amount
+}
+
+// InventoryAlert is a variant whose available stock is at or below its
+// low-stock threshold.
+type InventoryAlert struct {
+	VariantID    uuid.UUID
+	SKU          string
+	CurrentStock int
+	Threshold    int
+}
+
+// Report limits.
+const (
+	DefaultTopProducts = 10
+	MaxTopProducts     = 100
+	// MaxInventoryAlerts bounds the alert list; the lowest stock comes first.
+	MaxInventoryAlerts = 100
+)
+
+// Products reads the best-selling products of r (by revenue, at most top)
+// from the rollups, and the current low-stock variants.
+func (s *Service) Products(ctx context.Context, r Range, top int) (*ProductsReport, error) {
+	db := s.db.WithContext(ctx)
+	rep := &ProductsReport{Range: r, Currency: s.currency}
+	// The title is the latest day's: products get renamed.
+	if err := db.Raw(`SELECT product_id, (array_agg(title ORDER BY day DESC))[1] AS title,
+			sum(orders) AS orders, sum(units) AS units_sold, sum(revenue)::bigint AS revenue
+		FROM analytics_product_daily
+		WHERE day >= ?::date AND day <= ?::date
+		GROUP BY product_id
+		ORDER BY revenue DESC, units_sold DESC, product_id
+		LIMIT ?`, date(r.From), date(r.To), top).Scan(&rep.TopProducts).Error; err != nil {
+		return nil, fmt.Errorf("analytics.products: %w", err)
+	}
+	alerts, err := s.LowStock(ctx, MaxInventoryAlerts)
+	if err != nil {
+		return nil, err
+	}
+	rep.InventoryAlerts = alerts
+	return rep, nil
+}
+
+// LowStock returns up to limit variants whose available stock (on hand less
+// reserved and committed) is at or below their threshold (their own, else
+// LOW_STOCK_THRESHOLD), lowest stock first.
+func (s *Service) LowStock(ctx context.Context, limit int) ([]InventoryAlert, error) {
+	var alerts []InventoryAlert
+	err := s.db.WithContext(ctx).Raw(`SELECT id AS variant_id, sku,
+			inventory - reserved - committed AS current_stock,
+			COALESCE(low_stock_threshold, ?) AS threshold
+		FROM variants
+		WHERE inventory - reserved - committed <= COALESCE(low_stock_threshold, ?)
+		ORDER BY current_stock, sku
+		LIMIT ?`, s.lowStockThreshold, s.lowStockThreshold, limit).Scan(&alerts).Error
+	if err != nil {
+		return nil, fmt.Errorf("analytics.low_stock: %w", err)
+	}
+	return alerts, nil
+}

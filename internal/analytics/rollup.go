@@ -1,0 +1,107 @@
+package analytics
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// rollupLock serializes rollups: two rollups of the same day running at once
+// would both delete and then both insert its rows.
+const rollupLock = 727100
+
+// Rollup recomputes the rollups of every day in r from the raw orders, in
+// one transaction. Days without orders end with no rows (reports read them
+// as zero). Running it twice gives the same rows.
+func (s *Service) Rollup(ctx context.Context, r Range) error {
+	start, end := r.From, r.To.AddDate(0, 0, 1) // [start, end) in UTC
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, rollupLock).Error; err != nil {
+			return err
+		}
+		for _, table := range []string{"analytics_daily", "analytics_daily_status", "analytics_product_daily"} {
+			// table comes from the fixed list above, never from input.
+			if err := tx.Exec(`DELETE FROM `+table+` WHERE day >= ?::date AND day < ?::date`, date(start), date(end)).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Exec(`
+			INSERT INTO analytics_daily (day, orders, revenue_orders, gross, refunds, updated_at)
+			SELECT (o.created_at AT TIME ZONE 'UTC')::date, count(*),
+			       count(*) FILTER (WHERE o.status <> 'cancelled'),
+			       COALESCE(sum(o.total) FILTER (WHERE o.status <> 'cancelled'), 0),
+			       COALESCE(sum(o.refunded_total) FILTER (WHERE o.status <> 'cancelled'), 0),
+			       now()
+			FROM orders o
+			WHERE o.created_at >= ? AND o.created_at < ?
+			GROUP BY 1`, start, end).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec(`
+			INSERT INTO analytics_daily_status (day, status, orders)
+			SELECT (o.created_at AT TIME ZONE 'UTC')::date, o.status, count(*)
+			FROM orders o
+			WHERE o.created_at >= ? AND o.created_at < ?
+			GROUP BY 1, 2`, start, end).Error; err != nil {
+			return err
+		}
+		return tx.Exec(`
+			INSERT INTO analytics_product_daily (day, product_id, title, orders, units, revenue)
+			SELECT (o.created_at AT TIME ZONE 'UTC')::date, i.product_id,
+			       COALESCE(max(p.title), max(i.title)),
+			       count(DISTINCT o.id), sum(i.quantity), sum(i.line_total)
+			FROM orders o
+			JOIN order_items i ON i.order_id = o.id
+			LEFT JOIN products p ON p.id = i.product_id
+			WHERE o.created_at >= ? AND o.created_at < ?
+			  AND o.status <> 'cancelled' AND i.product_id IS NOT NULL
+			GROUP BY 1, 2`, start, end).Error
+	})
+	if err != nil {
+		return fmt.Errorf("analytics.rollup %s..%s: %w", r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), err)
+	}
+	return nil
+}
+
+// RollupAll recomputes every day from the first order's to today and
+// returns how many days that was (0 when there are no orders).
+func (s *Service) RollupAll(ctx context.Context, now time.Time) (int, error) {
+	var first *time.Time
+	if err := s.db.WithContext(ctx).Raw(`SELECT min(created_at) FROM orders`).Scan(&first).Error; err != nil {
+		return 0, fmt.Errorf("analytics.rollup_all: %w", err)
+	}
+	if first == nil {
+		// No orders: clear any rollup rows left from deleted orders.
+		return 0, s.clearAll(ctx)
+	}
+	r := Range{From: Day(*first), To: Day(now)}
+	if r.To.Before(r.From) {
+		r.To = r.From
+	}
+	if err := s.clearBefore(ctx, r.From); err != nil {
+		return 0, err
+	}
+	return r.Days(), s.Rollup(ctx, r)
+}
+
+func (s *Service) clearAll(ctx context.Context) error {
+	return s.clearBefore(ctx, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+// clearBefore removes rollup rows of days before day, which no order has.
+func (s *Service) clearBefore(ctx context.Context, day time.Time) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, table := range []string{"analytics_daily", "analytics_daily_status", "analytics_product_daily"} {
+			if err := tx.Exec(`DELETE FROM `+table+` WHERE day < ?::date`, date(day)).Error; err != nil {
+				return fmt.Errorf("analytics.clear: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// date renders t as a SQL date literal, so comparisons with date columns do
+// not depend on the session's time zone.
+func date(t time.Time) string { return t.UTC().Format(time.DateOnly) }
