@@ -12,6 +12,7 @@ import (
 func register(mux *asynq.ServeMux, d *deps.Deps) {
 	registerOutbox(mux, d)
 	registerStorefront(mux, d)
+	registerPayments(mux, d)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

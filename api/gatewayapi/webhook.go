@@ -1,0 +1,46 @@
+// Package gatewayapi mounts the payment gateway's webhook:
+// POST /storefront/payments/gateway/webhook (interface section 4.7).
+package gatewayapi
+
+import (
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Path is the webhook's path; it carries no version segment.
+const Path = "/storefront/payments/gateway/webhook"
+
+// Register mounts the webhook on the public root: the signature, not a
+// token, establishes who is calling.
+func Register(m *mount.Mount) {
+	d := m.Deps
+	h := &handler{receiver: gateway.NewReceiver(d.Config.GatewayWebhookSecret, d.Redis, d.Queue, d.Log)}
+	m.Root.Post(Path, h.receive)
+}
+
+type handler struct{ receiver *gateway.Receiver }
+
+// answer is the body of every non-error answer.
+type answer struct {
+	Processed bool   `json:"processed"`
+	Message   string `json:"message"`
+}
+
+// receive verifies the raw body and queues the event; refusals (400) come
+// back as errors and render as the error envelope.
+func (h *handler) receive(c *fiber.Ctx) error {
+	sig := c.Get(gateway.SignatureHeader)
+	if sig == "" {
+		sig = c.Get(gateway.RazorpaySignature)
+	}
+	res, err := h.receiver.Receive(c.UserContext(), gateway.Request{
+		Body:          c.Body(),
+		Signature:     sig,
+		EventIDHeader: c.Get(gateway.RazorpayEventIDHeader),
+	})
+	if err != nil {
+		return err
+	}
+	return c.Status(res.Status).JSON(answer{Processed: res.Processed, Message: res.Message})
+}

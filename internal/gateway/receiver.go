@@ -1,0 +1,133 @@
+package gateway
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gocommerce/shop/internal/metrics"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/redis/go-redis/v9"
+)
+
+// MarkerTTL is how long a processed event's duplicate marker lives
+// (interface section 8).
+const MarkerTTL = 24 * time.Hour
+
+// markerPrefix keeps the markers outside the cache namespace, so clearing
+// the cache never lets a duplicate through.
+const markerPrefix = "shop:webhook:gateway:"
+
+// Answer messages (interface section 6).
+const (
+	MsgAccepted  = "Webhook accepted"
+	MsgDuplicate = "Webhook already processed"
+	MsgFailed    = "Webhook processing failed"
+)
+
+// Result is the answer to a verified, well-formed webhook: the HTTP status
+// and the {processed, message} body.
+type Result struct {
+	Status    int
+	Processed bool
+	Message   string
+}
+
+// Request is what the HTTP layer hands over: the raw body and the headers
+// that matter.
+type Request struct {
+	Body      []byte
+	Signature string
+	// EventIDHeader is X-Razorpay-Event-Id, used when the body has no id.
+	EventIDHeader string
+}
+
+// Receiver verifies, de-duplicates and queues gateway events.
+type Receiver struct {
+	secret string
+	redis  *redis.Client
+	queue  tasks.Enqueuer
+	log    *slog.Logger
+}
+
+// NewReceiver returns a receiver checking signatures with secret (empty: every
+// request is refused as not configured).
+func NewReceiver(secret string, rdb *redis.Client, q tasks.Enqueuer, log *slog.Logger) *Receiver {
+	return &Receiver{secret: secret, redis: rdb, queue: q, log: log}
+}
+
+// Receive handles one webhook request. A refused request (secret unset, bad
+// signature, malformed event, missing payment entity) returns a
+// VALIDATION_ERROR and writes and queues nothing. Otherwise the Result says
+// how to answer: 200 accepted, duplicate or not handled, or 500 when the
+// marker could not be set or the event could not be queued (the marker is
+// then removed so that the gateway's retry goes through).
+func (r *Receiver) Receive(ctx context.Context, req Request) (Result, error) {
+	start := time.Now()
+	label := "invalid"
+	res, err := r.receive(ctx, req, &label)
+	metrics.WebhookReceived.WithLabelValues(label).Inc()
+	if err != nil || res.Status >= 500 {
+		metrics.WebhookFailed.WithLabelValues(label).Inc()
+	}
+	metrics.WebhookDuration.WithLabelValues(label, "http").Observe(time.Since(start).Seconds())
+	return res, err
+}
+
+func (r *Receiver) receive(ctx context.Context, req Request, label *string) (Result, error) {
+	if err := Verify(r.secret, req.Body, req.Signature); err != nil {
+		return Result{}, err
+	}
+	ev, err := Parse(req.Body)
+	if err != nil {
+		return Result{}, err
+	}
+	if !Handled(ev.Name) {
+		*label = "other"
+		return Result{Status: http.StatusOK, Message: "Event " + ev.Name + " is not handled"}, nil
+	}
+	*label = ev.Name
+	if err := ev.ValidatePayment(); err != nil {
+		return Result{}, err
+	}
+	key := DedupKey(ev, req.EventIDHeader)
+	log := r.log.With("event", ev.Name, "dedup_key", key, "gateway_order_id", ev.Payment.OrderID)
+	fresh, err := r.redis.SetNX(ctx, markerPrefix+key, time.Now().Unix(), MarkerTTL).Result()
+	if err != nil {
+		log.ErrorContext(ctx, "gateway webhook: duplicate marker not set", "err", err)
+		return failed(), nil
+	}
+	// The task id is derived from the same key, so queueing is idempotent:
+	// a duplicate queues again, which is a no-op when the first delivery's
+	// task exists and recovers the event when the first delivery's enqueue
+	// failed and its marker could not be removed.
+	task, opts := tasks.NewGatewayEventTask(req.Body, key)
+	if err := tasks.Enqueue(ctx, r.queue, task, opts...); err != nil {
+		log.ErrorContext(ctx, "gateway webhook: enqueue failed", "err", err, "duplicate", !fresh)
+		if fresh {
+			r.removeMarker(ctx, key, log)
+		}
+		return failed(), nil
+	}
+	if !fresh {
+		return Result{Status: http.StatusOK, Processed: true, Message: MsgDuplicate}, nil
+	}
+	return Result{Status: http.StatusOK, Processed: true, Message: MsgAccepted}, nil
+}
+
+// removeMarker lets the gateway's retry of an event that was not queued go
+// through.
+func (r *Receiver) removeMarker(ctx context.Context, key string, log *slog.Logger) {
+	// The request context may be what failed; removing the marker must not
+	// depend on it.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := r.redis.Del(ctx, markerPrefix+key).Err(); err != nil {
+		log.WarnContext(ctx, "gateway webhook: marker not removed; the retry will re-queue as a duplicate", "err", err)
+	}
+}
+
+func failed() Result {
+	return Result{Status: http.StatusInternalServerError, Processed: false, Message: MsgFailed}
+}

@@ -1,0 +1,105 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Simulated describes an event for BuildEvent: the dev loop's stand-in for
+// the gateway (`shop gateway simulate`) and the tests' event factory.
+type Simulated struct {
+	// Name is the event, e.g. payment.captured.
+	Name string
+	// EventID is the body's id; empty leaves it out (the de-duplication key
+	// then falls back to a hash).
+	EventID string
+	// OrderID is the gateway order id (the checkout's paymentIntentId).
+	OrderID string
+	// PaymentID defaults to a random pay_sim_... id.
+	PaymentID string
+	// Amount is in minor units (paise).
+	Amount   int64
+	Currency string
+	Method   string
+	// CreatedAt defaults to now.
+	CreatedAt time.Time
+}
+
+// BuildEvent returns the JSON of a well-formed event in the gateway's shape
+// (interface section 6).
+func BuildEvent(s Simulated) []byte {
+	if s.PaymentID == "" {
+		s.PaymentID = "pay_sim_" + randomHex(7)
+	}
+	if s.Method == "" {
+		s.Method = "upi"
+	}
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = time.Now()
+	}
+	entity := map[string]any{
+		"id": s.PaymentID, "entity": "payment", "amount": s.Amount, "currency": s.Currency,
+		"status": statusOf(s.Name), "order_id": s.OrderID, "method": s.Method, "created_at": s.CreatedAt.Unix(),
+	}
+	if s.Name == PaymentFailed {
+		entity["error_code"] = "BAD_REQUEST_ERROR"
+		entity["error_description"] = "Payment failed (simulated)"
+	}
+	ev := map[string]any{
+		"entity": "event", "account_id": "acc_simulator", "event": s.Name, "contains": []string{"payment"},
+		"payload":    map[string]any{"payment": map[string]any{"entity": entity}},
+		"created_at": s.CreatedAt.Unix(),
+	}
+	if s.EventID != "" {
+		ev["id"] = s.EventID
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		panic(err) // only plain values above
+	}
+	return b
+}
+
+func statusOf(event string) string {
+	switch event {
+	case PaymentFailed:
+		return "failed"
+	case PaymentAuthorized:
+		return "authorized"
+	}
+	return "captured"
+}
+
+// NewEventID returns a random evt_sim_... id.
+func NewEventID() string { return "evt_sim_" + randomHex(7) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Post signs body with secret and posts it to url as the gateway would. It
+// returns the status and the response body.
+func Post(ctx context.Context, client *http.Client, url, secret string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, fmt.Errorf("gateway.post: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(SignatureHeader, Sign(secret, body))
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("gateway.post: %w", err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, out, err
+}

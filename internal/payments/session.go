@@ -1,0 +1,107 @@
+package payments
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// lockSession returns the checkout session of a gateway order id, locked
+// for the rest of tx, or nil when there is none. Every event on a session
+// takes this lock first, so events on one session apply one at a time.
+func lockSession(tx *gorm.DB, provider, intentID string) (*models.CheckoutSession, error) {
+	var s models.CheckoutSession
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
+		Where("payment_provider = ? AND payment_intent_id = ?", provider, intentID).Take(&s).Error
+	if database.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payments.lock_session: %w", err)
+	}
+	return &s, nil
+}
+
+// lockCart locks the session's cart right after the session, so that
+// finalization takes its locks in the order checkout does (cart, then
+// variants) and the two never deadlock.
+func lockCart(tx *gorm.DB, cartID uuid.UUID) (*models.Cart, error) {
+	var c models.Cart
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", cartID).Take(&c).Error
+	if database.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payments.lock_cart: %w", err)
+	}
+	return &c, nil
+}
+
+// releaseCart unlocks a cart held by sessionID; a cart unlocked already, or
+// held by a newer checkout, is left alone.
+func releaseCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
+	if cart == nil || cart.LockedBy == nil || *cart.LockedBy != sessionID {
+		return nil
+	}
+	err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).
+		Updates(map[string]any{"locked_by": nil, "updated_at": gorm.Expr("now()")}).Error
+	if err != nil {
+		return fmt.Errorf("payments.release_cart: %w", err)
+	}
+	return nil
+}
+
+// emptyCart removes the bought lines and the discount code and unlocks the
+// cart, unless a newer checkout holds it (the session had expired and the
+// shopper started again): that checkout's cart is not ours to empty.
+func emptyCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
+	if cart == nil || (cart.LockedBy != nil && *cart.LockedBy != sessionID) {
+		return nil
+	}
+	if err := tx.Where("cart_id = ?", cart.ID).Delete(&models.CartItem{}).Error; err != nil {
+		return fmt.Errorf("payments.empty_cart: %w", err)
+	}
+	err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).
+		Updates(map[string]any{"locked_by": nil, "discount_code": nil, "updated_at": gorm.Expr("now()")}).Error
+	if err != nil {
+		return fmt.Errorf("payments.empty_cart: %w", err)
+	}
+	return nil
+}
+
+// sessionLines decodes the session's priced snapshot.
+func sessionLines(s *models.CheckoutSession) ([]models.CheckoutLine, error) {
+	var lines []models.CheckoutLine
+	if err := json.Unmarshal(s.Lines, &lines); err != nil {
+		return nil, fmt.Errorf("payments: session %s lines: %w", s.ID, err)
+	}
+	return lines, nil
+}
+
+// stockItems is the quantity per variant of lines.
+func stockItems(lines []models.CheckoutLine) []stock.Item {
+	items := make([]stock.Item, 0, len(lines))
+	for _, l := range lines {
+		items = append(items, stock.Item{VariantID: l.VariantID, Quantity: l.Quantity})
+	}
+	return items
+}
+
+// orderFor returns the order of a payment intent, or nil.
+func orderFor(tx *gorm.DB, provider, intentID string) (*models.Order, error) {
+	var o models.Order
+	err := tx.Where("payment_provider = ? AND payment_intent_id = ?", provider, intentID).Take(&o).Error
+	if database.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payments.order_for: %w", err)
+	}
+	return &o, nil
+}

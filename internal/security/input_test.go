@@ -1,0 +1,98 @@
+package security_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+)
+
+// Quantities a client could send to make stock or totals go wrong.
+func TestHostileQuantities(t *testing.T) {
+	app := mustApp(t)
+	p := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 5}}})
+	hdr := map[string]string{"X-Session-Id": "hostile-quantities-1"}
+	before := snapshot(t, app.DB, "carts", "cart_items")
+	for name, q := range map[string]string{
+		"negative": "-1", "zero": "0", "huge": "1000000000000", "over the cap": "1001",
+		"fractional": "1.5", "string": `"1"`, "exponent": "1e2", "null": "null",
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := `{"variantId":"` + p.Variants[0].ID.String() + `","quantity":` + q + `}`
+			r := app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body})
+			r.ExpectField(t, "quantity")
+			unchanged(t, app.DB, before)
+		})
+	}
+	t.Run("more than in stock", func(t *testing.T) {
+		body := `{"variantId":"` + p.Variants[0].ID.String() + `","quantity":6}`
+		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body}).ExpectError(t, http.StatusConflict, "CONFLICT")
+	})
+	var v models.Variant
+	app.DB.Take(&v, "id = ?", p.Variants[0].ID)
+	if v.Inventory != 5 || v.Reserved != 0 {
+		t.Fatalf("stock changed: %+v", v)
+	}
+}
+
+// API8 injection: search terms with SQL and LIKE metacharacters are data.
+func TestSearchMetacharacters(t *testing.T) {
+	app := mustApp(t)
+	testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Flat 50% off tee"})
+	testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "snake_case mug"})
+	testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Plain tee"})
+	tests := []struct {
+		search string
+		want   int
+	}{
+		{"%", 1},
+		{"_", 1},
+		{"50%", 1},
+		{`\`, 0},
+		{"'; DROP TABLE products; --", 0},
+		{"' OR '1'='1", 0},
+		{"tee", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.search, func(t *testing.T) {
+			var body struct {
+				Data []map[string]any `json:"data"`
+			}
+			app.Do(t, "GET", "/products?search="+urlEncode(tt.search), testkit.Req{}).Expect(t, 200).JSON(t, &body)
+			if len(body.Data) != tt.want {
+				t.Fatalf("search %q found %d products, want %d", tt.search, len(body.Data), tt.want)
+			}
+		})
+	}
+	var n int64
+	app.DB.Model(&models.Product{}).Count(&n)
+	if n != 3 {
+		t.Fatalf("products table has %d rows", n)
+	}
+}
+
+// API4 unrestricted resource consumption: huge and deeply nested bodies.
+func TestOversizedAndNestedBodies(t *testing.T) {
+	app := mustApp(t)
+	t.Run("deeply nested JSON", func(t *testing.T) {
+		nested := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+		app.Do(t, "POST", "/customers/register", testkit.Req{Body: nested}).ExpectError(t, 400, "VALIDATION_ERROR")
+		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: map[string]string{"X-Session-Id": "nested-bodies-1"},
+			Body: `{"variantId":` + nested + `}`}).ExpectError(t, 400, "VALIDATION_ERROR")
+	})
+	t.Run("non-JSON body", func(t *testing.T) {
+		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b"}).ExpectError(t, 400, "VALIDATION_ERROR")
+	})
+	t.Run("invalid guest session ids", func(t *testing.T) {
+		for _, sid := range []string{"short", strings.Repeat("a", 129), "has space in it", "semi;colon-123", "../../etc/passwd"} {
+			app.Do(t, "GET", "/cart", testkit.Req{Headers: map[string]string{"X-Session-Id": sid}}).ExpectError(t, 400, "VALIDATION_ERROR")
+		}
+	})
+}
+
+func urlEncode(s string) string {
+	r := strings.NewReplacer("%", "%25", " ", "%20", "'", "%27", ";", "%3B", "=", "%3D", `\`, "%5C", "_", "%5F", "-", "-")
+	return r.Replace(s)
+}

@@ -1,0 +1,43 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/metrics"
+	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/hibiken/asynq"
+)
+
+// registerPayments handles verified gateway events.
+func registerPayments(mux *asynq.ServeMux, d *deps.Deps) {
+	svc := payments.New(d.DB, d.Queue, d.Log, payments.Settings{
+		Provider:          d.Config.PaymentProvider,
+		StoreState:        d.Config.StoreState,
+		LowStockThreshold: d.Config.LowStockThreshold,
+	})
+	mux.HandleFunc(tasks.TypeGatewayEvent, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.GatewayEventPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		ev, err := gateway.Parse(p.Event)
+		if err != nil {
+			// Verified and parsed once by the API: this cannot get better.
+			return fmt.Errorf("gateway event: %v: %w", err, asynq.SkipRetry)
+		}
+		start := time.Now()
+		err = svc.Handle(ctx, ev)
+		metrics.WebhookDuration.WithLabelValues(ev.Name, "worker").Observe(time.Since(start).Seconds())
+		if err != nil {
+			metrics.WebhookFailed.WithLabelValues(ev.Name).Inc()
+			return err
+		}
+		metrics.WebhookProcessed.WithLabelValues(ev.Name).Inc()
+		return nil
+	})
+}
