@@ -3,7 +3,9 @@
 package faults_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -90,6 +92,39 @@ func newCluster(t *testing.T, extraEnv ...string) *cluster {
 		"COOKIE_SECURE=false", "SHUTDOWN_TIMEOUT=10s", "DB_QUERY_TIMEOUT=3s",
 	}, extraEnv...)
 	return c
+}
+
+// AdminToken creates an admin with role through `shop admin create` and
+// logs it in through the first api process.
+func (c *cluster) AdminToken(role string) string {
+	c.t.Helper()
+	email := fmt.Sprintf("%s-%d@example.com", role, time.Now().UnixNano())
+	cmd := exec.Command(shopBin, "admin", "create", "--email", email, "--password", "fault-admin-password", "--role", role)
+	cmd.Env = append(os.Environ(), c.env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		c.t.Fatalf("admin create: %v\n%s", err, out)
+	}
+	var api *shopProc
+	for _, p := range c.procs {
+		if p.Sub == "api" {
+			api = p
+			break
+		}
+	}
+	body, _ := json.Marshal(map[string]string{"email": email, "password": "fault-admin-password"})
+	resp, err := http.Post(api.URL+"/api/v1/admin/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&out)
+	if out.AccessToken == "" {
+		c.t.Fatalf("admin login answered %d", resp.StatusCode)
+	}
+	return out.AccessToken
 }
 
 // Start runs `shop sub` (an api gets a free port) and waits until it is up.
