@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/gocommerce/shop/api/catalogapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/mount"
@@ -12,6 +13,7 @@ import (
 // Register(*api.Mount)-shaped functions through this list only, so that api
 // is the one place that knows every route.
 var modules = []func(*mount.Mount){
+	catalogapi.Register,
 	gatewayapi.Register,
 	orderapi.Register,
 	identityapi.Register,

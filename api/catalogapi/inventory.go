@@ -1,0 +1,28 @@
+package catalogapi
+
+import (
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gofiber/fiber/v2"
+)
+
+type inventoryRequest struct {
+	Inventory *int   `json:"inventory" validate:"required"`
+	Operation string `json:"operation" validate:"required"`
+}
+
+// adjustInventory is PATCH /admin/variants/{variantId}/inventory.
+func (h *handlers) adjustInventory(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "variantId", "variant")
+	if err != nil {
+		return err
+	}
+	var req inventoryRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	v, err := h.catalog.AdjustInventory(c.UserContext(), id, req.Operation, *req.Inventory)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newVariant(v))
+}

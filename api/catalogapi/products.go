@@ -1,0 +1,182 @@
+package catalogapi
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/patch"
+	"github.com/gocommerce/shop/models"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+type productRequest struct {
+	Title       string       `json:"title"`
+	Slug        string       `json:"slug"`
+	Description string       `json:"description"`
+	Price       money.Amount `json:"price"`
+	GSTRate     money.Rate   `json:"gstRate"`
+	HSNCode     string       `json:"hsnCode"`
+	Status      string       `json:"status"`
+	CategoryID  *jsonUUID    `json:"categoryId"`
+}
+
+type productPatchRequest struct {
+	Title       patch.Field[string]       `json:"title"`
+	Slug        patch.Field[string]       `json:"slug"`
+	Description patch.Field[string]       `json:"description"`
+	Price       patch.Field[money.Amount] `json:"price"`
+	GSTRate     patch.Field[money.Rate]   `json:"gstRate"`
+	HSNCode     patch.Field[string]       `json:"hsnCode"`
+	Status      patch.Field[string]       `json:"status"`
+	CategoryID  patch.Field[jsonUUID]     `json:"categoryId"`
+}
+
+type productResponse struct {
+	ID             uuid.UUID     `json:"id"`
+	Title          string        `json:"title"`
+	Slug           string        `json:"slug"`
+	Description    string        `json:"description"`
+	Price          money.Amount  `json:"price"`
+	CompareAtPrice *money.Amount `json:"compareAtPrice"`
+	GSTRate        money.Rate    `json:"gstRate"`
+	HSNCode        string        `json:"hsnCode"`
+	Status         string        `json:"status"`
+	CategoryID     *uuid.UUID    `json:"categoryId"`
+	CreatedAt      time.Time     `json:"createdAt"`
+	UpdatedAt      time.Time     `json:"updatedAt"`
+}
+
+type collectionRef struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
+	Slug string    `json:"slug"`
+}
+
+type productDetailResponse struct {
+	productResponse
+	Variants               []variantResponse       `json:"variants"`
+	Collections            []collectionRef         `json:"collections"`
+	CustomerGroupOverrides map[string]money.Amount `json:"customerGroupOverrides"`
+}
+
+func newProduct(p *models.Product) productResponse {
+	return productResponse{
+		ID: p.ID, Title: p.Title, Slug: p.Slug, Description: p.Description, Price: p.Price,
+		CompareAtPrice: p.CompareAtPrice, GSTRate: p.GSTRate, HSNCode: p.HSNCode, Status: p.Status,
+		CategoryID: p.CategoryID, CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(),
+	}
+}
+
+func newProductDetail(d *catalog.ProductDetail) productDetailResponse {
+	out := productDetailResponse{
+		productResponse:        newProduct(&d.Product),
+		Variants:               make([]variantResponse, len(d.Variants)),
+		Collections:            make([]collectionRef, len(d.Collections)),
+		CustomerGroupOverrides: make(map[string]money.Amount, len(d.GroupPrices)),
+	}
+	for i := range d.Variants {
+		out.Variants[i] = newVariant(&d.Variants[i])
+	}
+	for i, c := range d.Collections {
+		out.Collections[i] = collectionRef{ID: c.ID, Name: c.Name, Slug: c.Slug}
+	}
+	for id, price := range d.GroupPrices {
+		out.CustomerGroupOverrides[id.String()] = price
+	}
+	return out
+}
+
+func (h *handlers) createProduct(c *fiber.Ctx) error {
+	var req productRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	p, err := h.catalog.CreateProduct(c.UserContext(), catalog.ProductInput{
+		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
+		HSNCode: req.HSNCode, Status: req.Status, CategoryID: uuidPtr(req.CategoryID),
+	})
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(newProduct(p))
+}
+
+func (h *handlers) listProducts(c *fiber.Ctx) error {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	status, err := httpx.QueryEnum(c, "status", catalog.ProductStatuses...)
+	if err != nil {
+		return err
+	}
+	categoryID, err := httpx.QueryUUID(c, "categoryId")
+	if err != nil {
+		return err
+	}
+	search, err := httpx.QuerySearch(c, "search")
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.catalog.ListProducts(c.UserContext(), catalog.ProductFilter{
+		Status: status, CategoryID: categoryID, Search: search, Limit: page.Limit, Offset: page.Offset(),
+	})
+	if err != nil {
+		return err
+	}
+	data := make([]productResponse, len(rows))
+	for i := range rows {
+		data[i] = newProduct(&rows[i])
+	}
+	return c.JSON(httpx.NewList(data, page, total))
+}
+
+func (h *handlers) getProduct(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "productId", "product")
+	if err != nil {
+		return err
+	}
+	d, err := h.catalog.GetProduct(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newProductDetail(d))
+}
+
+func (h *handlers) updateProduct(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "productId", "product")
+	if err != nil {
+		return err
+	}
+	var req productPatchRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	p, err := h.catalog.UpdateProduct(c.UserContext(), id, catalog.ProductPatch{
+		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
+		HSNCode: req.HSNCode, Status: req.Status, CategoryID: patch.Map(req.CategoryID, jsonUUID.id),
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(newProduct(p))
+}
+
+// deleteProduct answers 204 whether the product was deleted or, having
+// orders, archived; the audit entry records which.
+func (h *handlers) deleteProduct(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "productId", "product")
+	if err != nil {
+		return err
+	}
+	archived, err := h.catalog.DeleteProduct(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	adminroute.AddAuditMeta(c, "archived", archived)
+	return c.SendStatus(fiber.StatusNoContent)
+}

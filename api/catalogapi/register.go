@@ -1,0 +1,73 @@
+// Package catalogapi serves the administrator catalog and merchandising API
+// (interface 4.2 and 4.3, API-DECISIONS 7): products, variants and their
+// stock, pricing, categories, collections, customer groups, price lists,
+// discounts and bundles. Handlers parse and validate, call one service
+// method and map the result; the services own the rules.
+package catalogapi
+
+import (
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/cache"
+	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/rbac"
+)
+
+// handlers holds the services behind the endpoints.
+type handlers struct {
+	catalog *catalog.Service
+}
+
+// Register mounts the catalog routes on m.
+func Register(m *mount.Mount) {
+	d := m.Deps
+	h := &handlers{
+		catalog: catalog.New(d.DB, catalog.Options{
+			Cache: cache.New(d.Redis, d.Config.CachePrefix, d.Config.CacheTTL, d.Config.CacheEnabled),
+			Queue: d.Queue, Log: d.Log, LowStockThreshold: d.Config.LowStockThreshold,
+		}),
+	}
+	registerCatalog(m.Admin, h)
+}
+
+func registerCatalog(a *adminroute.Router, h *handlers) {
+	a.Post("/products", rbac.CatalogWrite, h.createProduct, adminroute.Audit("product.create", ""))
+	a.Get("/products", rbac.CatalogRead, h.listProducts)
+	a.Get("/products/:productId", rbac.CatalogRead, h.getProduct)
+	a.Patch("/products/:productId", rbac.CatalogWrite, h.updateProduct, adminroute.Audit("product.update", "productId"))
+	a.Delete("/products/:productId", rbac.CatalogWrite, h.deleteProduct, adminroute.Audit("product.delete", "productId"))
+	a.Patch("/products/:productId/pricing", rbac.PricingWrite, h.updatePricing, adminroute.Audit("product.pricing_update", "productId"))
+
+	a.Post("/products/:productId/variants", rbac.CatalogWrite, h.createVariant, adminroute.Audit("variant.create", ""))
+	a.Get("/variants/:variantId", rbac.CatalogRead, h.getVariant)
+	a.Patch("/variants/:variantId", rbac.CatalogWrite, h.updateVariant, adminroute.Audit("variant.update", "variantId"))
+	a.Delete("/variants/:variantId", rbac.CatalogWrite, h.deleteVariant, adminroute.Audit("variant.delete", "variantId"))
+	a.Patch("/variants/:variantId/inventory", rbac.InventoryWrite, h.adjustInventory, adminroute.Audit("inventory.update", "variantId"))
+
+	a.Post("/categories", rbac.CatalogWrite, h.createCategory, adminroute.Audit("category.create", ""))
+	a.Get("/categories", rbac.CatalogRead, h.listCategories)
+	a.Get("/categories/:categoryId", rbac.CatalogRead, h.getCategory)
+	a.Patch("/categories/:categoryId", rbac.CatalogWrite, h.updateCategory, adminroute.Audit("category.update", "categoryId"))
+	a.Delete("/categories/:categoryId", rbac.CatalogWrite, h.deleteCategory, adminroute.Audit("category.delete", "categoryId"))
+
+	a.Post("/collections", rbac.CatalogWrite, h.createCollection, adminroute.Audit("collection.create", ""))
+	a.Get("/collections", rbac.CatalogRead, h.listCollections)
+	a.Get("/collections/:collectionId", rbac.CatalogRead, h.getCollection)
+	a.Patch("/collections/:collectionId", rbac.CatalogWrite, h.updateCollection, adminroute.Audit("collection.update", "collectionId"))
+	a.Delete("/collections/:collectionId", rbac.CatalogWrite, h.deleteCollection, adminroute.Audit("collection.delete", "collectionId"))
+	a.Get("/collections/:collectionId/products", rbac.CatalogRead, h.listCollectionProducts)
+	a.Post("/collections/:collectionId/products/:productId", rbac.CatalogWrite, h.addCollectionProduct, adminroute.Audit("collection.add_product", "collectionId"))
+	a.Delete("/collections/:collectionId/products/:productId", rbac.CatalogWrite, h.removeCollectionProduct, adminroute.Audit("collection.remove_product", "collectionId"))
+
+	a.Post("/customer-groups", rbac.PricingWrite, h.createCustomerGroup, adminroute.Audit("customer_group.create", ""))
+	a.Get("/customer-groups", rbac.CatalogRead, h.listCustomerGroups)
+	a.Get("/customer-groups/:groupId", rbac.CatalogRead, h.getCustomerGroup)
+	a.Patch("/customer-groups/:groupId", rbac.PricingWrite, h.updateCustomerGroup, adminroute.Audit("customer_group.update", "groupId"))
+	a.Delete("/customer-groups/:groupId", rbac.PricingWrite, h.deleteCustomerGroup, adminroute.Audit("customer_group.delete", "groupId"))
+
+	a.Post("/price-lists", rbac.PricingWrite, h.createPriceList, adminroute.Audit("price_list.create", ""))
+	a.Get("/price-lists", rbac.CatalogRead, h.listPriceLists)
+	a.Get("/price-lists/:priceListId", rbac.CatalogRead, h.getPriceList)
+	a.Patch("/price-lists/:priceListId", rbac.PricingWrite, h.updatePriceList, adminroute.Audit("price_list.update", "priceListId"))
+	a.Delete("/price-lists/:priceListId", rbac.PricingWrite, h.deletePriceList, adminroute.Audit("price_list.delete", "priceListId"))
+}

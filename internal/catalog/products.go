@@ -1,0 +1,189 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// ProductInput is a new product. Status defaults to draft; an empty Slug is
+// generated from the title.
+type ProductInput struct {
+	Title       string
+	Slug        string
+	Description string
+	Price       money.Amount
+	GSTRate     money.Rate
+	HSNCode     string
+	Status      string
+	CategoryID  *uuid.UUID
+}
+
+func (in ProductInput) validate() error {
+	return firstErr(
+		checkTitle("title", in.Title),
+		checkText("description", in.Description, maxDescription),
+		checkPrice("price", in.Price),
+		checkGSTRate(in.GSTRate),
+		checkHSN(in.HSNCode),
+		checkNewStatus(in.Status),
+	)
+}
+
+// ProductCreatedEvent is the data of the product.created outbound event.
+type ProductCreatedEvent struct {
+	ID         uuid.UUID    `json:"id"`
+	Title      string       `json:"title"`
+	Slug       string       `json:"slug"`
+	Price      money.Amount `json:"price"`
+	GSTRate    money.Rate   `json:"gstRate"`
+	HSNCode    string       `json:"hsnCode"`
+	Status     string       `json:"status"`
+	CategoryID *uuid.UUID   `json:"categoryId"`
+	CreatedAt  time.Time    `json:"createdAt"`
+}
+
+// CreateProduct validates and stores a product and publishes product.created
+// in the same transaction. Errors: VALIDATION_ERROR (a field, or categoryId
+// that does not exist), CONFLICT (explicit slug taken).
+func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.Product, error) {
+	if in.Status == "" {
+		in.Status = models.ProductDraft
+	}
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var p models.Product
+	err := withSlugRetry(resProduct, func() (bool, error) {
+		generated := false
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := checkCategoryRef(tx, in.CategoryID); err != nil {
+				return err
+			}
+			slug, gen, err := slugFor(tx, "products", in.Slug, in.Title)
+			generated = gen
+			if err != nil {
+				return err
+			}
+			p = models.Product{
+				ID: uuid.New(), Title: in.Title, Slug: slug, Description: in.Description, Price: in.Price,
+				GSTRate: in.GSTRate, HSNCode: in.HSNCode, Status: in.Status, CategoryID: in.CategoryID,
+			}
+			if err := tx.Omit(clause.Associations).Create(&p).Error; err != nil {
+				return err
+			}
+			_, err = outbox.Publish(tx, outbox.ProductCreated, ProductCreatedEvent{
+				ID: p.ID, Title: p.Title, Slug: p.Slug, Price: p.Price, GSTRate: p.GSTRate, HSNCode: p.HSNCode,
+				Status: p.Status, CategoryID: p.CategoryID, CreatedAt: p.CreatedAt,
+			})
+			return err
+		})
+		return generated, err
+	})
+	if err != nil {
+		return nil, translate(err, resProduct)
+	}
+	s.invalidate(ctx)
+	if s.queue != nil {
+		outbox.Nudge(ctx, s.queue, s.log)
+	}
+	return &p, nil
+}
+
+// checkCategoryRef accepts no category or an existing one.
+func checkCategoryRef(tx *gorm.DB, id *uuid.UUID) error {
+	if id == nil {
+		return nil
+	}
+	ok, err := exists(tx, "categories", *id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return unknownRef("categoryId")
+	}
+	return nil
+}
+
+// lockProduct reads a product FOR UPDATE. Errors: NOT_FOUND.
+func lockProduct(tx *gorm.DB, id uuid.UUID) (*models.Product, error) {
+	var p models.Product
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&p).Error
+	if err != nil {
+		return nil, translate(err, resProduct)
+	}
+	return &p, nil
+}
+
+// ProductDetail is a product with what the admin product page shows.
+type ProductDetail struct {
+	models.Product
+	Collections []models.Collection
+	// GroupPrices are the customerGroupOverrides: group id → price.
+	GroupPrices map[uuid.UUID]money.Amount
+}
+
+// GetProduct returns a product with its variants (oldest first), its
+// collections and its customer-group overrides. Errors: NOT_FOUND.
+func (s *Service) GetProduct(ctx context.Context, id uuid.UUID) (*ProductDetail, error) {
+	db := s.db.WithContext(ctx)
+	var d ProductDetail
+	err := db.Preload("Variants", func(q *gorm.DB) *gorm.DB { return q.Order("created_at, id") }).
+		Where("id = ?", id).Take(&d.Product).Error
+	if err != nil {
+		return nil, translate(err, resProduct)
+	}
+	err = db.Joins("JOIN collection_products cp ON cp.collection_id = collections.id").
+		Where("cp.product_id = ?", id).Order("collections.name, collections.id").Find(&d.Collections).Error
+	if err != nil {
+		return nil, fmt.Errorf("catalog.get_product: %w", err)
+	}
+	var overrides []models.ProductGroupPrice
+	if err := db.Where("product_id = ?", id).Find(&overrides).Error; err != nil {
+		return nil, fmt.Errorf("catalog.get_product: %w", err)
+	}
+	d.GroupPrices = make(map[uuid.UUID]money.Amount, len(overrides))
+	for _, o := range overrides {
+		d.GroupPrices[o.CustomerGroupID] = o.Price
+	}
+	return &d, nil
+}
+
+// DeleteProduct deletes a product, or archives it when deleting would lose
+// history or strand a sale: when order lines name it, or any of its variants
+// has units reserved by a checkout or committed to an order. It reports
+// whether the product was archived. Errors: NOT_FOUND.
+func (s *Service) DeleteProduct(ctx context.Context, id uuid.UUID) (archived bool, err error) {
+	err = s.tx(ctx, func(tx *gorm.DB) error {
+		p, err := lockProduct(tx, id)
+		if err != nil {
+			return err
+		}
+		var inUse bool
+		if err := tx.Raw(`SELECT EXISTS (SELECT 1 FROM order_items WHERE product_id = ?)
+			OR EXISTS (SELECT 1 FROM variants WHERE product_id = ? AND (reserved > 0 OR committed > 0))`, id, id).
+			Scan(&inUse).Error; err != nil {
+			return fmt.Errorf("catalog.delete_product: %w", err)
+		}
+		if !inUse {
+			return tx.Delete(&models.Product{}, "id = ?", id).Error
+		}
+		archived = true
+		if p.Status == models.ProductArchived {
+			return nil
+		}
+		return tx.Model(&models.Product{}).Where("id = ?", id).
+			Updates(map[string]any{"status": models.ProductArchived, "updated_at": time.Now().UTC()}).Error
+	})
+	if err != nil {
+		return false, translate(err, resProduct)
+	}
+	return archived, nil
+}

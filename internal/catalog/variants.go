@@ -1,0 +1,130 @@
+package catalog
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
+)
+
+// VariantInput is a new variant of a product. A nil Price means the
+// product's price applies.
+type VariantInput struct {
+	SKU               string
+	Price             *money.Amount
+	Inventory         int
+	LowStockThreshold *int
+	Size              string
+	Color             string
+	Weight            *decimal.Decimal
+}
+
+func (in VariantInput) validate() error {
+	errs := []error{
+		checkSKU(in.SKU),
+		checkStock("inventory", in.Inventory),
+		checkText("size", in.Size, maxShortText),
+		checkText("color", in.Color, maxShortText),
+		checkWeight(in.Weight),
+	}
+	if in.Price != nil {
+		errs = append(errs, checkPrice("price", *in.Price))
+	}
+	if in.LowStockThreshold != nil {
+		errs = append(errs, checkStock("lowStockThreshold", *in.LowStockThreshold))
+	}
+	return firstErr(errs...)
+}
+
+func checkSKU(s string) error {
+	if err := checkRequiredText("sku", s, maxSKU); err != nil {
+		return err
+	}
+	if strings.TrimSpace(s) != s {
+		return apperr.Invalid("sku", "must not start or end with spaces")
+	}
+	return nil
+}
+
+// skuConflict is the CONFLICT of a SKU another variant holds.
+func skuConflict(err error) error {
+	return apperr.Wrap(apperr.Conflict, "a variant with this SKU already exists", err).
+		WithDetails(map[string]any{"field": "sku", "issue": "already exists"})
+}
+
+func translateVariant(err error) error {
+	if database.IsUnique(err) && database.Constraint(err) == "variants_sku_key" {
+		return skuConflict(err)
+	}
+	return translate(err, resVariant)
+}
+
+// CreateVariant adds a variant to a product. Errors: NOT_FOUND (product),
+// VALIDATION_ERROR, CONFLICT (SKU taken).
+func (s *Service) CreateVariant(ctx context.Context, productID uuid.UUID, in VariantInput) (*models.Variant, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	v := models.Variant{
+		ID: uuid.New(), ProductID: productID, SKU: in.SKU, Price: in.Price, Inventory: in.Inventory,
+		LowStockThreshold: in.LowStockThreshold, Size: in.Size, Color: in.Color, Weight: in.Weight,
+	}
+	err := s.tx(ctx, func(tx *gorm.DB) error {
+		if _, err := lockProduct(tx, productID); err != nil {
+			return err
+		}
+		return tx.Create(&v).Error
+	})
+	if err != nil {
+		return nil, translateVariant(err)
+	}
+	return &v, nil
+}
+
+// GetVariant returns a variant. Errors: NOT_FOUND.
+func (s *Service) GetVariant(ctx context.Context, id uuid.UUID) (*models.Variant, error) {
+	var v models.Variant
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&v).Error; err != nil {
+		return nil, translate(err, resVariant)
+	}
+	return &v, nil
+}
+
+// DeleteVariant deletes a variant. A variant with units reserved by a
+// checkout or committed to an unshipped order cannot go: CONFLICT. Past
+// order lines keep their SKU and title. Errors: NOT_FOUND, CONFLICT.
+func (s *Service) DeleteVariant(ctx context.Context, id uuid.UUID) error {
+	err := s.tx(ctx, func(tx *gorm.DB) error {
+		v, err := lockVariant(tx, id)
+		if err != nil {
+			return err
+		}
+		if v.Reserved > 0 || v.Committed > 0 {
+			return apperr.Conflictf("variant %s has units reserved or committed to orders", v.SKU).
+				WithDetails(map[string]any{"reserved": v.Reserved, "committed": v.Committed})
+		}
+		return tx.Delete(&models.Variant{}, "id = ?", id).Error
+	})
+	return translate(err, resVariant)
+}
+
+func lockVariant(tx *gorm.DB, id uuid.UUID) (*models.Variant, error) {
+	var v models.Variant
+	if err := tx.Raw(`SELECT * FROM variants WHERE id = ? FOR UPDATE`, id).Scan(&v).Error; err != nil {
+		return nil, err
+	}
+	if v.ID == uuid.Nil {
+		return nil, apperr.NotFoundf(resVariant)
+	}
+	return &v, nil
+}
+
+// touch returns the update time of a write.
+func touch() time.Time { return time.Now().UTC() }
