@@ -121,7 +121,7 @@ func TestLoginRateLimitPerIP(t *testing.T) {
 	})
 	r.ExpectError(t, http.StatusTooManyRequests, "RATE_LIMITED")
 	retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
-	if err != nil || retry < 1 || retry > 600 {
+	if err != nil || retry < 1 || retry > 601 {
 		t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
 	}
 	reset, err := strconv.ParseInt(r.Header.Get("X-RateLimit-Reset"), 10, 64)

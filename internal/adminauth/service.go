@@ -235,14 +235,15 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (*Principal, err
 		return nil, ErrUnauthenticated
 	}
 	var row struct {
-		ExpiresAt time.Time
-		Email     string
-		Name      string
-		Role      string
-		IsActive  bool
+		ExpiresAt  time.Time
+		LastUsedAt time.Time
+		Email      string
+		Name       string
+		Role       string
+		IsActive   bool
 	}
 	err = s.db.WithContext(ctx).Table("admin_sessions s").
-		Select("s.expires_at, a.email, a.name, a.role, a.is_active").
+		Select("s.expires_at, s.last_used_at, a.email, a.name, a.role, a.is_active").
 		Joins("JOIN admins a ON a.id = s.admin_id").
 		Where("s.id = ? AND s.admin_id = ?", sid, adminID).Take(&row).Error
 	if database.IsNotFound(err) {
@@ -258,7 +259,9 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (*Principal, err
 	if !row.IsActive {
 		return nil, ErrUnauthenticated
 	}
-	s.touch(ctx, sid)
+	if row.LastUsedAt.Before(s.now().Add(-touchEvery)) {
+		s.touch(ctx, sid)
+	}
 	return &Principal{AdminID: adminID, Email: row.Email, Name: row.Name, Role: row.Role, SessionID: sid}, nil
 }
 
