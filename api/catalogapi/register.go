@@ -10,12 +10,14 @@ import (
 	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/rbac"
 )
 
 // handlers holds the services behind the endpoints.
 type handlers struct {
-	catalog *catalog.Service
+	catalog   *catalog.Service
+	discounts *discount.Admin
 }
 
 // Register mounts the catalog routes on m.
@@ -26,8 +28,10 @@ func Register(m *mount.Mount) {
 			Cache: cache.New(d.Redis, d.Config.CachePrefix, d.Config.CacheTTL, d.Config.CacheEnabled),
 			Queue: d.Queue, Log: d.Log, LowStockThreshold: d.Config.LowStockThreshold,
 		}),
+		discounts: discount.NewAdmin(d.DB),
 	}
 	registerCatalog(m.Admin, h)
+	registerDiscounts(m.Admin, h)
 }
 
 func registerCatalog(a *adminroute.Router, h *handlers) {
@@ -70,4 +74,12 @@ func registerCatalog(a *adminroute.Router, h *handlers) {
 	a.Get("/price-lists/:priceListId", rbac.CatalogRead, h.getPriceList)
 	a.Patch("/price-lists/:priceListId", rbac.PricingWrite, h.updatePriceList, adminroute.Audit("price_list.update", "priceListId"))
 	a.Delete("/price-lists/:priceListId", rbac.PricingWrite, h.deletePriceList, adminroute.Audit("price_list.delete", "priceListId"))
+}
+
+func registerDiscounts(a *adminroute.Router, h *handlers) {
+	a.Post("/discounts", rbac.DiscountsWrite, h.createDiscount, adminroute.Audit("discount.create", ""))
+	a.Get("/discounts", rbac.CatalogRead, h.listDiscounts)
+	a.Get("/discounts/:discountId", rbac.CatalogRead, h.getDiscount)
+	a.Patch("/discounts/:discountId", rbac.DiscountsWrite, h.updateDiscount, adminroute.Audit("discount.update", "discountId"))
+	a.Delete("/discounts/:discountId", rbac.DiscountsWrite, h.deleteDiscount, adminroute.Audit("discount.delete", "discountId"))
 }
