@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/storeapi"
+	"github.com/gocommerce/shop/api/webhookapi"
 )
 
 // modules registers each domain's routes. A domain package exposes
@@ -15,6 +16,7 @@ import (
 var modules = []func(*mount.Mount){
 	catalogapi.Register,
 	gatewayapi.Register,
+	webhookapi.Register,
 	orderapi.Register,
 	identityapi.Register,
 	storeapi.Register,

@@ -2,7 +2,8 @@
 CREATE TABLE webhook_subscriptions (
     id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     url             text NOT NULL,
-    events          text[] NOT NULL,
+    events          text[] NOT NULL CHECK (cardinality(events) > 0),
+    -- whsec_<base64 key> (Standard Webhooks); shown to the admin once, on create
     secret          text NOT NULL,
     description     text NOT NULL DEFAULT '',
     is_active       boolean NOT NULL DEFAULT true,
@@ -19,7 +20,9 @@ CREATE TABLE webhook_deliveries (
     event_id         uuid NOT NULL REFERENCES events (id) ON DELETE CASCADE,
     event_type       text NOT NULL,
     status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
+    -- attempts made so far; attempt n+1 is due at next_attempt_at while pending
     attempts         integer NOT NULL DEFAULT 0,
+    next_attempt_at  timestamptz NOT NULL DEFAULT now(),
     last_status_code integer,
     last_error       text,
     delivered_at     timestamptz,
@@ -28,7 +31,9 @@ CREATE TABLE webhook_deliveries (
     UNIQUE (subscription_id, event_id)
 );
 CREATE INDEX webhook_deliveries_subscription_idx ON webhook_deliveries (subscription_id, created_at DESC);
-CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (created_at) WHERE status = 'pending';
+-- The sweep's scan: pending deliveries whose next attempt is overdue.
+CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id);
 
 CREATE TABLE webhook_delivery_attempts (
     id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -39,7 +44,8 @@ CREATE TABLE webhook_delivery_attempts (
     error       text,
     created_at  timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX webhook_delivery_attempts_delivery_idx ON webhook_delivery_attempts (delivery_id, attempt);
+-- One row per attempt number: a re-run of an attempt cannot log it twice.
+CREATE UNIQUE INDEX webhook_delivery_attempts_delivery_key ON webhook_delivery_attempts (delivery_id, attempt);
 
 -- +goose Down
 DROP TABLE webhook_delivery_attempts;

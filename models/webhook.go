@@ -46,7 +46,10 @@ type WebhookDelivery struct {
 	EventID        uuid.UUID `gorm:"type:uuid"`
 	EventType      string
 	Status         string
+	// Attempts is how many attempts were made; while Status is pending,
+	// attempt Attempts+1 is due at NextAttemptAt.
 	Attempts       int
+	NextAttemptAt  time.Time
 	LastStatusCode *int
 	LastError      *string
 	DeliveredAt    *time.Time

@@ -27,6 +27,11 @@ func Entries(d *deps.Deps) []Entry {
 				return t, withoutTaskID(opts)
 			},
 		},
+		{
+			// Queues outbound webhook attempts whose task was lost (Redis down).
+			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
+			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },
+		},
 	}
 }
 

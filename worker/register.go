@@ -13,6 +13,7 @@ func register(mux *asynq.ServeMux, d *deps.Deps) {
 	registerOutbox(mux, d)
 	registerStorefront(mux, d)
 	registerPayments(mux, d)
+	registerWebhooks(mux, d)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

@@ -1,0 +1,173 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+	"gorm.io/gorm"
+)
+
+// Subscriptions manages webhook subscriptions.
+type Subscriptions struct {
+	db    *gorm.DB
+	queue tasks.Enqueuer
+	guard Guard
+}
+
+// NewSubscriptions returns the service; guard vets target URLs.
+func NewSubscriptions(db *gorm.DB, q tasks.Enqueuer, guard Guard) *Subscriptions {
+	return &Subscriptions{db: db, queue: q, guard: guard}
+}
+
+// CreateInput is a new subscription. Secret is generated when nil;
+// IsActive defaults to true.
+type CreateInput struct {
+	URL         string
+	Events      []string
+	Secret      *string
+	Description string
+	IsActive    *bool
+}
+
+// Create registers a subscription and returns it with its secret (the only
+// time the secret is shown). Errors: VALIDATION_ERROR (url, events, secret).
+func (s *Subscriptions) Create(ctx context.Context, in CreateInput) (*models.WebhookSubscription, error) {
+	sub := &models.WebhookSubscription{ID: uuid.New(), Description: strings.TrimSpace(in.Description), IsActive: true}
+	if err := s.guard.CheckURL(ctx, in.URL); err != nil {
+		return nil, err
+	}
+	sub.URL = in.URL
+	events, err := validEvents(in.Events)
+	if err != nil {
+		return nil, err
+	}
+	sub.Events = events
+	sub.Secret = NewSecret()
+	if in.Secret != nil {
+		if _, err := SecretKey(*in.Secret); err != nil {
+			return nil, err
+		}
+		sub.Secret = *in.Secret
+	}
+	if in.IsActive != nil {
+		sub.IsActive = *in.IsActive
+	}
+	if err := s.db.WithContext(ctx).Create(sub).Error; err != nil {
+		return nil, database.Translate(err, "webhook")
+	}
+	return sub, nil
+}
+
+// Get returns a subscription. Errors: NOT_FOUND.
+func (s *Subscriptions) Get(ctx context.Context, id uuid.UUID) (*models.WebhookSubscription, error) {
+	var sub models.WebhookSubscription
+	if err := s.db.WithContext(ctx).Take(&sub, "id = ?", id).Error; err != nil {
+		return nil, database.Translate(err, "webhook")
+	}
+	return &sub, nil
+}
+
+// List returns a page of subscriptions, newest first, and the total.
+func (s *Subscriptions) List(ctx context.Context, offset, limit int) ([]models.WebhookSubscription, int64, error) {
+	var total int64
+	q := s.db.WithContext(ctx).Model(&models.WebhookSubscription{})
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, database.Translate(err, "webhook")
+	}
+	var subs []models.WebhookSubscription
+	if err := q.Order("created_at DESC, id DESC").Offset(offset).Limit(limit).Find(&subs).Error; err != nil {
+		return nil, 0, database.Translate(err, "webhook")
+	}
+	return subs, total, nil
+}
+
+// UpdateInput changes the fields that are not nil.
+type UpdateInput struct {
+	URL         *string
+	Events      *[]string
+	Secret      *string
+	Description *string
+	IsActive    *bool
+}
+
+// Update changes a subscription. Turning it on again clears the reason the
+// system turned it off. Errors: NOT_FOUND, VALIDATION_ERROR.
+func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*models.WebhookSubscription, error) {
+	changes := map[string]any{"updated_at": gorm.Expr("now()")}
+	if in.URL != nil {
+		if err := s.guard.CheckURL(ctx, *in.URL); err != nil {
+			return nil, err
+		}
+		changes["url"] = *in.URL
+	}
+	if in.Events != nil {
+		events, err := validEvents(*in.Events)
+		if err != nil {
+			return nil, err
+		}
+		changes["events"] = pq.StringArray(events)
+	}
+	if in.Secret != nil {
+		if _, err := SecretKey(*in.Secret); err != nil {
+			return nil, err
+		}
+		changes["secret"] = *in.Secret
+	}
+	if in.Description != nil {
+		changes["description"] = strings.TrimSpace(*in.Description)
+	}
+	if in.IsActive != nil {
+		changes["is_active"] = *in.IsActive
+		if *in.IsActive {
+			changes["disabled_reason"] = nil
+		}
+	}
+	res := s.db.WithContext(ctx).Model(&models.WebhookSubscription{}).Where("id = ?", id).Updates(changes)
+	if res.Error != nil {
+		return nil, database.Translate(res.Error, "webhook")
+	}
+	if res.RowsAffected == 0 {
+		return nil, apperr.NotFoundf("webhook")
+	}
+	return s.Get(ctx, id)
+}
+
+// Delete removes a subscription and its delivery log; queued attempts find
+// nothing and end. Errors: NOT_FOUND.
+func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
+	res := s.db.WithContext(ctx).Delete(&models.WebhookSubscription{}, "id = ?", id)
+	if res.Error != nil {
+		return database.Translate(res.Error, "webhook")
+	}
+	if res.RowsAffected == 0 {
+		return apperr.NotFoundf("webhook")
+	}
+	return nil
+}
+
+// validEvents checks names against the published event types and drops
+// repeats. Errors: VALIDATION_ERROR on `events`.
+func validEvents(in []string) ([]string, error) {
+	if len(in) == 0 {
+		return nil, apperr.Invalid("events", "must name at least one event")
+	}
+	out := make([]string, 0, len(in))
+	for i, e := range in {
+		if !slices.Contains(outbox.EventTypes, e) {
+			return nil, apperr.Invalid(fmt.Sprintf("events[%d]", i), "must be one of: "+strings.Join(outbox.EventTypes, ", "))
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
