@@ -33,7 +33,9 @@ func TestWritesInvalidateCatalogCache(t *testing.T) {
 	bumps("inventory", func() {
 		e.do(t, http.MethodPatch, "/variants/"+vid+"/inventory", map[string]any{"operation": "add", "inventory": 1}).Expect(t, 200)
 	})
-	bumps("pricing", func() { e.do(t, http.MethodPatch, "/products/"+pid+"/pricing", map[string]any{"price": 5}).Expect(t, 200) })
+	bumps("pricing", func() {
+		e.do(t, http.MethodPatch, "/products/"+pid+"/pricing", map[string]any{"price": 5}).Expect(t, 200)
+	})
 	bumps("category", func() { e.category(t, nil) })
 	bumps("collection", func() { col = e.create(t, "/collections", map[string]any{"name": "C"}) })
 	bumps("collection add", func() {
@@ -43,7 +45,10 @@ func TestWritesInvalidateCatalogCache(t *testing.T) {
 	bumps("price list", func() {
 		e.create(t, "/price-lists", map[string]any{"name": "L", "customerGroupId": g["id"], "rules": []any{map[string]any{"variantId": vid, "price": 1}}})
 	})
-	bumps("group delete", func() { e.do(t, http.MethodDelete, "/customer-groups/"+g["id"].(string), nil).Expect(t, http.StatusNoContent) })
+	bumps("bundle", func() { e.create(t, "/bundles", map[string]any{"title": "B"}) })
+	bumps("group delete", func() {
+		e.do(t, http.MethodDelete, "/customer-groups/"+g["id"].(string), nil).Expect(t, http.StatusNoContent)
+	})
 	bumps("variant delete", func() { e.do(t, http.MethodDelete, "/variants/"+vid, nil).Expect(t, http.StatusNoContent) })
 	bumps("product delete", func() { e.do(t, http.MethodDelete, "/products/"+pid, nil).Expect(t, http.StatusNoContent) })
 }

@@ -8,6 +8,7 @@ package catalogapi
 import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/bundle"
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/discount"
@@ -18,20 +19,23 @@ import (
 type handlers struct {
 	catalog   *catalog.Service
 	discounts *discount.Admin
+	bundles   *bundle.Service
 }
 
 // Register mounts the catalog routes on m.
 func Register(m *mount.Mount) {
 	d := m.Deps
+	c := cache.New(d.Redis, d.Config.CachePrefix, d.Config.CacheTTL, d.Config.CacheEnabled)
 	h := &handlers{
 		catalog: catalog.New(d.DB, catalog.Options{
-			Cache: cache.New(d.Redis, d.Config.CachePrefix, d.Config.CacheTTL, d.Config.CacheEnabled),
-			Queue: d.Queue, Log: d.Log, LowStockThreshold: d.Config.LowStockThreshold,
+			Cache: c, Queue: d.Queue, Log: d.Log, LowStockThreshold: d.Config.LowStockThreshold,
 		}),
 		discounts: discount.NewAdmin(d.DB),
+		bundles:   bundle.New(d.DB, c, d.Log),
 	}
 	registerCatalog(m.Admin, h)
 	registerDiscounts(m.Admin, h)
+	registerBundles(m.Admin, h)
 }
 
 func registerCatalog(a *adminroute.Router, h *handlers) {
@@ -82,4 +86,22 @@ func registerDiscounts(a *adminroute.Router, h *handlers) {
 	a.Get("/discounts/:discountId", rbac.CatalogRead, h.getDiscount)
 	a.Patch("/discounts/:discountId", rbac.DiscountsWrite, h.updateDiscount, adminroute.Audit("discount.update", "discountId"))
 	a.Delete("/discounts/:discountId", rbac.DiscountsWrite, h.deleteDiscount, adminroute.Audit("discount.delete", "discountId"))
+}
+
+func registerBundles(a *adminroute.Router, h *handlers) {
+	a.Post("/bundles", rbac.BundlesWrite, h.createBundle, adminroute.Audit("bundle.create", ""))
+	a.Get("/bundles", rbac.CatalogRead, h.listBundles)
+	a.Get("/bundles/:bundleId", rbac.CatalogRead, h.getBundle)
+	a.Patch("/bundles/:bundleId", rbac.BundlesWrite, h.updateBundle, adminroute.Audit("bundle.update", "bundleId"))
+	a.Delete("/bundles/:bundleId", rbac.BundlesWrite, h.deleteBundle, adminroute.Audit("bundle.delete", "bundleId"))
+
+	a.Post("/bundles/:bundleId/sets", rbac.BundlesWrite, h.createBundleSet, adminroute.Audit("bundle_set.create", ""))
+	a.Get("/bundles/:bundleId/sets", rbac.CatalogRead, h.listBundleSets)
+	a.Get("/bundles/:bundleId/sets/:setId", rbac.CatalogRead, h.getBundleSet)
+	a.Patch("/bundles/:bundleId/sets/:setId", rbac.BundlesWrite, h.updateBundleSet, adminroute.Audit("bundle_set.update", "setId"))
+	a.Delete("/bundles/:bundleId/sets/:setId", rbac.BundlesWrite, h.deleteBundleSet, adminroute.Audit("bundle_set.delete", "setId"))
+
+	a.Post("/bundles/:bundleId/sets/:setId/items", rbac.BundlesWrite, h.createBundleItem, adminroute.Audit("bundle_item.create", ""))
+	a.Patch("/bundles/:bundleId/sets/:setId/items/:itemId", rbac.BundlesWrite, h.updateBundleItem, adminroute.Audit("bundle_item.update", "itemId"))
+	a.Delete("/bundles/:bundleId/sets/:setId/items/:itemId", rbac.BundlesWrite, h.deleteBundleItem, adminroute.Audit("bundle_item.delete", "itemId"))
 }

@@ -36,8 +36,8 @@ func notNull[T any](field string, f patch.Field[T]) error {
 // foreignKeys names the body field behind each foreign key a write may
 // violate when the referenced row is deleted concurrently with the check.
 var foreignKeys = map[string]string{
-	"products_category_id_fkey":                  "categoryId",
-	"categories_parent_id_fkey":                  "parentId",
+	"products_category_id_fkey":                   "categoryId",
+	"categories_parent_id_fkey":                   "parentId",
 	"product_group_prices_customer_group_id_fkey": "customerGroupOverrides",
 	"price_lists_customer_group_id_fkey":          "customerGroupId",
 	"price_list_rules_variant_id_fkey":            "rules",
