@@ -7,9 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
@@ -60,105 +58,12 @@ type Tokens struct {
 	RefreshExpiresAt time.Time
 }
 
-// ClientInfo describes the device a session is opened from.
-type ClientInfo struct {
-	DeviceID  string
-	UserAgent string
-	IP        string
-}
-
-// Longest device id and user agent kept; longer values are cut.
-const (
-	maxDeviceID  = 200
-	maxUserAgent = 512
-)
-
-// normalized returns c with a generated device id when it has none and its
-// client-supplied strings cut to their maximum length.
-func (c ClientInfo) normalized() ClientInfo {
-	c.DeviceID = truncate(strings.TrimSpace(c.DeviceID), maxDeviceID)
-	if c.DeviceID == "" {
-		c.DeviceID = uuid.NewString()
-	}
-	c.UserAgent = truncate(c.UserAgent, maxUserAgent)
-	return c
-}
-
-// truncate makes s storable (valid UTF-8 without NUL, which Postgres text
-// refuses) and at most n bytes long, cut on a character boundary.
-func truncate(s string, n int) string {
-	s = strings.ReplaceAll(strings.ToValidUTF8(s, ""), "\x00", "")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // errInvalidCredentials is the one answer for an unknown email, a wrong
 // password and a deactivated account, so none of them can be told apart.
 var errInvalidCredentials = apperr.New(apperr.Unauthorized, "invalid email or password")
 
 // ErrUnauthenticated is returned for a missing, invalid or ended session.
 var ErrUnauthenticated = apperr.New(apperr.Unauthorized, "authentication required")
-
-// CheckPassword returns the active admin with email and password. A bcrypt or
-// weak Argon2 hash is replaced by an Argon2id hash after the password matched.
-// Errors: UNAUTHORIZED (one message for every failure).
-func (s *Service) CheckPassword(ctx context.Context, email, pw string) (*models.Admin, error) {
-	a, _, err := s.checkPassword(ctx, email, pw)
-	return a, err
-}
-
-// Reasons a password check failed, kept in the audit log only: clients get
-// one answer for all of them.
-const (
-	reasonUnknownEmail  = "unknown_email"
-	reasonWrongPassword = "wrong_password"
-	reasonInactive      = "inactive"
-)
-
-// checkPassword is CheckPassword that also tells why a check failed and
-// returns the admin the email named, if any, for the audit entry. reason is
-// empty when err is not a credentials failure.
-func (s *Service) checkPassword(ctx context.Context, email, pw string) (a *models.Admin, reason string, err error) {
-	if len(pw) > password.MaxLength {
-		return nil, reasonWrongPassword, errInvalidCredentials
-	}
-	if email == "" || len(email) > 254 || truncate(email, 254) != email {
-		password.DummyVerify(pw)
-		return nil, reasonUnknownEmail, errInvalidCredentials
-	}
-	var row models.Admin
-	err = s.db.WithContext(ctx).Where("email = ?", email).Take(&row).Error
-	if database.IsNotFound(err) {
-		password.DummyVerify(pw)
-		return nil, reasonUnknownEmail, errInvalidCredentials
-	}
-	if err != nil {
-		return nil, "", database.Translate(err, "admin")
-	}
-	rehash, err := password.Verify(pw, row.PasswordHash)
-	if err != nil {
-		return &row, reasonWrongPassword, errInvalidCredentials
-	}
-	if !row.IsActive {
-		return &row, reasonInactive, errInvalidCredentials
-	}
-	if rehash {
-		h, err := password.Hash(pw)
-		if err != nil {
-			return nil, "", err
-		}
-		if err := s.db.WithContext(ctx).Model(&row).Update("password_hash", h).Error; err != nil {
-			return nil, "", fmt.Errorf("adminauth.rehash: %w", err)
-		}
-		row.PasswordHash = h
-	}
-	return &row, "", nil
-}
 
 // OpenSession creates a session for a and returns its tokens. The refresh
 // token's secret part is stored only as an Argon2id hash.

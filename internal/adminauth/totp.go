@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"gorm.io/gorm"
@@ -126,6 +125,3 @@ func backupCodeHash(adminID uuid.UUID, code string) string {
 	sum := sha256.Sum256([]byte(adminID.String() + ":" + norm))
 	return hex.EncodeToString(sum[:])
 }
-
-// hashesArray is the text[] value of backup code hashes.
-func hashesArray(h []string) pq.StringArray { return pq.StringArray(h) }
