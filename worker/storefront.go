@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/deps"
@@ -30,7 +31,8 @@ func registerStorefront(mux *asynq.ServeMux, d *deps.Deps) {
 	if err != nil {
 		panic("worker: " + err.Error())
 	}
-	sweeper := checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency}, log)
+	stock := browse.NewStockStore(d.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
+	sweeper := checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency}, stock, log)
 
 	mux.HandleFunc(tasks.TypeOrderEmails, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.OrderEmailsPayload

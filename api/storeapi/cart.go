@@ -22,7 +22,7 @@ func (h *handlers) getCart(c *fiber.Ctx) error {
 
 type addItemRequest struct {
 	VariantID string `json:"variantId" validate:"required,uuid"`
-	Quantity  int       `json:"quantity" validate:"min=1,max=1000"`
+	Quantity  int    `json:"quantity" validate:"min=1,max=1000"`
 }
 
 // addItem: POST /cart/items {variantId, quantity} → 201 cart. Errors:

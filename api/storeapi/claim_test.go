@@ -73,7 +73,7 @@ func TestGuestClaim(t *testing.T) {
 	claim := func(tok string) *testkit.Response {
 		return app.Do(t, http.MethodPost, "/customers/claim", testkit.Req{Body: map[string]any{"email": email, "token": tok, "newPassword": "my-new-password"}})
 	}
-	claim("wrong-" + token).ExpectField(t, "token")
+	claim("wrong-"+token).ExpectField(t, "token")
 	app.Do(t, http.MethodPost, "/customers/claim", testkit.Req{Body: map[string]any{"email": uniqueEmail("other"), "token": token, "newPassword": "my-new-password"}}).
 		ExpectField(t, "token")
 	got := claim(token).Expect(t, http.StatusOK).Map(t)

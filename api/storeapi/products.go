@@ -1,6 +1,8 @@
 package storeapi
 
 import (
+	"encoding/json"
+
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/browse"
@@ -39,7 +41,22 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(httpx.NewList(page.Products, p, page.Total))
+	pagination, err := json.Marshal(httpx.NewList([]struct{}{}, p, page.Total).Pagination)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 4096*len(page.Products)+128)
+	buf = append(buf, `{"data":`...)
+	buf = page.AppendJSON(buf)
+	buf = append(buf, `,"pagination":`...)
+	buf = append(buf, pagination...)
+	return sendJSON(c, append(buf, '}'))
+}
+
+// sendJSON answers 200 with a body already rendered as JSON.
+func sendJSON(c *fiber.Ctx, body []byte) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
 }
 
 // getProduct: GET /products/{id} (id or slug) → the product with variants,
@@ -49,5 +66,5 @@ func (h *handlers) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(p)
+	return sendJSON(c, p.AppendJSON(make([]byte, 0, 4096)))
 }

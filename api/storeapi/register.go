@@ -42,7 +42,7 @@ type handlers struct {
 func Register(m *mount.Mount) {
 	d, cfg := m.Deps, m.Deps.Config
 	catalogCache := cache.New(d.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
-	stockCache := cache.New(d.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
+	stockCache := browse.NewStockStore(d.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
 	provider, err := payment.FromConfig(cfg)
 	if err != nil {
 		panic("storeapi: " + err.Error()) // config validation rules this out
@@ -52,7 +52,7 @@ func Register(m *mount.Mount) {
 		browse:    browse.New(d.DB, catalogCache, stockCache, cfg.StoreCurrency),
 		carts:     cart.New(d.DB, cfg.StoreCurrency),
 		checkout: checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
-			d.Log.With("component", "checkout")),
+			stockCache, d.Log.With("component", "checkout")),
 		claims:     claim.New(d.DB, nil, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName}, d.Log),
 		reviews:    review.New(d.DB, catalogCache, browse.CatalogNamespace),
 		queue:      d.Queue,

@@ -5,10 +5,10 @@
 // Catalog data is cached for CACHE_TTL in the "catalog" namespace, which the
 // catalog service invalidates after every write. Availability changes with
 // every checkout, so it is never part of those long-lived entries: it is
-// kept apart in the "stock" namespace for StockTTL (2 s) and laid over the
-// catalog entry on each read. A shopper may thus see availability up to 2 s
-// old; checkout re-checks stock with a conditional update, so staleness can
-// never oversell.
+// kept apart, per product, in a StockStore for at most StockTTL and laid
+// over the catalog entry on each read (see StockStore for why a figure is
+// never above the truth). Checkout re-checks stock with a conditional
+// update in any case, so no cached figure can oversell.
 package browse
 
 import (
@@ -22,31 +22,27 @@ import (
 	"gorm.io/gorm"
 )
 
-// Cache namespaces.
-const (
-	CatalogNamespace = "catalog"
-	StockNamespace   = "stock"
-)
+// CatalogNamespace is the cache namespace of catalog reads.
+const CatalogNamespace = "catalog"
 
-// StockTTL is how long a cached availability figure is served.
-const StockTTL = 2 * time.Second
+// StockTTL bounds how long a cached availability figure is served.
+const StockTTL = 10 * time.Second
 
 // Service reads the storefront catalog.
 type Service struct {
 	db       *gorm.DB
 	catalog  *cache.Cache
-	stock    *cache.Cache
+	stock    *StockStore
 	currency string
 }
 
-// New returns the service. catalog is the application cache (CACHE_TTL);
-// stock must be a cache with a TTL of StockTTL.
-func New(db *gorm.DB, catalog, stock *cache.Cache, currency string) *Service {
+// New returns the service. catalog is the application cache (CACHE_TTL).
+func New(db *gorm.DB, catalog *cache.Cache, stock *StockStore, currency string) *Service {
 	return &Service{db: db, catalog: catalog, stock: stock, currency: currency}
 }
 
-// Variant is a variant as shown to shoppers.
-type Variant struct {
+// VariantInfo is what a shopper sees of a variant, availability aside.
+type VariantInfo struct {
 	ID             uuid.UUID     `json:"id"`
 	SKU            string        `json:"sku"`
 	Size           string        `json:"size"`
@@ -54,14 +50,20 @@ type Variant struct {
 	Weight         *json.Number  `json:"weight"`
 	Price          money.Amount  `json:"price"`
 	CompareAtPrice *money.Amount `json:"compareAtPrice"`
-	Available      int           `json:"available"`
-	InStock        bool          `json:"inStock"`
 }
 
-// Product is a product as shown to shoppers. Price and CompareAtPrice are the
-// cheapest variant's effective prices (the "from" price), or the product's
-// own when it has no variants.
-type Product struct {
+// Variant is a variant as answered.
+type Variant struct {
+	VariantInfo
+	Available int  `json:"available"`
+	InStock   bool `json:"inStock"`
+}
+
+// ProductInfo is what a shopper sees of a product, variants and
+// availability aside. Price and CompareAtPrice are the cheapest variant's
+// effective prices (the "from" price), or the product's own when it has no
+// variants.
+type ProductInfo struct {
 	ID             uuid.UUID      `json:"id"`
 	Title          string         `json:"title"`
 	Slug           string         `json:"slug"`
@@ -73,17 +75,23 @@ type Product struct {
 	HSNCode        string         `json:"hsnCode"`
 	CategoryID     *uuid.UUID     `json:"categoryId"`
 	Rating         review.Summary `json:"rating"`
-	Available      int            `json:"available"`
-	InStock        bool           `json:"inStock"`
-	Variants       []Variant      `json:"variants"`
 	CreatedAt      time.Time      `json:"createdAt"`
 	UpdatedAt      time.Time      `json:"updatedAt"`
 }
 
+// Product is a product as answered: its info, its total availability and
+// its variants. Rendered.AppendJSON writes exactly this shape.
+type Product struct {
+	ProductInfo
+	Available int       `json:"available"`
+	InStock   bool      `json:"inStock"`
+	Variants  []Variant `json:"variants"`
+}
+
 // Page is one page of the product list and the number of matching products.
 type Page struct {
-	Products []Product `json:"products"`
-	Total    int64     `json:"total"`
+	Products []Rendered `json:"p"`
+	Total    int64      `json:"t"`
 }
 
 func groupKey(group *uuid.UUID) string {

@@ -2,6 +2,7 @@ package browse_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -76,7 +77,7 @@ func TestListStatementBudget(t *testing.T) {
 	counter := &statements{Interface: logger.Discard}
 	counted := db.Session(&gorm.Session{Logger: counter})
 	off := cache.New(nil, "x:", time.Minute, false)
-	svc := browse.New(counted, off, off, "INR")
+	svc := browse.New(counted, off, browse.NewStockStore(nil, "x:", time.Minute, false), "INR")
 	ctx := context.Background()
 
 	for _, q := range []browse.ListQuery{
@@ -104,7 +105,7 @@ func TestListAndProduct(t *testing.T) {
 	db, _ := testkit.MustDB(t)
 	s := seed(t, db)
 	off := cache.New(nil, "x:", time.Minute, false)
-	svc := browse.New(db, off, off, "INR")
+	svc := browse.New(db, off, browse.NewStockStore(nil, "x:", time.Minute, false), "INR")
 	ctx := context.Background()
 
 	all, err := svc.List(ctx, browse.ListQuery{Limit: 100})
@@ -112,7 +113,11 @@ func TestListAndProduct(t *testing.T) {
 		t.Fatal(err)
 	}
 	if all.Total != 31 || len(all.Products) != 31 || all.Products[0].ID != s.cafe.ID {
-		t.Fatalf("all: total %d, %d products, first %s", all.Total, len(all.Products), all.Products[0].Title)
+		t.Fatalf("all: total %d, %d products", all.Total, len(all.Products))
+	}
+	var decoded []browse.Product
+	if err := json.Unmarshal(all.AppendJSON(nil), &decoded); err != nil || len(decoded) != 31 {
+		t.Fatalf("rendered page does not decode: %v", err)
 	}
 	tees, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: "apparel"})
 	sub, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: s.child.ID.String()})
@@ -134,10 +139,7 @@ func TestListAndProduct(t *testing.T) {
 		t.Fatalf("escaped %% matched %d", literal.Total)
 	}
 
-	p, err := svc.Product(ctx, nil, s.cafe.Slug)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := product(t, svc, nil, s.cafe.Slug)
 	if p.Price != 120000 || p.CompareAtPrice == nil || *p.CompareAtPrice != 150000 || p.Available != 3 || !p.InStock ||
 		p.GSTRate != 1200 || len(p.Variants) != 1 || p.Currency != "INR" {
 		t.Fatalf("product: %+v", p)
@@ -154,9 +156,23 @@ func TestListAndProduct(t *testing.T) {
 	// The group's price list prices one variant; the product's "from" price follows.
 	var withList models.Variant
 	db.Take(&withList, "id = ?", s.listVariant)
-	guestView, _ := svc.Product(ctx, nil, withList.ProductID.String())
-	groupView, _ := svc.Product(ctx, &s.group, withList.ProductID.String())
+	guestView := product(t, svc, nil, withList.ProductID.String())
+	groupView := product(t, svc, &s.group, withList.ProductID.String())
 	if guestView.Price != 50000 || groupView.Price != 42000 || groupView.Available != 12 {
 		t.Fatalf("guest price %s, group price %s, available %d", guestView.Price, groupView.Price, groupView.Available)
 	}
+}
+
+// product reads a product page and decodes it as answered.
+func product(t *testing.T, svc *browse.Service, group *uuid.UUID, idOrSlug string) browse.Product {
+	t.Helper()
+	r, err := svc.Product(context.Background(), group, idOrSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p browse.Product
+	if err := json.Unmarshal(r.AppendJSON(nil), &p); err != nil {
+		t.Fatalf("rendered product does not decode: %v", err)
+	}
+	return p
 }

@@ -31,13 +31,14 @@ func (q ListQuery) cacheKey() string {
 // List returns a page of active products, newest first, and the number of
 // matching products. A miss costs at most three statements (products with
 // count(*) OVER(), their variants and prices, and a count only when the page
-// is past the end); a hit costs none, or one cheap stock query every StockTTL.
+// is past the end); a hit costs none, or one cheap availability query for
+// the products whose cached figure expired.
 func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 	key := q.cacheKey()
 	var page Page
 	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
 	if hit {
-		if err := s.overlayStock(ctx, version, key, page.Products); err != nil {
+		if err := s.overlayStock(ctx, version, page.Products); err != nil {
 			return nil, err
 		}
 		return &page, nil
@@ -58,7 +59,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 		}
 	}
 	s.catalog.Set(ctx, CatalogNamespace, version, key, page)
-	s.storeStock(ctx, version, key, page.Products)
+	s.storeStock(ctx, version, page.Products)
 	return &page, nil
 }
 

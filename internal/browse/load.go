@@ -59,10 +59,10 @@ FROM (` + pricing.InputsSQL + ` WHERE v.product_id IN @ids) pr
 JOIN variants v ON v.id = pr.variant_id
 ORDER BY v.product_id, v.created_at, v.id`
 
-// assemble builds the shopper's view of rows with their variants, in the
-// order of rows.
-func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]Product, error) {
-	out := make([]Product, len(rows))
+// assemble renders rows with their variants, prices and availability, in
+// the order of rows.
+func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]Rendered, error) {
+	out := make([]Rendered, len(rows))
 	if len(rows) == 0 {
 		return out, nil
 	}
@@ -78,23 +78,25 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 	byProduct := make(map[uuid.UUID][]Variant, len(rows))
 	for _, v := range vrows {
 		price := pricing.Effective(v.Row.Inputs())
-		byProduct[v.ProductID] = append(byProduct[v.ProductID], Variant{
+		byProduct[v.ProductID] = append(byProduct[v.ProductID], Variant{VariantInfo: VariantInfo{
 			ID: v.VariantID, SKU: v.SKU, Size: v.Size, Color: v.Color, Weight: weight(v.Weight),
-			Price: price.Amount, CompareAtPrice: price.CompareAt, Available: v.Available, InStock: v.Available > 0,
+			Price: price.Amount, CompareAtPrice: price.CompareAt}, Available: v.Available, InStock: v.Available > 0,
 		})
 	}
 	for i, r := range rows {
-		out[i] = s.product(r, byProduct[r.ID])
+		if out[i], err = render(s.product(r, byProduct[r.ID])); err != nil {
+			return nil, fmt.Errorf("browse.render: %w", err)
+		}
 	}
 	return out, nil
 }
 
 // product builds one product's view; its price is the cheapest variant's.
 func (s *Service) product(r productRow, variants []Variant) Product {
-	p := Product{ID: r.ID, Title: r.Title, Slug: r.Slug, Description: r.Description, Currency: s.currency,
-		GSTRate: r.GSTRate, HSNCode: r.HSNCode, CategoryID: r.CategoryID,
-		Rating: review.Summarize(r.RatingCount, r.RatingTotal), Variants: variants,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	p := Product{ProductInfo: ProductInfo{ID: r.ID, Title: r.Title, Slug: r.Slug, Description: r.Description,
+		Currency: s.currency, GSTRate: r.GSTRate, HSNCode: r.HSNCode, CategoryID: r.CategoryID,
+		Rating: review.Summarize(r.RatingCount, r.RatingTotal), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()},
+		Variants: variants}
 	if p.Variants == nil {
 		p.Variants = []Variant{}
 	}
@@ -107,17 +109,7 @@ func (s *Service) product(r productRow, variants []Variant) Product {
 			p.Price, p.CompareAtPrice = v.Price, v.CompareAtPrice
 		}
 	}
-	tallyStock(&p)
 	return p
-}
-
-// tallyStock sets the product's availability from its variants'.
-func tallyStock(p *Product) {
-	p.Available = 0
-	for _, v := range p.Variants {
-		p.Available += v.Available
-	}
-	p.InStock = p.Available > 0
 }
 
 func weight(w decimal.NullDecimal) *json.Number {

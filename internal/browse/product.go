@@ -12,17 +12,17 @@ import (
 
 // Product returns the active product with id or slug idOrSlug priced for
 // group. Errors: NOT_FOUND (unknown, draft or archived).
-func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string) (*Product, error) {
+func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string) (*Rendered, error) {
 	idOrSlug = strings.TrimSpace(idOrSlug)
 	if idOrSlug == "" || len(idOrSlug) > 200 {
 		return nil, apperr.NotFoundf("product")
 	}
 	key := cache.Key("product", idOrSlug, groupKey(group))
-	var p Product
+	var p Rendered
 	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &p)
 	if hit {
-		one := []Product{p}
-		if err := s.overlayStock(ctx, version, key, one); err != nil {
+		one := []Rendered{p}
+		if err := s.overlayStock(ctx, version, one); err != nil {
 			return nil, err
 		}
 		return &one[0], nil
@@ -46,6 +46,6 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 		return nil, err
 	}
 	s.catalog.Set(ctx, CatalogNamespace, version, key, out[0])
-	s.storeStock(ctx, version, key, out)
+	s.storeStock(ctx, version, out)
 	return &out[0], nil
 }

@@ -7,6 +7,8 @@
 package checkout
 
 import (
+	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -25,18 +27,42 @@ type Settings struct {
 	Currency string
 }
 
+// StockCache is told which products' availability changed, so cached
+// figures are dropped (browse.StockStore).
+type StockCache interface {
+	Forget(ctx context.Context, productIDs []uuid.UUID)
+}
+
 // Service runs checkouts.
 type Service struct {
 	db       *gorm.DB
 	provider payment.Provider
 	set      Settings
 	log      *slog.Logger
+	stock    StockCache
 	now      func() time.Time
 }
 
-// New returns the service.
-func New(db *gorm.DB, provider payment.Provider, set Settings, log *slog.Logger) *Service {
-	return &Service{db: db, provider: provider, set: set, log: log, now: func() time.Time { return time.Now().UTC() }}
+// New returns the service. stock may be nil.
+func New(db *gorm.DB, provider payment.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
+	return &Service{db: db, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// forget drops the cached availability of the products of a session's
+// snapshot.
+func (s *Service) forget(ctx context.Context, lines []byte) {
+	if s.stock == nil {
+		return
+	}
+	var snap []models.CheckoutLine
+	if json.Unmarshal(lines, &snap) != nil {
+		return
+	}
+	ids := make([]uuid.UUID, len(snap))
+	for i, l := range snap {
+		ids[i] = l.ProductID
+	}
+	s.stock.Forget(ctx, ids)
 }
 
 // Guest is the buyer of a guest checkout.

@@ -65,6 +65,9 @@ func (s *Service) Checkout(ctx context.Context, owner cart.Owner, in Input) (*Re
 	if err != nil {
 		return nil, database.Translate(err, "checkout session")
 	}
+	if res.Created {
+		s.forget(ctx, res.Session.Lines)
+	}
 	if err := s.ensureIntent(ctx, res.Session); err != nil {
 		return nil, err
 	}

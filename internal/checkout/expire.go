@@ -48,6 +48,7 @@ func (s *Service) ExpireDue(ctx context.Context, now time.Time) (int, error) {
 
 func (s *Service) expireOne(ctx context.Context, id, cartID uuid.UUID, now time.Time) (bool, error) {
 	done := false
+	var lines []byte
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		c, err := cart.LockByID(tx, cartID)
 		if err != nil {
@@ -56,15 +57,20 @@ func (s *Service) expireOne(ctx context.Context, id, cartID uuid.UUID, now time.
 		var sess struct {
 			State     string
 			ExpiresAt time.Time
+			Lines     []byte
 		}
-		if err := tx.Raw(`SELECT state, expires_at FROM checkout_sessions WHERE id = ? FOR UPDATE`, id).Scan(&sess).Error; err != nil {
+		if err := tx.Raw(`SELECT state, expires_at, lines FROM checkout_sessions WHERE id = ? FOR UPDATE`, id).Scan(&sess).Error; err != nil {
 			return wrap("expire_lock", err)
 		}
 		if sess.State != models.CheckoutPending || sess.ExpiresAt.After(now) {
 			return nil
 		}
-		done = true
+		done, lines = true, sess.Lines
 		return cart.EndCheckout(tx, c, id, models.CheckoutExpired)
 	})
+	if done && err == nil {
+		// Released units are available again; show them without waiting.
+		s.forget(ctx, lines)
+	}
 	return done, err
 }
