@@ -11,6 +11,7 @@ import (
 // registerX function in its own file of this package.
 func register(mux *asynq.ServeMux, d *deps.Deps) {
 	registerOutbox(mux, d)
+	registerBackoffice(mux, d)
 	registerStorefront(mux, d)
 	registerPayments(mux, d)
 	registerWebhooks(mux, d)

@@ -105,7 +105,7 @@ func ApplyLimit(c *fiber.Ctx, res ratelimit.Result) error {
 	c.Set("X-RateLimit-Remaining", strconv.Itoa(res.Remaining))
 	c.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
 	if !res.Allowed {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(res.RetryAfter(time.Now()).Seconds()+0.999)))
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(res.RetryAfterSeconds()))
 		return apperr.New(apperr.RateLimited, "too many requests")
 	}
 	return nil

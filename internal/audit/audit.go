@@ -34,16 +34,26 @@ func Record(ctx context.Context, db *gorm.DB, e Entry) error {
 		AdminID:   e.AdminID,
 		Action:    e.Action,
 		Metadata:  meta,
-		IPAddress: e.IP,
-		UserAgent: e.UserAgent,
+		IPAddress: clean(e.IP, 64),
+		UserAgent: clean(e.UserAgent, 512),
 	}
-	if e.EntityID != "" {
-		row.EntityID = &e.EntityID
+	if id := clean(e.EntityID, 128); id != "" {
+		row.EntityID = &id
 	}
 	if err := db.WithContext(ctx).Create(&row).Error; err != nil {
 		return fmt.Errorf("audit.record: %w", err)
 	}
 	return nil
+}
+
+// clean makes a client-supplied header storable: valid UTF-8, no NUL bytes
+// (Postgres text refuses them, and the entry would be lost), bounded length.
+func clean(s string, max int) string {
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "")
+	}
+	return s
 }
 
 // Scrub returns v with every sensitive key removed, at any depth of maps and

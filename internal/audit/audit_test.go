@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestScrubRemovesSecretsAtAnyDepth(t *testing.T) {
@@ -31,5 +32,12 @@ func TestScrubRemovesSecretsAtAnyDepth(t *testing.T) {
 	}
 	if _, ok := in["password"]; !ok {
 		t.Fatal("Scrub modified its input")
+	}
+}
+
+func TestCleanMakesHeadersStorable(t *testing.T) {
+	got := clean("curl/8\x00\xff"+strings.Repeat("a", 600), 512)
+	if strings.ContainsRune(got, 0) || !utf8.ValidString(got) || len(got) > 512 {
+		t.Fatalf("clean left %q", got[:20])
 	}
 }

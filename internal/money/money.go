@@ -31,7 +31,12 @@ func (a Amount) String() string { return formatHundredths(int64(a)) }
 func (a Amount) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
 
 // UnmarshalJSON parses a JSON number in major units with at most 2 decimals.
+// null leaves the amount unchanged, as encoding/json does for other types,
+// so that validation (not parsing) reports a missing required amount.
 func (a *Amount) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
 	v, err := parseHundredths(string(b))
 	if err != nil {
 		return err
@@ -102,8 +107,12 @@ func (r Rate) String() string { return formatHundredths(int64(r)) }
 // MarshalJSON renders the rate as a JSON number of percent.
 func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
 
-// UnmarshalJSON parses a JSON number of percent with at most 2 decimals.
+// UnmarshalJSON parses a JSON number of percent with at most 2 decimals;
+// null leaves the rate unchanged.
 func (r *Rate) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
 	v, err := parseHundredths(string(b))
 	if err != nil {
 		return err

@@ -18,17 +18,28 @@ type Result struct {
 	Allowed   bool
 	Limit     int
 	Remaining int
-	// Reset is when the current window ends.
+	// Reset is when the current window ends, rounded up to a second.
 	Reset time.Time
+	// left is the window's remaining time as Redis reported it.
+	left time.Duration
 }
 
-// RetryAfter is how long the client should wait before trying again.
-func (r Result) RetryAfter(now time.Time) time.Duration {
-	d := r.Reset.Sub(now)
-	if d < time.Second {
-		return time.Second
+// ceilSecond rounds t up to a whole second, so that a client waiting until
+// Reset never arrives early, and never more than a second late.
+func ceilSecond(t time.Time) time.Time {
+	if t2 := t.Truncate(time.Second); !t2.Equal(t) {
+		return t2.Add(time.Second)
 	}
-	return d
+	return t
+}
+
+// RetryAfterSeconds is the value of the Retry-After header: the window's
+// remaining time in whole seconds, rounded up, at least 1.
+func (r Result) RetryAfterSeconds() int {
+	if s := int((r.left + time.Second - 1) / time.Second); s > 1 {
+		return s
+	}
+	return 1
 }
 
 // Limiter counts requests in Redis.
@@ -64,6 +75,7 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.
 		Allowed:   count <= limit,
 		Limit:     limit,
 		Remaining: remaining,
-		Reset:     time.Now().Add(ttl).Truncate(time.Second).Add(time.Second),
+		Reset:     ceilSecond(time.Now().Add(ttl)),
+		left:      ttl,
 	}, nil
 }

@@ -111,4 +111,3 @@ func TestMassAssignmentIsIgnored(t *testing.T) {
 		}
 	})
 }
-

@@ -133,36 +133,44 @@ func ensureTemplate(ctx context.Context, server string) (string, error) {
 	if _, err := conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", building, name)); err != nil {
 		return "", err
 	}
+	// The build time lets dropStale spare templates that another test run,
+	// on another migration set, may still be cloning.
+	if _, err := conn.Exec(ctx, fmt.Sprintf("COMMENT ON DATABASE %s IS '%d'", name, time.Now().Unix())); err != nil {
+		return "", err
+	}
 	return name, nil
 }
 
-// dropStale removes templates of older migration sets and test databases
-// left behind by killed test runs (older than two hours).
+// dropStale removes templates and test databases more than two hours old:
+// those of older migration sets and those left behind by killed test runs.
+// Younger ones may belong to a test run still going on another checkout.
 func dropStale(ctx context.Context, conn *pgx.Conn) {
-	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'shop_tmpl_%' OR datname LIKE 'shop_test_%'")
+	rows, err := conn.Query(ctx, `SELECT d.datname, COALESCE(shobj_description(d.oid, 'pg_database'), '')
+		FROM pg_database d WHERE d.datname LIKE 'shop_tmpl_%' OR d.datname LIKE 'shop_test_%'`)
 	if err != nil {
 		return
 	}
-	var names []string
+	type db struct{ name, comment string }
+	var dbs []db
 	for rows.Next() {
-		var n string
-		if rows.Scan(&n) == nil {
-			names = append(names, n)
+		var d db
+		if rows.Scan(&d.name, &d.comment) == nil {
+			dbs = append(dbs, d)
 		}
 	}
 	rows.Close()
 	cutoff := time.Now().Add(-2 * time.Hour).Unix()
-	for _, n := range names {
-		if strings.HasPrefix(n, "shop_test_") {
-			parts := strings.Split(n, "_")
-			if len(parts) < 3 {
-				continue
-			}
-			if ts, err := strconv.ParseInt(parts[2], 10, 64); err != nil || ts > cutoff {
-				continue
+	for _, d := range dbs {
+		born := d.comment // templates carry their build time as a comment
+		if strings.HasPrefix(d.name, "shop_test_") {
+			if parts := strings.Split(d.name, "_"); len(parts) >= 3 {
+				born = parts[2]
 			}
 		}
-		conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{n}.Sanitize()))
+		if ts, err := strconv.ParseInt(born, 10, 64); err != nil || ts > cutoff {
+			continue
+		}
+		conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{d.name}.Sanitize()))
 	}
 }
 

@@ -1,0 +1,102 @@
+// Package inventoryapi serves the back office's catalog-wide stock
+// endpoints: the overview and bulk updates queued as jobs (interface 4.5,
+// API-DECISIONS 10).
+package inventoryapi
+
+import (
+	"strconv"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/inventory"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+const actionBulkUpdate = "inventory.bulk_update"
+
+type handlers struct {
+	stock *inventory.Service
+}
+
+// Register mounts the inventory routes on m.
+func Register(m *mount.Mount) {
+	d := m.Deps
+	h := &handlers{stock: inventory.New(d.DB, d.Queue, d.Log, d.Config.LowStockThreshold, d.Config.StoreCurrency)}
+	m.Admin.Get("/inventory/overview", rbac.CatalogRead, h.overview)
+	m.Admin.Post("/inventory/bulk-update", rbac.InventoryBulk, h.bulkUpdate,
+		adminroute.Audit(actionBulkUpdate, ""), adminroute.RateBucket(adminroute.Bulk))
+}
+
+type reservedView struct {
+	Total   int64 `json:"total"`
+	ByCart  int64 `json:"byCart"`
+	ByOrder int64 `json:"byOrder"`
+}
+
+type overviewResponse struct {
+	TotalVariants      int64        `json:"totalVariants"`
+	InStockVariants    int64        `json:"inStockVariants"`
+	OutOfStockVariants int64        `json:"outOfStockVariants"`
+	LowStockVariants   int64        `json:"lowStockVariants"`
+	TotalValue         money.Amount `json:"totalValue"`
+	ReservedInventory  reservedView `json:"reservedInventory"`
+	Currency           string       `json:"currency"`
+}
+
+// overview answers GET /admin/inventory/overview.
+func (h *handlers) overview(c *fiber.Ctx) error {
+	o, err := h.stock.Overview(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(overviewResponse{
+		TotalVariants: o.TotalVariants, InStockVariants: o.InStockVariants, OutOfStockVariants: o.OutOfStockVariants,
+		LowStockVariants: o.LowStockVariants, TotalValue: o.TotalValue, Currency: o.Currency,
+		ReservedInventory: reservedView{Total: o.ReservedByCart + o.ReservedByOrder, ByCart: o.ReservedByCart, ByOrder: o.ReservedByOrder},
+	})
+}
+
+type bulkLine struct {
+	VariantID string `json:"variantId" validate:"required,uuid"`
+	Inventory *int   `json:"inventory" validate:"required,min=0,max=1000000000"`
+	Operation string `json:"operation" validate:"required,oneof=set add subtract"`
+}
+
+type bulkRequest struct {
+	Updates []bulkLine `json:"updates" validate:"required,min=1,max=1000,dive"`
+}
+
+// JobAccepted is the 202 answer of queued work (API-DECISIONS 2).
+type JobAccepted struct {
+	JobID  string `json:"jobId"`
+	Status string `json:"status"`
+}
+
+// bulkUpdate answers POST /admin/inventory/bulk-update: 202 with the job id
+// once every update is checked and the job queued.
+func (h *handlers) bulkUpdate(c *fiber.Ctx) error {
+	var req bulkRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	updates := make([]inventory.Update, len(req.Updates))
+	for i, l := range req.Updates {
+		id, err := uuid.Parse(l.VariantID)
+		if err != nil {
+			return apperr.Invalid("updates["+strconv.Itoa(i)+"].variantId", "must be a UUID")
+		}
+		updates[i] = inventory.Update{VariantID: id, Inventory: *l.Inventory, Operation: l.Operation}
+	}
+	jobID, err := h.stock.SubmitBulk(c.UserContext(), updates)
+	if err != nil {
+		return err
+	}
+	adminroute.SetAuditEntity(c, jobID)
+	adminroute.AddAuditMeta(c, "updates", len(updates))
+	return c.Status(fiber.StatusAccepted).JSON(JobAccepted{JobID: jobID, Status: "queued"})
+}

@@ -1,0 +1,49 @@
+package systemapi
+
+import (
+	"sync"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/hibiken/asynqmon"
+)
+
+// DashboardPath is where the queue dashboard (asynqmon) is served.
+const DashboardPath = "/api/v1/admin/queues"
+
+// mountDashboard serves asynqmon under /api/v1/admin/queues/ to super
+// admins only (cookie or bearer, through the admin guard like every admin
+// route). Its page and reads are GETs; its POST and DELETE calls (pause a
+// queue, retry or delete tasks) are audited as queue.manage.
+func mountDashboard(m *mount.Mount) {
+	d := m.Deps
+	var (
+		once    sync.Once
+		handler fiber.Handler
+		mon     *asynqmon.HTTPHandler
+	)
+	// Built on first use: asynqmon opens its own Redis connections.
+	serve := func(c *fiber.Ctx) error {
+		once.Do(func() {
+			mon = asynqmon.New(asynqmon.Options{RootPath: DashboardPath, RedisConnOpt: d.RedisOpt})
+			handler = adaptor.HTTPHandler(mon)
+		})
+		return handler(c)
+	}
+	if app, ok := m.Root.(*fiber.App); ok {
+		app.Hooks().OnShutdown(func() error {
+			once.Do(func() {}) // a dashboard never built stays unbuilt
+			if mon != nil {
+				return mon.Close()
+			}
+			return nil
+		})
+	}
+	a := m.Admin
+	a.Get("/queues/*", rbac.QueueDashboard, serve)
+	a.Post("/queues/*", rbac.QueueDashboard, serve, adminroute.Audit(actionQueueManage, ""))
+	a.Delete("/queues/*", rbac.QueueDashboard, serve, adminroute.Audit(actionQueueManage, ""))
+}

@@ -1,0 +1,57 @@
+package systemapi
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/system"
+	"github.com/gofiber/fiber/v2"
+)
+
+type externalView struct {
+	Gateway string `json:"gateway"`
+	Email   string `json:"email"`
+}
+
+type servicesView struct {
+	Database string       `json:"database"`
+	Redis    string       `json:"redis"`
+	External externalView `json:"external"`
+}
+
+type poolView struct {
+	Open  int `json:"open"`
+	InUse int `json:"inUse"`
+}
+
+type metricsView struct {
+	Uptime string `json:"uptime"`
+	Memory string `json:"memory"`
+	// ActiveConnections is the HTTP connections open to this API process.
+	ActiveConnections int      `json:"activeConnections"`
+	DatabasePool      poolView `json:"databasePool"`
+}
+
+type healthResponse struct {
+	Status    string       `json:"status"`
+	Timestamp string       `json:"timestamp"`
+	Services  servicesView `json:"services"`
+	Metrics   metricsView  `json:"metrics"`
+}
+
+// health answers GET /admin/health. It is 200 whatever the states: the body
+// says what is wrong.
+func (h *handlers) health(c *fiber.Ctx) error {
+	r := h.system.Health(c.UserContext())
+	return c.JSON(healthResponse{
+		Status:    r.Status,
+		Timestamp: r.Timestamp.Format(time.RFC3339),
+		Services: servicesView{Database: r.Database, Redis: r.Redis,
+			External: externalView{Gateway: r.Gateway, Email: r.Email}},
+		Metrics: metricsView{
+			Uptime:            r.Uptime.Round(time.Second).String(),
+			Memory:            system.FormatBytes(r.HeapBytes) + " heap, " + system.FormatBytes(r.SysBytes) + " from the OS",
+			ActiveConnections: int(c.App().Server().GetOpenConnectionsCount()),
+			DatabasePool:      poolView{Open: r.DBOpen, InUse: r.DBInUse},
+		},
+	})
+}

@@ -1,0 +1,78 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/inventory"
+	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/hibiken/asynq"
+)
+
+// registerBackoffice mounts the back-office jobs: analytics rollups, bulk
+// inventory updates and reconcile.
+func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
+	stats := analytics.New(d.DB, d.Config.LowStockThreshold, d.Config.StoreCurrency)
+	mux.HandleFunc(tasks.TypeAnalyticsRollup, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.AnalyticsRollupPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		from, errFrom := time.Parse(time.DateOnly, p.From)
+		to, errTo := time.Parse(time.DateOnly, p.To)
+		if errFrom != nil || errTo != nil || to.Before(from) {
+			return fmt.Errorf("analytics rollup: bad span %q..%q: %w", p.From, p.To, asynq.SkipRetry)
+		}
+		return stats.Rollup(ctx, analytics.Range{From: from, To: to})
+	})
+
+	bulk := inventory.New(d.DB, d.Queue, d.Log, d.Config.LowStockThreshold, d.Config.StoreCurrency)
+	mux.HandleFunc(tasks.TypeInventoryBulk, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.InventoryBulkPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		updates, err := inventory.DecodeUpdates(p.Updates)
+		if err != nil {
+			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+		}
+		id, _ := asynq.GetTaskID(ctx)
+		res, err := bulk.ApplyBulk(ctx, id, updates)
+		if errors.Is(err, inventory.ErrRefused) {
+			// The whole update was rolled back; asking again gives the same answer.
+			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+		}
+		if err != nil {
+			return err
+		}
+		return writeResult(t, res)
+	})
+
+	repair := reconcile.New(d.DB, stats, d.Log.With("component", "reconcile"))
+	mux.HandleFunc(tasks.TypeReconcile, func(ctx context.Context, t *asynq.Task) error {
+		rep, err := repair.Run(ctx)
+		if err != nil {
+			return err
+		}
+		return writeResult(t, rep)
+	})
+}
+
+// writeResult stores a job's result with the task, where GET
+// /admin/jobs/{id} reads it.
+func writeResult(t *asynq.Task, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if w := t.ResultWriter(); w != nil {
+		_, err = w.Write(b)
+	}
+	return err
+}
