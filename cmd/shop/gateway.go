@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/spf13/cobra"
+)
+
+func init() { extraCommands = append(extraCommands, gatewayCmd) }
+
+// gatewayCmd is `shop gateway`: the payment gateway's stand-in for local
+// development with the simulator provider.
+func gatewayCmd() *cobra.Command {
+	gw := &cobra.Command{Use: "gateway", Short: "Payment gateway tools for local development"}
+	var orderID, target, currency, eventID, paymentID string
+	var amount int64
+	sim := &cobra.Command{
+		Use:   "simulate EVENT --order-id ID [--amount N] [--url U]",
+		Short: "Sign and post a gateway webhook (payment.captured, order.paid, payment.failed, payment.authorized)",
+		Long: `Builds a well-formed gateway event for the checkout whose paymentIntentId is
+--order-id, signs it with GATEWAY_WEBHOOK_SECRET and posts it to the webhook,
+as the gateway would. --amount is in minor units (paise); without it the
+checkout session's total and currency are read from the database. Without
+APP_ENV the development settings apply, as for 'shop dev'.`,
+		Example: "  shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := ""
+			if os.Getenv("APP_ENV") == "" {
+				env = config.Development
+			}
+			cfg, err := config.Load(env)
+			if err != nil {
+				return err
+			}
+			if cfg.GatewayWebhookSecret == "" {
+				return errors.New("GATEWAY_WEBHOOK_SECRET is not set: nothing to sign with")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if amount < 0 {
+				if amount, currency, err = sessionTotal(ctx, cfg, orderID, currency); err != nil {
+					return err
+				}
+			}
+			if target == "" {
+				target = fmt.Sprintf("http://localhost:%d%s", cfg.Port, gatewayapi.Path)
+			}
+			if eventID == "" {
+				eventID = gateway.NewEventID()
+			}
+			body := gateway.BuildEvent(gateway.Simulated{Name: args[0], EventID: eventID, OrderID: orderID,
+				PaymentID: paymentID, Amount: amount, Currency: currency})
+			status, resp, err := gateway.Post(ctx, &http.Client{Timeout: 15 * time.Second}, target, cfg.GatewayWebhookSecret, body)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "POST %s\n%s\n→ %d %s\n", target, body, status, resp)
+			if status >= 300 {
+				return fmt.Errorf("webhook answered %d", status)
+			}
+			return nil
+		},
+	}
+	f := sim.Flags()
+	f.StringVar(&orderID, "order-id", "", "gateway order id: the checkout's paymentIntentId (required)")
+	f.Int64Var(&amount, "amount", -1, "amount in minor units (paise); default: the checkout session's total")
+	f.StringVar(&currency, "currency", "INR", "currency, when --amount is given")
+	f.StringVar(&target, "url", "", "webhook URL (default http://localhost:$PORT"+gatewayapi.Path+")")
+	f.StringVar(&eventID, "event-id", "", "event id (default: random; repeat one to test de-duplication)")
+	f.StringVar(&paymentID, "payment-id", "", "gateway payment id (default: random pay_sim_...)")
+	_ = sim.MarkFlagRequired("order-id")
+	gw.AddCommand(sim)
+	return gw
+}
+
+// sessionTotal reads the amount and currency of the checkout session of a
+// gateway order id.
+func sessionTotal(ctx context.Context, cfg *config.Config, orderID, currency string) (int64, string, error) {
+	db, err := database.Open(ctx, cfg.DatabaseURL, database.Options{MaxConns: 1})
+	if err != nil {
+		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)
+	}
+	defer database.Close(db)
+	var row struct {
+		Total    int64
+		Currency string
+	}
+	err = db.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
+		cfg.PaymentProvider, orderID).Scan(&row).Error
+	if err != nil {
+		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)
+	}
+	if row.Currency == "" {
+		return 0, "", fmt.Errorf("no %s checkout session has paymentIntentId %q; pass --amount to send anyway", cfg.PaymentProvider, orderID)
+	}
+	return row.Total, row.Currency, nil
+}

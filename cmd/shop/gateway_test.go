@@ -1,0 +1,39 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/payments/paymenttest"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+)
+
+// `shop gateway simulate` signs a well-formed event with the configured
+// secret, reads the amount from the checkout session, and the posted event
+// becomes the order.
+func TestGatewaySimulate(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithWorker())
+	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
+	cmd := exec.Command(shopBin, "gateway", "simulate", "payment.captured", "--order-id", c.IntentID, "--url", app.URL+gatewayapi.Path)
+	cmd.Env = append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+app.DatabaseURL, "GATEWAY_WEBHOOK_SECRET="+app.Config.GatewayWebhookSecret)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Webhook accepted") {
+		t.Fatalf("simulate: %v\n%s", err, out)
+	}
+	testkit.Eventually(t, 15*time.Second, "the order", func() bool {
+		var o models.Order
+		return app.DB.Take(&o, "payment_intent_id = ?", c.IntentID).Error == nil && o.Total == c.Total
+	})
+
+	// A wrong secret is refused by the server and the command fails.
+	cmd = exec.Command(shopBin, "gateway", "simulate", "payment.failed", "--order-id", c.IntentID, "--amount", "100", "--url", app.URL+gatewayapi.Path)
+	cmd.Env = append(os.Environ(), "APP_ENV=development", "GATEWAY_WEBHOOK_SECRET=not-the-right-secret")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "Invalid webhook signature") {
+		t.Fatalf("wrong secret: %v\n%s", err, out)
+	}
+}
