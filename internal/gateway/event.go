@@ -8,6 +8,8 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -92,9 +94,16 @@ func Parse(body []byte) (Event, error) {
 	var w wireEvent
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	if err := dec.Decode(&w); err != nil {
+	err := dec.Decode(&w)
+	if err == nil {
+		// One JSON value and nothing after it: the body is queued as is.
+		if _, next := dec.Token(); next != io.EOF {
+			err = errors.New("data after the event")
+		}
+	}
+	if err != nil {
 		return Event{}, apperr.New(apperr.Validation, "malformed webhook event").
-			WithDetails(map[string]any{"issue": "body must be a JSON event object"})
+			WithDetails(map[string]any{"issue": "body must be one JSON event object"})
 	}
 	if w.Event == nil || strings.TrimSpace(*w.Event) == "" {
 		return Event{}, apperr.Invalid("event", "is required")

@@ -51,6 +51,8 @@ func TestParse(t *testing.T) {
 	tests := []struct{ name, body, field string }{
 		{"malformed", `{"event":`, ""},
 		{"not an object", `[1]`, ""},
+		{"trailing data", valid + `{}`, ""},
+		{"trailing garbage", valid + `garbage`, ""},
 		{"no event", `{"created_at":1}`, "event"},
 		{"event not a string", `{"event":5,"created_at":1}`, ""},
 		{"created_at missing", `{"event":"payment.captured"}`, "created_at"},
