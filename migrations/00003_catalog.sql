@@ -34,12 +34,20 @@ CREATE TABLE products (
     rating_count     integer NOT NULL DEFAULT 0,
     rating_total     integer NOT NULL DEFAULT 0,
     created_at       timestamptz NOT NULL DEFAULT now(),
-    updated_at       timestamptz NOT NULL DEFAULT now()
+    updated_at       timestamptz NOT NULL DEFAULT now(),
+    -- title and description folded (lower case, no accents), kept by
+    -- Postgres: searches match it with LIKE shop_fold(pattern). Stored, so a
+    -- trigram recheck or a scan compares text instead of running unaccent
+    -- per row (10x faster counts on a 100k catalog; docs/DECISIONS.md).
+    search_text      text GENERATED ALWAYS AS (shop_fold(title || ' ' || description)) STORED
 );
 CREATE INDEX products_status_created_idx ON products (status, created_at DESC, id DESC);
 CREATE INDEX products_category_idx ON products (category_id, status, created_at DESC);
 CREATE INDEX products_created_idx ON products (created_at DESC, id DESC);
--- case- and accent-insensitive substring search on title and description
+-- case- and accent-insensitive substring search on title and description:
+-- search_text LIKE shop_fold('%term%') (admin list); the expression index
+-- serves queries written on the expression itself (storefront browse)
+CREATE INDEX products_search_text_idx ON products USING gin (search_text gin_trgm_ops);
 CREATE INDEX products_search_idx ON products USING gin (shop_fold(title || ' ' || description) gin_trgm_ops);
 
 -- customerGroupOverrides: a product price per customer group
