@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
+	"github.com/gocommerce/shop/api/customerapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
@@ -17,6 +18,7 @@ import (
 // Register(*api.Mount)-shaped functions through this list only, so that api
 // is the one place that knows every route.
 var modules = []func(*mount.Mount){
+	customerapi.Register,
 	systemapi.Register,
 	inventoryapi.Register,
 	analyticsapi.Register,
