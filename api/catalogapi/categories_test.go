@@ -28,6 +28,7 @@ func TestCategories(t *testing.T) {
 			t.Fatalf("slug %v", c["slug"])
 		}
 		e.do(t, http.MethodPost, "/categories", map[string]any{"name": "K2", "slug": "kitchen"}).ExpectError(t, http.StatusConflict, "CONFLICT")
+		e.do(t, http.MethodPatch, "/categories/"+pid, map[string]any{"slug": "kitchen"}).ExpectError(t, http.StatusConflict, "CONFLICT")
 	})
 	t.Run("get and list", func(t *testing.T) {
 		if g := e.as(t, "viewer").do(t, http.MethodGet, "/categories/"+kid, nil).Expect(t, http.StatusOK).Map(t); g["name"] != "Kitchen" {

@@ -33,6 +33,11 @@ func slugFor(tx *gorm.DB, table, explicit, name string) (slug string, generated 
 	if base == "" {
 		base = fallback
 	}
+	// Creates generating from the same base wait for each other until
+	// commit, so the next one sees the slug just taken and picks another.
+	if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtext(?))`, "slug:"+table+":"+base).Error; err != nil {
+		return "", true, fmt.Errorf("catalog.slug: %w", err)
+	}
 	var taken []string
 	err = tx.Raw(`SELECT slug FROM `+table+` WHERE slug = ? OR slug LIKE ? ESCAPE '\'`,
 		base, likeEscape(base)+"-%").Scan(&taken).Error
@@ -50,8 +55,8 @@ func slugFor(tx *gorm.DB, table, explicit, name string) (slug string, generated 
 	return slug, true, nil
 }
 
-// slugAttempts bounds retries of a create whose generated slug was taken by
-// a concurrent insert between choosing it and inserting.
+// slugAttempts bounds retries of a create whose generated slug was taken
+// meanwhile by a write that did not take the lock (an explicit slug).
 const slugAttempts = 3
 
 // withSlugRetry runs create again when it fails on a generated slug's
