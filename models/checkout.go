@@ -114,7 +114,8 @@ type CheckoutLine struct {
 	SKU       string       `json:"sku"`
 	Quantity  int          `json:"quantity"`
 	UnitPrice money.Amount `json:"unitPrice"`
-	// DiscountAmount is this line's share of the cart discount.
+	// DiscountAmount is this line's share of its bundle's discount and of
+	// the cart discount.
 	DiscountAmount money.Amount `json:"discountAmount"`
 	// LineTotal is UnitPrice × Quantity − DiscountAmount, tax included.
 	LineTotal money.Amount `json:"lineTotal"`

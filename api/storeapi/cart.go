@@ -2,6 +2,7 @@ package storeapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/bundle"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -117,4 +118,38 @@ func (h *handlers) removeDiscount(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+type bundleLine struct {
+	VariantID string `json:"variantId" validate:"required,uuid"`
+	Quantity  int    `json:"quantity" validate:"min=1,max=1000"`
+}
+
+type addBundleRequest struct {
+	BundleID string       `json:"bundleId" validate:"required,uuid"`
+	Items    []bundleLine `json:"items" validate:"max=100,dive"`
+}
+
+// addBundle: POST /cart/bundles {bundleId, items?: [{variantId, quantity}]}
+// → 201 cart. Without items the bundle's default selection is added.
+// Errors: VALIDATION_ERROR (the selection breaks the bundle's rules),
+// NOT_FOUND (bundle), CONFLICT (stock, a product off sale, cart locked).
+func (h *handlers) addBundle(c *fiber.Ctx) error {
+	var req addBundleRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	o, err := owner(c)
+	if err != nil {
+		return err
+	}
+	sel := make([]bundle.Line, len(req.Items))
+	for i, it := range req.Items {
+		sel[i] = bundle.Line{VariantID: uuid.MustParse(it.VariantID), Quantity: it.Quantity}
+	}
+	v, err := h.carts.AddBundle(c.UserContext(), o, uuid.MustParse(req.BundleID), sel)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(v)
 }

@@ -77,6 +77,7 @@ func Register(m *mount.Mount) {
 
 	r.Get("/cart", h.optionalCustomer, h.getCart)
 	r.Post("/cart/items", h.optionalCustomer, h.addItem)
+	r.Post("/cart/bundles", h.optionalCustomer, h.addBundle)
 	r.Patch("/cart/items/:itemId", h.optionalCustomer, h.updateItem)
 	r.Delete("/cart/items/:itemId", h.optionalCustomer, h.removeItem)
 	r.Post("/cart/discount", h.optionalCustomer, h.applyDiscount)

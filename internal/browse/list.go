@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/google/uuid"
@@ -77,11 +78,23 @@ func filter(q ListQuery) (with, where string, args map[string]any) {
 		conds = append(conds, "p.category_id IN (SELECT id FROM cats)")
 	}
 	if q.Pattern != "" {
-		// shop_fold(title || ' ' || description) is the trigram-indexed expression.
-		conds = append(conds, `shop_fold(p.title || ' ' || p.description) LIKE shop_fold(@pattern) ESCAPE '\'`)
+		conds = append(conds, searchCondition(q.Pattern))
 		args["pattern"] = q.Pattern
 	}
 	return with, " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// searchCondition matches the stored folded column products.search_text
+// (trigram-indexed). Statements are prepared, and a generic plan cannot see
+// the pattern: for a term under three characters (no trigrams) it could
+// scan the whole trigram index. Such terms get a predicate the index cannot
+// serve, so the plan is a scan in every case; longer terms use the index.
+func searchCondition(pattern string) string {
+	term := strings.ReplaceAll(strings.Trim(pattern, "%"), `\`, "")
+	if utf8.RuneCountInString(term) < 3 {
+		return `(p.search_text || '') LIKE shop_fold(@pattern) ESCAPE '\'`
+	}
+	return `p.search_text LIKE shop_fold(@pattern) ESCAPE '\'`
 }
 
 func categoryMatch(category string, args map[string]any) string {

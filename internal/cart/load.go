@@ -86,6 +86,9 @@ func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buy
 	if err != nil {
 		return nil, err
 	}
+	if err := priceBundles(ctx, db, lines, buyer.Group); err != nil {
+		return nil, err
+	}
 	p := &Priced{Lines: lines, Code: code}
 	base := discount.Input{Lines: DiscountLines(lines), HasCustomer: buyer.CustomerID != nil, Now: now}
 	var res discount.Result

@@ -23,10 +23,15 @@ type Line struct {
 	UnitPrice       money.Amount
 	BundleID        *uuid.UUID
 	BundleSelection *uuid.UUID
+	// BundleDiscount is the line's share of its bundle's discountPercent
+	// (bundle.PriceSelection); BundleIssue says why a bundle line gets none.
+	BundleDiscount money.Amount
+	BundleIssue    string
 
 	// Gross is UnitPrice × Quantity.
 	Gross money.Amount
-	// Discount is the line's share of the cart discount.
+	// Discount is the line's share of every discount: its bundle's, then
+	// the cart's.
 	Discount money.Amount
 	// Net is Gross − Discount: what the shopper pays for the line, GST included.
 	Net money.Amount
@@ -44,27 +49,30 @@ type Totals struct {
 	Total         money.Amount
 }
 
-// DiscountLines returns the lines as the discount evaluator sees them.
+// DiscountLines returns the lines as the discount evaluator sees them: at
+// their price after any bundle discount.
 func DiscountLines(lines []Line) []discount.Line {
 	out := make([]discount.Line, len(lines))
 	for i, l := range lines {
-		out[i] = discount.Line{ProductID: l.ProductID, CategoryID: l.CategoryID, Total: l.UnitPrice * money.Amount(l.Quantity)}
+		out[i] = discount.Line{ProductID: l.ProductID, CategoryID: l.CategoryID,
+			Total: l.UnitPrice*money.Amount(l.Quantity) - l.BundleDiscount}
 	}
 	return out
 }
 
 // Compute fills each line's Gross, Discount, Net and Tax and returns the
 // totals. applied is the discount outcome for these lines (same order), or
-// nil. Tax is computed per line on the discounted amount and rounded half
+// nil; it applies on top of bundle discounts, which count in DiscountTotal
+// too. Tax is computed per line on the discounted amount and rounded half
 // up to the paisa, so the order's lines add up to its totals exactly.
 func Compute(lines []Line, applied *discount.Result) Totals {
 	var t Totals
 	for i := range lines {
 		l := &lines[i]
 		l.Gross = l.UnitPrice * money.Amount(l.Quantity)
-		l.Discount = 0
+		l.Discount = l.BundleDiscount
 		if applied != nil && applied.Applies() && i < len(applied.PerLine) {
-			l.Discount = applied.PerLine[i]
+			l.Discount += applied.PerLine[i]
 		}
 		l.Net = l.Gross - l.Discount
 		l.Tax = money.IncludedTax(l.Net, l.GSTRate)

@@ -25,6 +25,9 @@ type Item struct {
 	BundleID       *uuid.UUID   `json:"bundleId,omitempty"`
 	// BundleSelection groups the lines of one bundle added to the cart.
 	BundleSelection *uuid.UUID `json:"bundleSelection,omitempty"`
+	// BundleIssue says why a bundle line is priced without its bundle's
+	// discount (the bundle changed); checkout refuses such a cart.
+	BundleIssue string `json:"bundleIssue,omitempty"`
 }
 
 // View is the cart as answered (API-DECISIONS 8).
@@ -64,7 +67,7 @@ func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View,
 	for _, l := range p.Lines {
 		v.Items = append(v.Items, Item{ID: l.ItemID, VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title,
 			SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice, LineTotal: l.Gross, DiscountAmount: l.Discount,
-			BundleID: l.BundleID, BundleSelection: l.BundleSelection})
+			BundleID: l.BundleID, BundleSelection: l.BundleSelection, BundleIssue: l.BundleIssue})
 	}
 	return v, nil
 }

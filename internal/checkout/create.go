@@ -150,6 +150,10 @@ func checkPriced(p *cart.Priced) error {
 			return apperr.New(apperr.Conflict, "a product in the cart is no longer on sale").
 				WithDetails(map[string]any{"variantId": l.VariantID.String(), "issue": "no longer on sale"})
 		}
+		if l.BundleIssue != "" {
+			return apperr.New(apperr.Conflict, "a bundle in the cart is no longer offered as chosen: "+l.BundleIssue).
+				WithDetails(map[string]any{"bundleSelection": l.BundleSelection.String(), "issue": l.BundleIssue})
+		}
 	}
 	if p.CodeReason != "" {
 		return apperr.New(apperr.Conflict, "the cart's discount code no longer applies: "+discount.Messages[p.CodeReason]).
