@@ -88,4 +88,3 @@ func find(t *testing.T, entries []scheduler.Entry, name string) scheduler.Entry 
 	t.Fatalf("no entry %s", name)
 	return scheduler.Entry{}
 }
-
