@@ -15,7 +15,9 @@ import (
 // delivery attempt, and the sweep of overdue attempts.
 func registerWebhooks(mux *asynq.ServeMux, d *deps.Deps) {
 	guard := webhooks.Guard{AllowPrivate: d.Config.WebhookAllowPrivateTargets}
-	deliverer := webhooks.NewDeliverer(d.DB, d.Queue, d.Log, webhooks.NewClient(guard, d.Config.WebhookTimeout), webhooks.DefaultRetry)
+	retry := webhooks.DefaultRetry
+	retry.Base = d.Config.WebhookRetryBase
+	deliverer := webhooks.NewDeliverer(d.DB, d.Queue, d.Log, webhooks.NewClient(guard, d.Config.WebhookTimeout), retry)
 
 	mux.HandleFunc(tasks.TypeEventFanout, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.EventFanoutPayload

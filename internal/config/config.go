@@ -79,6 +79,9 @@ type Config struct {
 
 	WebhookAllowPrivateTargets bool          `env:"WEBHOOK_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
 	WebhookTimeout             time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s"`
+	// WebhookRetryBase is the wait after a delivery's first failed attempt;
+	// each later wait doubles (to 8 h), 12 attempts in all.
+	WebhookRetryBase time.Duration `env:"WEBHOOK_RETRY_BASE" envDefault:"1m"`
 }
 
 // Dev secrets let `shop dev` start with no set-up. Production refuses them.
@@ -173,7 +176,7 @@ func (c *Config) validate() error {
 		"ADMIN_ACCESS_TOKEN_EXPIRES_IN": c.AdminAccessTokenTTL, "CUSTOMER_TOKEN_EXPIRES_IN": c.CustomerTokenTTL,
 		"CHECKOUT_SESSION_TTL": c.CheckoutSessionTTL, "SHUTDOWN_TIMEOUT": c.ShutdownTimeout,
 		"DB_QUERY_TIMEOUT": c.DBQueryTimeout, "GATEWAY_TIMEOUT": c.GatewayTimeout,
-		"WEBHOOK_TIMEOUT": c.WebhookTimeout, "CACHE_TTL": c.CacheTTL, "CLAIM_TOKEN_TTL": c.ClaimTokenTTL,
+		"WEBHOOK_TIMEOUT": c.WebhookTimeout, "WEBHOOK_RETRY_BASE": c.WebhookRetryBase, "CACHE_TTL": c.CacheTTL, "CLAIM_TOKEN_TTL": c.ClaimTokenTTL,
 	} {
 		if d <= 0 {
 			return fieldErr(name, "must be a positive duration such as 15m")
