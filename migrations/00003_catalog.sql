@@ -45,10 +45,8 @@ CREATE INDEX products_status_created_idx ON products (status, created_at DESC, i
 CREATE INDEX products_category_idx ON products (category_id, status, created_at DESC);
 CREATE INDEX products_created_idx ON products (created_at DESC, id DESC);
 -- case- and accent-insensitive substring search on title and description:
--- search_text LIKE shop_fold('%term%') (admin list); the expression index
--- serves queries written on the expression itself (storefront browse)
+-- search_text LIKE shop_fold('%term%') (admin list, storefront browse)
 CREATE INDEX products_search_text_idx ON products USING gin (search_text gin_trgm_ops);
-CREATE INDEX products_search_idx ON products USING gin (shop_fold(title || ' ' || description) gin_trgm_ops);
 
 -- customerGroupOverrides: a product price per customer group
 CREATE TABLE product_group_prices (
