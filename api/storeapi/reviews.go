@@ -4,6 +4,7 @@ import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 )
 
 type reviewRequest struct {
@@ -23,7 +24,7 @@ func (h *handlers) createReview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r.CustomerID = [16]byte{}
+	r.CustomerID = uuid.Nil // not shown to shoppers
 	return c.Status(fiber.StatusCreated).JSON(r)
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
@@ -34,7 +35,7 @@ func (s *Service) Get(ctx context.Context, owner Owner) (*View, error) {
 	if err != nil {
 		return nil, database.Translate(err, "cart")
 	}
-	if c.ID == [16]byte{} {
+	if c.ID == uuid.Nil {
 		return s.view(ctx, nil, owner)
 	}
 	return s.view(ctx, &c, owner)

@@ -1,0 +1,81 @@
+package checkout
+
+import (
+	"encoding/json"
+
+	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/datatypes"
+	"gorm.io/gorm"
+)
+
+// buyer returns the customer the session is for and the address snapshots:
+// the signed-in customer and two of its own addresses, or for a guest the
+// guest record of the email (or a new account when a password was given)
+// and the one address given, for shipping and billing.
+func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, json.RawMessage, json.RawMessage, error) {
+	if in.Customer != nil {
+		ship, _, err := customer.OwnAddress(tx, in.Customer.ID, in.ShippingAddressID, "shippingAddressId")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		bill, _, err := customer.OwnAddress(tx, in.Customer.ID, in.BillingAddressID, "billingAddressId")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return in.Customer, ship, bill, nil
+	}
+	g := in.Guest
+	addr, err := json.Marshal(g.Address)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if hash == nil {
+		c, err := customer.GuestRecord(tx, g.Email, g.Name, g.Phone)
+		return c, addr, addr, err
+	}
+	c := &models.Customer{Email: customer.NormalizeEmail(g.Email), Name: g.Name, Phone: g.Phone, PasswordHash: hash, IsActive: true}
+	if err := customer.CreateAccount(tx, c); err != nil {
+		return nil, nil, nil, err
+	}
+	return c, addr, addr, nil
+}
+
+// session builds the session row with the priced snapshot. Total is
+// Subtotal − DiscountTotal + ShippingCost; TaxTotal is the GST contained in
+// the lines (shipping carries none).
+func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced) (*models.CheckoutSession, error) {
+	lines := make([]models.CheckoutLine, len(p.Lines))
+	for i, l := range p.Lines {
+		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, SKU: l.SKU,
+			Quantity: l.Quantity, UnitPrice: l.UnitPrice, DiscountAmount: l.Discount, LineTotal: l.Net,
+			GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode, BundleID: l.BundleID}
+	}
+	raw, err := json.Marshal(lines)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	sess := &models.CheckoutSession{
+		ID: uuid.New(), CartID: c.ID, CustomerID: buyer.ID, State: models.CheckoutPending,
+		CartFingerprint: fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in),
+		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
+		ShippingAddress: datatypes.JSON(ship), BillingAddress: datatypes.JSON(bill), Lines: datatypes.JSON(raw),
+		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal, ShippingCost: in.ShippingCost,
+		Total: p.Total + in.ShippingCost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
+		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,
+		ExpiresAt: now.Add(s.set.TTL), CreatedAt: now, UpdatedAt: now,
+	}
+	if in.Guest != nil {
+		sess.Name, sess.Phone = in.Guest.Name, in.Guest.Phone
+	}
+	if p.Discount != nil {
+		sess.DiscountID = &p.Discount.Discount.ID
+		if p.Discount.Discount.Code != nil && p.Code == nil {
+			sess.DiscountCode = p.Discount.Discount.Code
+		}
+	}
+	return sess, nil
+}
