@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,10 @@ func describeType(t reflect.Type) string {
 	return "of type " + t.String()
 }
 
-var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+var (
+	unmarshalerType     = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+	textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
+)
 
 // locateBadField walks body alongside type t and returns the JSON path of the
 // first value whose UnmarshalJSON fails, with that failure as the issue.
@@ -97,7 +101,7 @@ func locateBadField(body []byte, t reflect.Type) (string, string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) {
+	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) {
 		v := reflect.New(t)
 		if err := json.Unmarshal(body, v.Interface()); err != nil {
 			return "?", issueText(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 )
 
 type rule struct {
@@ -17,6 +18,8 @@ type rule struct {
 }
 
 type sample struct {
+	Owner *uuid.UUID              `json:"owner"`
+	IDs   []uuid.UUID             `json:"ids"`
 	Title string                  `json:"title" validate:"required,min=1,max=10"`
 	Price money.Amount            `json:"price" validate:"gt=0"`
 	Count int                     `json:"count"`
@@ -38,6 +41,8 @@ func TestBindErrors(t *testing.T) {
 		{name: "money string", body: `{"title":"a","price":"10"}`, field: "price"},
 		{name: "nested money", body: `{"title":"a","price":1,"rules":[{"price":1},{"price":1e5}]}`, field: "rules[1].price"},
 		{name: "map money", body: `{"title":"a","price":1,"group":{"g1":0.001}}`, field: "group.g1"},
+		{name: "bad uuid", body: `{"title":"a","price":1,"owner":"not-a-uuid"}`, field: "owner"},
+		{name: "bad uuid in array", body: `{"title":"a","price":1,"ids":["00000000-0000-4000-8000-000000000000","x"]}`, field: "ids[1]"},
 		{name: "required", body: `{"price":1}`, field: "title", issue: "is required"},
 		{name: "too long", body: `{"title":"abcdefghijk","price":1}`, field: "title", issue: "must be at most 10 characters"},
 		{name: "price zero", body: `{"title":"a","price":0}`, field: "price", issue: "must be greater than 0"},
