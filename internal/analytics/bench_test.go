@@ -44,34 +44,9 @@ func BenchmarkReports(b *testing.B) {
 	}
 }
 
-// seedOrders inserts n orders of one or two lines spread over 30 days, in
-// every status, and returns the first day.
+// seedOrders inserts n orders over 30 days and returns the first day.
 func seedOrders(tb testing.TB, db *gorm.DB, n int) time.Time {
-	tb.Helper()
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	cust := backofficetest.MustCustomer(tb, db, "Bench")
-	for i := 0; i < 20; i++ {
-		p := backofficetest.MustProduct(tb, db, fmt.Sprintf("Product %02d", i), 10000)
-		backofficetest.MustVariant(tb, db, p.ID, 1_000_000)
-	}
-	err := db.Exec(`INSERT INTO orders (customer_id, status, payment_status, email, shipping_address, billing_address,
-			subtotal, total, paid_total, refunded_total, currency, payment_provider, payment_intent_id, created_at, updated_at)
-		SELECT ?, (ARRAY['pending','confirmed','processing','shipped','delivered','cancelled'])[1 + g % 6],
-			'paid', 'bench@example.com', '{}', '{}', 10000 + g % 977, 10000 + g % 977, 10000 + g % 977,
-			CASE WHEN g % 13 = 0 THEN 500 ELSE 0 END, 'INR', 'simulator', 'bench_' || g,
-			?::timestamptz + (g % 30) * interval '1 day' + (g % 86400) * interval '1 second', now()
-		FROM generate_series(1, ?) g`, cust.ID, from, n).Error
-	if err == nil {
-		err = db.Exec(`INSERT INTO order_items (order_id, product_id, variant_id, title, sku, quantity, unit_price, line_total)
-			SELECT o.id, v.product_id, v.id, 'Product', v.sku, 1 + (k % 3), 5000, 5000 * (1 + (k % 3))
-			FROM (SELECT id, row_number() OVER () AS k FROM orders) o
-			JOIN LATERAL (SELECT id, product_id, sku FROM variants ORDER BY id OFFSET (o.k % 20) LIMIT 1 + (o.k % 2)) v ON true`).Error
-	}
-	if err == nil {
-		err = db.Exec(`ANALYZE`).Error
-	}
-	if err != nil {
-		tb.Fatalf("seed: %v", err)
-	}
+	backofficetest.MustManyOrders(tb, db, n, 1000, from)
 	return from
 }
