@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
@@ -85,6 +86,8 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 	}
 	if res.Outcome == Created {
 		outbox.Nudge(ctx, s.queue, s.log)
+		// The new order's day is rolled up again within seconds (debounced).
+		analytics.Touch(ctx, s.queue, s.log, res.Order.CreatedAt)
 	}
 	return res, nil
 }
