@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run test test-faults lint bench migrate services fuzz clean
+.PHONY: build run chromium test test-faults lint bench migrate services fuzz clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/shop
@@ -17,8 +17,12 @@ services:
 run: services build
 	APP_ENV=development $(BIN) dev
 
+## chromium: Debian's chromium for the queue dashboard browser test (best effort; the test skips without it)
+chromium:
+	@scripts/chromium.sh || echo "chromium unavailable: the dashboard browser test will be skipped"
+
 ## test: every test against real Postgres and Redis
-test: services
+test: services chromium
 	$(GO) vet ./...
 	$(GO) test $(TEST_FLAGS) ./...
 

@@ -188,8 +188,9 @@ func TestBulkUpdateValidatesEverything(t *testing.T) {
 	}
 }
 
-// An update that would go below the committed units fails the whole job,
-// with the reason, and changes nothing.
+// An update that would go below the committed (and reserved) units fails
+// the whole job, with the reason, and changes nothing; reserved units count
+// as a floor too.
 func TestBulkUpdateJobFailsAsOne(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
@@ -198,6 +199,16 @@ func TestBulkUpdateJobFailsAsOne(t *testing.T) {
 	for _, v := range vs {
 		updates = append(updates, map[string]any{"variantId": v.ID, "operation": "set", "inventory": 50})
 	}
+	// 100 on hand, 5 reserved: subtracting 96 would leave 4, below 5.
+	app.DB.Model(&vs[3]).Update("reserved", 5)
+	reservedJob := app.Do(t, "POST", "/api/v1/admin/inventory/bulk-update", testkit.Req{Token: token,
+		Body: map[string]any{"updates": []map[string]any{{"variantId": vs[3].ID, "operation": "subtract", "inventory": 96}}}}).
+		Expect(t, 202).Map(t)
+	if j := waitJob(t, app, token, reservedJob["jobId"].(string)); j.State != "failed" || j.Error == nil ||
+		*j.Error != fmt.Sprintf("variant %s: subtract 96 would leave 4 on hand, below the 5 units committed to orders (0) and reserved by checkouts (5)", vs[3].SKU) {
+		t.Fatalf("reserved floor: %+v", j)
+	}
+
 	updates[9]["inventory"] = 29
 	body := app.Do(t, "POST", "/api/v1/admin/inventory/bulk-update", testkit.Req{Token: token,
 		Body: map[string]any{"updates": updates}}).Expect(t, 202).Map(t)
@@ -205,7 +216,7 @@ func TestBulkUpdateJobFailsAsOne(t *testing.T) {
 	if j.State != "failed" || j.Error == nil {
 		t.Fatalf("job %+v", j)
 	}
-	wantErr := fmt.Sprintf("variant %s: set 29 would leave 29 on hand, below the 30 units committed to orders", vs[9].SKU)
+	wantErr := fmt.Sprintf("variant %s: set 29 would leave 29 on hand, below the 30 units committed to orders (30) and reserved by checkouts (0)", vs[9].SKU)
 	if *j.Error != wantErr {
 		t.Fatalf("error %q, want %q", *j.Error, wantErr)
 	}

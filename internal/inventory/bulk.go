@@ -37,8 +37,8 @@ type Update struct {
 }
 
 // ErrRefused marks a bulk update that cannot be applied as asked (a result
-// below the committed units, a variant gone since it was queued); retrying
-// will not help.
+// below the committed and reserved units, a variant gone since it was
+// queued); retrying will not help.
 var ErrRefused = errors.New("bulk update refused")
 
 // SubmitBulk checks every update (each variant exists and appears once, the
@@ -107,13 +107,16 @@ type lockedVariant struct {
 	ID        uuid.UUID
 	SKU       string
 	Inventory int
+	Reserved  int
 	Committed int
 }
 
 // ApplyBulk applies the updates of job jobID in one transaction: variants
 // are locked in id order (as every stock move does), each result is checked
-// against the units committed to orders, and if any update cannot be applied
-// nothing is. It publishes inventory.low_stock for the variants that cross
+// against the units committed to orders plus those reserved by pending
+// checkouts (the floor of PATCH /variants/{id}/inventory too: a reservation
+// becomes a commitment when its payment is captured), and if any update
+// cannot be applied nothing is. It publishes inventory.low_stock for the variants that cross
 // their threshold. The job is recorded in the same transaction, so applying
 // it again returns the first result and changes nothing. A refusal wraps
 // ErrRefused.
@@ -138,7 +141,7 @@ func (s *Service) ApplyBulk(ctx context.Context, jobID string, updates []Update)
 			return tx.Raw(`SELECT result FROM bulk_inventory_jobs WHERE job_id = ?`, jobID).Row().Scan(jsonColumn{res})
 		}
 		var rows []lockedVariant
-		if err := tx.Raw(`SELECT id, sku, inventory, committed FROM variants WHERE id IN ? ORDER BY id FOR UPDATE`, ids).
+		if err := tx.Raw(`SELECT id, sku, inventory, reserved, committed FROM variants WHERE id IN ? ORDER BY id FOR UPDATE`, ids).
 			Scan(&rows).Error; err != nil {
 			return err
 		}
@@ -211,7 +214,8 @@ func (j jsonColumn) Scan(src any) error {
 	return fmt.Errorf("inventory: cannot scan %T as JSON", src)
 }
 
-// result is the on-hand units after u, refused below the committed units.
+// result is the on-hand units after u, refused below the committed and
+// reserved units.
 func result(v lockedVariant, u Update) (int, error) {
 	n := u.Inventory
 	switch u.Operation {
@@ -226,9 +230,9 @@ func result(v lockedVariant, u Update) (int, error) {
 	if n > math.MaxInt32 {
 		return 0, fmt.Errorf("%w: variant %s: %s %d would exceed the largest stock level", ErrRefused, v.SKU, u.Operation, u.Inventory)
 	}
-	if n < v.Committed {
-		return 0, fmt.Errorf("%w: variant %s: %s %d would leave %d on hand, below the %d units committed to orders",
-			ErrRefused, v.SKU, u.Operation, u.Inventory, n, v.Committed)
+	if floor := v.Committed + v.Reserved; n < floor {
+		return 0, fmt.Errorf("%w: variant %s: %s %d would leave %d on hand, below the %d units committed to orders (%d) and reserved by checkouts (%d)",
+			ErrRefused, v.SKU, u.Operation, u.Inventory, n, floor, v.Committed, v.Reserved)
 	}
 	return n, nil
 }
