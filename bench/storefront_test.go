@@ -10,6 +10,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,7 +64,7 @@ func (f *fixture) warm(b *testing.B, reqs []*http.Request) {
 // and the share of unexpected answers.
 func (f *fixture) run(b *testing.B, want int, req func(r *rand.Rand) *http.Request) {
 	var bad atomic.Int64
-	b.SetParallelism(8)
+	b.SetParallelism(parallelism())
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
@@ -131,4 +133,20 @@ func BenchmarkAddCartItem(b *testing.B) {
 		req.Header.Set("X-Session-Id", fmt.Sprintf("bench-cart-%04d", r.IntN(5000)))
 		return req
 	})
+}
+
+// parallelism is BENCH_PARALLELISM (goroutines per CPU), 8 by default.
+func parallelism() int {
+	if n, err := strconv.Atoi(os.Getenv("BENCH_PARALLELISM")); err == nil && n > 0 {
+		return n
+	}
+	return 8
+}
+
+// BenchmarkHealthzCeiling: GET /healthz through the same client and
+// middleware, the ceiling the figures above compare with on this machine.
+func BenchmarkHealthzCeiling(b *testing.B) {
+	app := testkit.MustApp(b, testkit.WithConfig(func(c *config.Config) { c.LogLevel = "error" }))
+	f := &fixture{app: app, client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
+	f.run(b, http.StatusOK, func(*rand.Rand) *http.Request { return f.get("/healthz") })
 }

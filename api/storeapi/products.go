@@ -45,7 +45,7 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, 0, 4096*len(page.Products)+128)
+	buf := make([]byte, 0, 2048*page.Len()+128)
 	buf = append(buf, `{"data":`...)
 	buf = page.AppendJSON(buf)
 	buf = append(buf, `,"pagination":`...)

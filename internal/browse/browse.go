@@ -88,12 +88,6 @@ type Product struct {
 	Variants  []Variant `json:"variants"`
 }
 
-// Page is one page of the product list and the number of matching products.
-type Page struct {
-	Products []Rendered `json:"p"`
-	Total    int64      `json:"t"`
-}
-
 func groupKey(group *uuid.UUID) string {
 	if group == nil {
 		return "-"

@@ -95,8 +95,8 @@ func TestListStatementBudget(t *testing.T) {
 		if n := counter.n.Load(); n > 3 {
 			t.Errorf("query %+v ran %d statements", q, n)
 		}
-		if q.Offset == 400 && (len(page.Products) != 0 || page.Total != 31) {
-			t.Errorf("page past the end: %d products, total %d", len(page.Products), page.Total)
+		if q.Offset == 400 && (page.Len() != 0 || page.Total != 31) {
+			t.Errorf("page past the end: %d products, total %d", page.Len(), page.Total)
 		}
 	}
 }
@@ -112,12 +112,8 @@ func TestListAndProduct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all.Total != 31 || len(all.Products) != 31 || all.Products[0].ID != s.cafe.ID {
-		t.Fatalf("all: total %d, %d products", all.Total, len(all.Products))
-	}
-	var decoded []browse.Product
-	if err := json.Unmarshal(all.AppendJSON(nil), &decoded); err != nil || len(decoded) != 31 {
-		t.Fatalf("rendered page does not decode: %v", err)
+	if decoded := list(t, all); all.Total != 31 || len(decoded) != 31 || decoded[0].ID != s.cafe.ID || decoded[0].Available != 3 {
+		t.Fatalf("all: total %d, %d products", all.Total, len(decoded))
 	}
 	tees, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: "apparel"})
 	sub, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: s.child.ID.String()})
@@ -130,7 +126,7 @@ func TestListAndProduct(t *testing.T) {
 	}
 	for _, pattern := range []string{"%cafe%", "%CAFÉ M%", "%fé%"} {
 		found, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Pattern: pattern})
-		if found.Total != 1 || found.Products[0].ID != s.cafe.ID {
+		if found.Total != 1 || list(t, found)[0].ID != s.cafe.ID {
 			t.Fatalf("search %q: %d results", pattern, found.Total)
 		}
 	}
@@ -175,4 +171,14 @@ func product(t *testing.T, svc *browse.Service, group *uuid.UUID, idOrSlug strin
 		t.Fatalf("rendered product does not decode: %v", err)
 	}
 	return p
+}
+
+// list decodes a rendered list page as answered.
+func list(t *testing.T, p *browse.Page) []browse.Product {
+	t.Helper()
+	var out []browse.Product
+	if err := json.Unmarshal(p.AppendJSON(nil), &out); err != nil {
+		t.Fatalf("rendered page does not decode: %v", err)
+	}
+	return out
 }

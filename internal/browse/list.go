@@ -39,7 +39,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 	var page Page
 	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
 	if hit {
-		if err := s.overlayStock(ctx, version, page.Products); err != nil {
+		if err := s.overlayStock(ctx, version, &page); err != nil {
 			return nil, err
 		}
 		return &page, nil
@@ -48,20 +48,22 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	page.Products, err = s.assemble(ctx, q.Group, rows)
+	ids, parts, err := s.assemble(ctx, q.Group, rows)
 	if err != nil {
 		return nil, err
 	}
+	var total int64
 	if len(rows) > 0 {
-		page.Total = rows[0].Total
+		total = rows[0].Total
 	} else if q.Offset > 0 {
-		if page.Total, err = s.count(ctx, q); err != nil {
+		if total, err = s.count(ctx, q); err != nil {
 			return nil, err
 		}
 	}
-	s.catalog.Set(ctx, CatalogNamespace, version, key, page)
-	s.storeStock(ctx, version, page.Products)
-	return &page, nil
+	p := newPage(ids, parts, true, total)
+	s.catalog.Set(ctx, CatalogNamespace, version, key, p)
+	s.storeStock(ctx, version, p)
+	return p, nil
 }
 
 // filter returns the WITH clause and WHERE conditions for q. Only fixed SQL

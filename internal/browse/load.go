@@ -61,19 +61,19 @@ ORDER BY v.product_id, v.created_at, v.id`
 
 // assemble renders rows with their variants, prices and availability, in
 // the order of rows.
-func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]Rendered, error) {
-	out := make([]Rendered, len(rows))
-	if len(rows) == 0 {
-		return out, nil
-	}
+func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]uuid.UUID, []productParts, error) {
 	ids := make([]uuid.UUID, len(rows))
+	out := make([]productParts, len(rows))
+	if len(rows) == 0 {
+		return ids, out, nil
+	}
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
 	var vrows []variantRow
 	err := s.db.WithContext(ctx).Raw(variantsSQL, map[string]any{"group": group, "ids": ids}).Scan(&vrows).Error
 	if err != nil {
-		return nil, fmt.Errorf("browse.variants: %w", err)
+		return nil, nil, fmt.Errorf("browse.variants: %w", err)
 	}
 	byProduct := make(map[uuid.UUID][]Variant, len(rows))
 	for _, v := range vrows {
@@ -85,10 +85,10 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 	}
 	for i, r := range rows {
 		if out[i], err = render(s.product(r, byProduct[r.ID])); err != nil {
-			return nil, fmt.Errorf("browse.render: %w", err)
+			return nil, nil, fmt.Errorf("browse.render: %w", err)
 		}
 	}
-	return out, nil
+	return ids, out, nil
 }
 
 // product builds one product's view; its price is the cheapest variant's.

@@ -12,20 +12,19 @@ import (
 
 // Product returns the active product with id or slug idOrSlug priced for
 // group. Errors: NOT_FOUND (unknown, draft or archived).
-func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string) (*Rendered, error) {
+func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string) (*Page, error) {
 	idOrSlug = strings.TrimSpace(idOrSlug)
 	if idOrSlug == "" || len(idOrSlug) > 200 {
 		return nil, apperr.NotFoundf("product")
 	}
 	key := cache.Key("product", idOrSlug, groupKey(group))
-	var p Rendered
-	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &p)
-	if hit {
-		one := []Rendered{p}
-		if err := s.overlayStock(ctx, version, one); err != nil {
+	var page Page
+	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
+	if hit && page.Len() == 1 {
+		if err := s.overlayStock(ctx, version, &page); err != nil {
 			return nil, err
 		}
-		return &one[0], nil
+		return &page, nil
 	}
 	where := "p.slug = @key"
 	var arg any = idOrSlug
@@ -41,11 +40,12 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 	if len(rows) == 0 {
 		return nil, apperr.NotFoundf("product")
 	}
-	out, err := s.assemble(ctx, group, rows)
+	ids, parts, err := s.assemble(ctx, group, rows)
 	if err != nil {
 		return nil, err
 	}
-	s.catalog.Set(ctx, CatalogNamespace, version, key, out[0])
-	s.storeStock(ctx, version, out)
-	return &out[0], nil
+	p := newPage(ids, parts, false, 1)
+	s.catalog.Set(ctx, CatalogNamespace, version, key, p)
+	s.storeStock(ctx, version, p)
+	return p, nil
 }
