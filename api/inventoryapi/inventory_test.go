@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -83,7 +84,7 @@ func waitJob(t *testing.T, app *testkit.App, token, id string) job {
 
 // 1000 updates in one job, applied in one transaction, with low-stock events.
 func TestBulkUpdateThousandVariants(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker())
+	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	vs := mustVariants(t, app.DB, 1000)
@@ -192,7 +193,7 @@ func TestBulkUpdateValidatesEverything(t *testing.T) {
 // the whole job, with the reason, and changes nothing; reserved units count
 // as a floor too.
 func TestBulkUpdateJobFailsAsOne(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker())
+	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	vs := mustVariants(t, app.DB, 20) // vs[9] has 30 committed
 	updates := []map[string]any{}
@@ -235,3 +236,7 @@ func ids(vs []models.Variant) []uuid.UUID {
 	}
 	return out
 }
+
+// pollingAllowed lifts the general admin rate limit (100/min) for tests
+// that poll a job until it finishes.
+var pollingAllowed = testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })

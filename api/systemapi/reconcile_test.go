@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -70,7 +71,7 @@ func runReconcile(t *testing.T, app *testkit.App, token string) reconcileReport 
 // Reconcile repairs a corrupted reserved count (and the other drifts it
 // looks for), reports each, and finds nothing more the second time.
 func TestReconcileRepairsAndReports(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker())
+	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
 	superAdm, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	db := app.DB
@@ -170,3 +171,7 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// pollingAllowed lifts the general admin rate limit (100/min) for tests
+// that poll a job until it finishes.
+var pollingAllowed = testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })

@@ -83,8 +83,21 @@ func (s *Service) RollupAll(ctx context.Context, now time.Time) (int, error) {
 	if err := s.clearBefore(ctx, r.From); err != nil {
 		return 0, err
 	}
-	return r.Days(), s.Rollup(ctx, r)
+	// A month per transaction: years of orders never make one long lock.
+	for from := r.From; !from.After(r.To); from = from.AddDate(0, 0, rollupChunkDays) {
+		to := from.AddDate(0, 0, rollupChunkDays-1)
+		if to.After(r.To) {
+			to = r.To
+		}
+		if err := s.Rollup(ctx, Range{From: from, To: to}); err != nil {
+			return 0, err
+		}
+	}
+	return r.Days(), nil
 }
+
+// rollupChunkDays is the span RollupAll recomputes per transaction.
+const rollupChunkDays = 31
 
 func (s *Service) clearAll(ctx context.Context) error {
 	return s.clearBefore(ctx, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
