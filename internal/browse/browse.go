@@ -80,7 +80,7 @@ type ProductInfo struct {
 }
 
 // Product is a product as answered: its info, its total availability and
-// its variants. Rendered.AppendJSON writes exactly this shape.
+// its variants. Page.AppendJSON writes exactly this shape.
 type Product struct {
 	ProductInfo
 	Available int       `json:"available"`
