@@ -88,7 +88,7 @@ func BearerOrCookie(c *fiber.Ctx) string {
 
 func (g *Guard) limit(c *fiber.Ctx, p *adminauth.Principal, b Bucket) error {
 	limit := g.Limits[b]
-	if limit <= 0 || g.Limiter == nil {
+	if b == Unlimited || limit <= 0 || g.Limiter == nil {
 		return nil
 	}
 	res, err := g.Limiter.Allow(c.UserContext(), "admin:"+string(b)+":"+p.AdminID.String(), limit, time.Minute)

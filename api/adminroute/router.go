@@ -20,6 +20,9 @@ const (
 	General   Bucket = "general"
 	Bulk      Bucket = "bulk"
 	Analytics Bucket = "analytics"
+	// Unlimited is for probes and the dashboard's polling: /admin/health must
+	// answer (and report Redis down) even when the limiter cannot.
+	Unlimited Bucket = "unlimited"
 )
 
 // Route is a registered admin route and its declarations.

@@ -43,7 +43,8 @@ func mountDashboard(m *mount.Mount) {
 		})
 	}
 	a := m.Admin
-	a.Get("/queues/*", rbac.QueueDashboard, serve)
+	// The dashboard polls every few seconds; reads are not rate limited.
+	a.Get("/queues/*", rbac.QueueDashboard, serve, adminroute.RateBucket(adminroute.Unlimited))
 	a.Post("/queues/*", rbac.QueueDashboard, serve, adminroute.Audit(actionQueueManage, ""))
 	a.Delete("/queues/*", rbac.QueueDashboard, serve, adminroute.Audit(actionQueueManage, ""))
 }

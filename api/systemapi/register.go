@@ -28,7 +28,7 @@ func Register(m *mount.Mount) {
 	d := m.Deps
 	h := &handlers{system: system.New(d.DB, d.Redis, d.Inspector, d.Config, d.Started), queue: d.Queue}
 	a := m.Admin
-	a.Get("/health", rbac.SystemRead, h.health)
+	a.Get("/health", rbac.SystemRead, h.health, adminroute.RateBucket(adminroute.Unlimited))
 	a.Post("/system/cache/clear", rbac.CacheClear, h.clearCache, adminroute.Audit(actionCacheClear, ""))
 	a.Post("/system/database/reconcile", rbac.Reconcile, h.reconcile, adminroute.Audit(actionReconcile, ""))
 	a.Get("/jobs/:jobId", rbac.SystemRead, h.job)
