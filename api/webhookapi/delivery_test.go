@@ -179,7 +179,7 @@ func TestOutboxEventFansOut(t *testing.T) {
 	verify(t, so.Secret, req)
 	var env struct {
 		ID, Type, CreatedAt string
-		Data               map[string]any
+		Data                map[string]any
 	}
 	if err := json.Unmarshal(req.Body, &env); err != nil || env.ID != evID.String() || env.Type != "order.created" ||
 		env.Data["orderId"] != "o-1" || env.Data["total"] != 499.5 || env.CreatedAt == "" {
