@@ -33,12 +33,13 @@ type Service struct {
 	db       *gorm.DB
 	catalog  *cache.Cache
 	stock    *StockStore
+	memo     *memo
 	currency string
 }
 
 // New returns the service. catalog is the application cache (CACHE_TTL).
 func New(db *gorm.DB, catalog *cache.Cache, stock *StockStore, currency string) *Service {
-	return &Service{db: db, catalog: catalog, stock: stock, currency: currency}
+	return &Service{db: db, catalog: catalog, stock: stock, memo: newMemo(), currency: currency}
 }
 
 // VariantInfo is what a shopper sees of a variant, availability aside.

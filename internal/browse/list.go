@@ -36,13 +36,12 @@ func (q ListQuery) cacheKey() string {
 // the products whose cached figure expired.
 func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 	key := q.cacheKey()
-	var page Page
-	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
-	if hit {
-		if err := s.overlayStock(ctx, version, &page); err != nil {
+	page, version := s.cached(ctx, key)
+	if page != nil {
+		if err := s.overlayStock(ctx, version, page); err != nil {
 			return nil, err
 		}
-		return &page, nil
+		return page, nil
 	}
 	rows, err := s.listRows(ctx, q)
 	if err != nil {

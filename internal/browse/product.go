@@ -18,13 +18,12 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 		return nil, apperr.NotFoundf("product")
 	}
 	key := cache.Key("product", idOrSlug, groupKey(group))
-	var page Page
-	hit, version := s.catalog.Get(ctx, CatalogNamespace, key, &page)
-	if hit && page.Len() == 1 {
-		if err := s.overlayStock(ctx, version, &page); err != nil {
+	page, version := s.cached(ctx, key)
+	if page != nil && page.Len() == 1 {
+		if err := s.overlayStock(ctx, version, page); err != nil {
 			return nil, err
 		}
-		return &page, nil
+		return page, nil
 	}
 	where := "p.slug = @key"
 	var arg any = idOrSlug
