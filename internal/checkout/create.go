@@ -7,7 +7,6 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/database"
-	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
@@ -131,6 +130,11 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if err := stock.Reserve(tx, sess.ID, items); err != nil {
 		return nil, err
 	}
+	if sess.DiscountID != nil {
+		if err := holdDiscount(tx, *sess.DiscountID, buyer.ID, sess.ID); err != nil {
+			return nil, err
+		}
+	}
 	if err := tx.Exec(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sess.ID, c.ID).Error; err != nil {
 		return nil, wrap("lock_cart", err)
 	}
@@ -153,16 +157,15 @@ func checkPriced(p *cart.Priced) error {
 		}
 	}
 	if p.CodeReason != "" {
-		return apperr.New(apperr.Conflict, "the cart's discount code no longer applies: "+discount.Messages[p.CodeReason]).
-			WithDetails(map[string]any{"field": "discountCode", "reason": p.CodeReason, "issue": discount.Messages[p.CodeReason]})
+		return refused(p.CodeReason)
 	}
 	return nil
 }
 
 // retryDeadlock runs fn again (up to three times in all) when Postgres
-// aborted it as a deadlock victim or a serialization failure. Checkout locks
-// cart → session → variants; the payment events lock session → cart, so the
-// two can meet on one cart in opposite orders: rare, detected, retried.
+// aborted it as a deadlock victim or a serialization failure. Checkout,
+// expiry and payment events all lock cart → session → variants → discount,
+// so this is a safety net for orders nobody foresaw, not a routine path.
 func retryDeadlock(fn func() error) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {

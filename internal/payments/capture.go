@@ -93,7 +93,7 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 }
 
 func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error) {
-	sess, err := lockSession(tx, s.set.Provider, p.OrderID)
+	sess, cart, err := lockSessionAndCart(tx, s.set.Provider, p.OrderID)
 	if err != nil || sess == nil {
 		return CaptureResult{Outcome: NoSession}, err
 	}
@@ -111,10 +111,6 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 		// COMPLETED always has its order (same transaction); reaching here
 		// means the order was deleted by hand. Leave it to a person.
 		return CaptureResult{Outcome: NeedsReview, Reason: "session completed but its order is missing"}, nil
-	}
-	cart, err := lockCart(tx, sess.CartID)
-	if err != nil {
-		return CaptureResult{}, err
 	}
 	if reason, kind := mismatch(sess, p); reason != "" {
 		return s.review(tx, sess, cart, reason, kind)

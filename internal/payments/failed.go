@@ -20,16 +20,12 @@ import (
 func (s *Service) Fail(ctx context.Context, p gateway.Payment) error {
 	changed := false
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		sess, err := lockSession(tx, s.set.Provider, p.OrderID)
+		sess, cart, err := lockSessionAndCart(tx, s.set.Provider, p.OrderID)
 		if err != nil || sess == nil {
 			return err
 		}
 		if sess.State != models.CheckoutPending && sess.State != models.CheckoutExpired {
 			return nil
-		}
-		cart, err := lockCart(tx, sess.CartID)
-		if err != nil {
-			return err
 		}
 		if _, err := stock.Release(tx, sess.ID); err != nil {
 			return err

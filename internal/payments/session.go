@@ -28,9 +28,30 @@ func lockSession(tx *gorm.DB, provider, intentID string) (*models.CheckoutSessio
 	return &s, nil
 }
 
-// lockCart locks the session's cart right after the session, so that
-// finalization takes its locks in the order checkout does (cart, then
-// variants) and the two never deadlock.
+// lockSessionAndCart locks the cart of the gateway order id's session, then
+// the session: the order checkout and the expiry sweep take (cart, session,
+// variants, discount), so payment events and checkouts of one cart queue
+// behind each other instead of deadlocking. The cart of a session never
+// changes, so reading it before the locks is safe. Both are nil when no
+// session has the id; the cart is nil when it was deleted.
+func lockSessionAndCart(tx *gorm.DB, provider, intentID string) (*models.CheckoutSession, *models.Cart, error) {
+	var cartIDs []uuid.UUID
+	if err := tx.Model(&models.CheckoutSession{}).Where("payment_provider = ? AND payment_intent_id = ?", provider, intentID).
+		Limit(1).Pluck("cart_id", &cartIDs).Error; err != nil {
+		return nil, nil, fmt.Errorf("payments.find_session: %w", err)
+	}
+	if len(cartIDs) == 0 {
+		return nil, nil, nil
+	}
+	cart, err := lockCart(tx, cartIDs[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	sess, err := lockSession(tx, provider, intentID)
+	return sess, cart, err
+}
+
+// lockCart locks a cart row.
 func lockCart(tx *gorm.DB, cartID uuid.UUID) (*models.Cart, error) {
 	var c models.Cart
 	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", cartID).Take(&c).Error

@@ -1,0 +1,67 @@
+package checkout
+
+import (
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// holdDiscount makes a discount's usage limits hold under concurrency. Uses
+// are counted when a payment is captured, so a limit checked against
+// usage_count alone would let every concurrent checkout through. Here the
+// discount row is locked (checkouts using it take turns) and the pending,
+// unexpired sessions that carry it count as uses. It runs after the stock
+// is reserved, so checkout and capture lock variants before the discount.
+// The lock is FOR NO KEY UPDATE: it serializes checkouts (and the capture's
+// usage_count update, which takes the same lock) but does not conflict with
+// the KEY SHARE lock that inserting a session referencing the discount takes.
+// Errors: CONFLICT with the reason in details.
+func holdDiscount(tx *gorm.DB, discountID, customerID, sessionID uuid.UUID) error {
+	var d models.Discount
+	if err := tx.Clauses(clause.Locking{Strength: "NO KEY UPDATE"}).Take(&d, "id = ?", discountID).Error; err != nil {
+		return fmt.Errorf("checkout.hold_discount: %w", err)
+	}
+	pending := func(extra string, args ...any) (int64, error) {
+		var n int64
+		q := tx.Model(&models.CheckoutSession{}).
+			Where("discount_id = ? AND state = ? AND expires_at > now() AND id <> ?", discountID, models.CheckoutPending, sessionID)
+		if extra != "" {
+			q = q.Where(extra, args...)
+		}
+		err := q.Count(&n).Error
+		return n, err
+	}
+	if d.UsageLimit != nil {
+		n, err := pending("")
+		if err != nil {
+			return fmt.Errorf("checkout.hold_discount: %w", err)
+		}
+		if int64(d.UsageCount)+n >= int64(*d.UsageLimit) {
+			return refused(discount.ReasonUsageLimit)
+		}
+	}
+	if d.CustomerUsageLimit != nil {
+		n, err := pending("customer_id = ?", customerID)
+		if err != nil {
+			return fmt.Errorf("checkout.hold_discount: %w", err)
+		}
+		used, err := discount.CustomerUses(tx.Statement.Context, tx, discountID, customerID)
+		if err != nil {
+			return err
+		}
+		if int64(used)+n >= int64(*d.CustomerUsageLimit) {
+			return refused(discount.ReasonCustomerLimit)
+		}
+	}
+	return nil
+}
+
+func refused(reason string) error {
+	return apperr.New(apperr.Conflict, "the cart's discount code no longer applies: "+discount.Messages[reason]).
+		WithDetails(map[string]any{"field": "discountCode", "reason": reason, "issue": discount.Messages[reason]})
+}
