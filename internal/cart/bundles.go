@@ -81,6 +81,11 @@ func (s *Service) AddBundle(ctx context.Context, owner Owner, bundleID uuid.UUID
 			if err != nil {
 				return err
 			}
+			if i == 0 {
+				if err := checkRoom(sc.Lines, len(priced)); err != nil {
+					return err
+				}
+			}
 			if sc.InCart+it.Quantity > sc.Available {
 				return Shortage(it.VariantID, sc.Available)
 			}

@@ -13,10 +13,13 @@ import (
 	"gorm.io/gorm"
 )
 
-// Quantity bounds of a cart line.
+// Bounds of a cart line and of a cart.
 const (
 	MinQuantity = 1
 	MaxQuantity = 1000
+	// MaxLines bounds the lines of one cart: every read re-prices every
+	// line, so an unbounded cart is a way to make each request expensive.
+	MaxLines = 100
 )
 
 // Owner is whose cart a request works on: the signed-in customer's when

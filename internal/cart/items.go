@@ -18,6 +18,8 @@ type stockCheck struct {
 	InCart int
 	// LineQuantity is the quantity of the variant's plain (non-bundle) line.
 	LineQuantity int
+	// Lines is the number of lines in the cart.
+	Lines int
 }
 
 func checkStock(tx *gorm.DB, cartID, variantID uuid.UUID) (stockCheck, error) {
@@ -25,7 +27,8 @@ func checkStock(tx *gorm.DB, cartID, variantID uuid.UUID) (stockCheck, error) {
 	err := tx.Raw(`SELECT true AS found, p.status = 'active' AS product_active,
 			GREATEST(v.inventory - v.reserved - v.committed, 0) AS available,
 			COALESCE((SELECT sum(quantity) FROM cart_items WHERE cart_id = @cart AND variant_id = v.id), 0) AS in_cart,
-			COALESCE((SELECT quantity FROM cart_items WHERE cart_id = @cart AND variant_id = v.id AND bundle_selection IS NULL), 0) AS line_quantity
+			COALESCE((SELECT quantity FROM cart_items WHERE cart_id = @cart AND variant_id = v.id AND bundle_selection IS NULL), 0) AS line_quantity,
+			(SELECT count(*) FROM cart_items WHERE cart_id = @cart) AS lines
 		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = @variant`,
 		map[string]any{"cart": cartID, "variant": variantID}).Scan(&sc).Error
 	return sc, wrap("stock_check", err)
@@ -36,6 +39,15 @@ func checkStock(tx *gorm.DB, cartID, variantID uuid.UUID) (stockCheck, error) {
 func Shortage(variantID uuid.UUID, available int) *apperr.Error {
 	return apperr.New(apperr.Conflict, "not enough stock").
 		WithDetails(map[string]any{"variantId": variantID.String(), "available": available, "issue": "insufficient stock"})
+}
+
+// checkRoom refuses adding newLines lines to a cart holding lines.
+func checkRoom(lines, newLines int) error {
+	if lines+newLines > MaxLines {
+		return apperr.New(apperr.Conflict, "the cart is full").
+			WithDetails(map[string]any{"issue": "a cart holds at most 100 lines", "lines": lines})
+	}
+	return nil
 }
 
 func checkQuantity(q int) error {
@@ -63,6 +75,11 @@ func (s *Service) AddItem(ctx context.Context, owner Owner, variantID uuid.UUID,
 		}
 		if sc.LineQuantity+quantity > MaxQuantity {
 			return apperr.Invalid("quantity", "would bring the line past 1000 units")
+		}
+		if sc.LineQuantity == 0 {
+			if err := checkRoom(sc.Lines, 1); err != nil {
+				return err
+			}
 		}
 		if sc.InCart+quantity > sc.Available {
 			return Shortage(variantID, sc.Available)

@@ -96,3 +96,26 @@ func urlEncode(s string) string {
 	r := strings.NewReplacer("%", "%25", " ", "%20", "'", "%27", ";", "%3B", "=", "%3D", `\`, "%5C", "_", "%5F", "-", "-")
 	return r.Replace(s)
 }
+
+// API4: a cart cannot grow without bound (every read re-prices every line).
+func TestCartLineCap(t *testing.T) {
+	app := mustApp(t)
+	variants := make([]testkit.StoreVariant, 101)
+	for i := range variants {
+		variants[i] = testkit.StoreVariant{Inventory: 5}
+	}
+	p := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Variants: variants})
+	hdr := map[string]string{"X-Session-Id": "cart-line-cap-0001"}
+	for i := 0; i < 100; i++ {
+		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: map[string]any{"variantId": p.Variants[i].ID, "quantity": 1}}).Expect(t, 201)
+	}
+	app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: map[string]any{"variantId": p.Variants[100].ID, "quantity": 1}}).
+		ExpectError(t, http.StatusConflict, "CONFLICT")
+	// Adding to an existing line still works.
+	app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: map[string]any{"variantId": p.Variants[0].ID, "quantity": 1}}).Expect(t, 201)
+	var lines int64
+	app.DB.Model(&models.CartItem{}).Count(&lines)
+	if lines != 100 {
+		t.Fatalf("cart has %d lines", lines)
+	}
+}
