@@ -1,7 +1,9 @@
 package security_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -58,5 +60,28 @@ func TestDiscountCountersAreNotClientSettable(t *testing.T) {
 	app.DB.Take(&row, "id = ?", id)
 	if row.UsageCount != 0 || row.ID.String() == "00000000-0000-4000-8000-000000000000" {
 		t.Fatalf("client set usageCount/id: %+v", row)
+	}
+}
+
+// Cache-clear patterns aimed outside the cache namespace clear nothing
+// there: the pattern is always matched under CACHE_PREFIX.
+func TestCacheClearPatternsCannotEscape(t *testing.T) {
+	app := mustApp(t)
+	_, super := testkit.MustAdmin(t, app, "super_admin")
+	ctx := context.Background()
+	outside := []string{"asynq:{default}:pending", "asynq:servers", "shop:ratelimit:login:1.2.3.4", "shop:webhook:gateway:evt_1", "session:abc"}
+	for _, k := range outside {
+		app.Redis.Set(ctx, k, "1", time.Hour)
+	}
+	for _, pattern := range []string{"asynq:*", "../asynq*", "*asynq*", "shop:ratelimit:*", "../../*", "\\*", "[a-z]*", "session:*"} {
+		t.Run(pattern, func(t *testing.T) {
+			app.Do(t, "POST", "/api/v1/admin/system/cache/clear", testkit.Req{Token: super,
+				Body: map[string]any{"pattern": pattern, "confirm": true}}).Expect(t, 200)
+			for _, k := range outside {
+				if app.Redis.Exists(ctx, k).Val() != 1 {
+					t.Fatalf("pattern %q removed %s", pattern, k)
+				}
+			}
+		})
 	}
 }
