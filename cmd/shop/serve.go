@@ -78,6 +78,9 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 		}
 	}
 	g, ctx := errgroup.WithContext(ctx)
+	if addr := d.Config.PprofAddr; addr != "" {
+		servePprof(ctx, addr, d)
+	}
 	if runAPI {
 		srv := api.New(d)
 		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", d.Config.Port))

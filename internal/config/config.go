@@ -44,8 +44,11 @@ type Config struct {
 	CacheEnabled bool          `env:"CACHE_ENABLED" envDefault:"true"`
 	CacheTTL     time.Duration `env:"CACHE_TTL" envDefault:"5m"`
 
-	ShutdownTimeout   time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
-	WorkerConcurrency int           `env:"WORKER_CONCURRENCY" envDefault:"10"`
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
+	// PprofAddr, when set (e.g. 127.0.0.1:6060), serves net/http/pprof there
+	// for profiling; never expose it publicly.
+	PprofAddr         string `env:"PPROF_ADDR"`
+	WorkerConcurrency int    `env:"WORKER_CONCURRENCY" envDefault:"10"`
 
 	AdminJWTSecret          string        `env:"ADMIN_JWT_SECRET"`
 	AdminAccessTokenTTL     time.Duration `env:"ADMIN_ACCESS_TOKEN_EXPIRES_IN" envDefault:"15m"`
