@@ -2,6 +2,7 @@ package storeapi
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
@@ -45,18 +46,31 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, 0, 2048*page.Len()+128)
-	buf = append(buf, `{"data":`...)
-	buf = page.AppendJSON(buf)
-	buf = append(buf, `,"pagination":`...)
-	buf = append(buf, pagination...)
-	return sendJSON(c, append(buf, '}'))
+	return sendJSON(c, func(buf []byte) []byte {
+		buf = append(buf, `{"data":`...)
+		buf = page.AppendJSON(buf)
+		buf = append(buf, `,"pagination":`...)
+		buf = append(buf, pagination...)
+		return append(buf, '}')
+	})
 }
 
-// sendJSON answers 200 with a body already rendered as JSON.
-func sendJSON(c *fiber.Ctx, body []byte) error {
+// renderBuffers recycles the buffers pages are rendered into: a list page is
+// tens of KiB, and allocating one per request kept the collector busy.
+var renderBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// sendJSON answers 200 with a body rendered by render into a pooled buffer;
+// fasthttp copies it into its own pooled response body.
+func sendJSON(c *fiber.Ctx, render func([]byte) []byte) error {
+	bp := renderBuffers.Get().(*[]byte)
+	body := render((*bp)[:0])
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Send(body)
+	c.Response().SetBody(body)
+	if cap(body) <= 1<<20 { // an outsized buffer is left to the collector
+		*bp = body[:0]
+		renderBuffers.Put(bp)
+	}
+	return nil
 }
 
 // getProduct: GET /products/{id} (id or slug) → the product with variants,
@@ -66,5 +80,5 @@ func (h *handlers) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, p.AppendJSON(make([]byte, 0, 4096)))
+	return sendJSON(c, p.AppendJSON)
 }

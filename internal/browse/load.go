@@ -29,7 +29,6 @@ type productRow struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	GroupPrice     *money.Amount
-	Total          int64
 }
 
 // productColumns are the columns of productRow, from products p joined to
@@ -51,13 +50,27 @@ type variantRow struct {
 }
 
 // variantsSQL loads the variants of the products @ids with everything their
-// effective price needs, in one statement: pricing.InputsSQL is the single
+// effective price needs, in one statement: pricing.InputsFor is the single
 // source of price inputs, joined back to the variant's display columns.
-const variantsSQL = `SELECT pr.*, v.sku, v.size, v.color, v.weight,
+func variantsSQL(group *uuid.UUID) string {
+	if group == nil {
+		return variantsGuestSQL
+	}
+	return variantsGroupSQL
+}
+
+var (
+	variantsGroupSQL = variantsFrom(pricing.InputsSQL)
+	variantsGuestSQL = variantsFrom(pricing.GuestInputsSQL)
+)
+
+func variantsFrom(inputs string) string {
+	return `SELECT pr.*, v.sku, v.size, v.color, v.weight,
 	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
-FROM (` + pricing.InputsSQL + ` WHERE v.product_id IN @ids) pr
+FROM (` + inputs + ` WHERE v.product_id IN @ids) pr
 JOIN variants v ON v.id = pr.variant_id
 ORDER BY v.product_id, v.created_at, v.id`
+}
 
 // assemble renders rows with their variants, prices and availability, in
 // the order of rows.
@@ -71,7 +84,7 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 		ids[i] = r.ID
 	}
 	var vrows []variantRow
-	err := s.db.WithContext(ctx).Raw(variantsSQL, map[string]any{"group": group, "ids": ids}).Scan(&vrows).Error
+	err := s.db.WithContext(ctx).Raw(variantsSQL(group), map[string]any{"group": group, "ids": ids}).Scan(&vrows).Error
 	if err != nil {
 		return nil, nil, fmt.Errorf("browse.variants: %w", err)
 	}

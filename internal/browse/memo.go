@@ -8,16 +8,12 @@ import (
 // memoBytes bounds the rendered pages kept in process memory.
 const memoBytes = 32 << 20
 
-// versionProbe is a key never stored: reading it costs one small round trip
-// and returns the catalog namespace's current version.
-const versionProbe = "version-probe"
-
 // memo keeps rendered pages in process, each tagged with the catalog
-// version it was rendered under. Every read first asks Redis for the
-// current version (a few bytes), so a catalog write on any replica retires
-// every memo entry at once; what the memo saves is fetching and validating
-// the whole page from Redis on each request. When it grows past memoBytes
-// it starts afresh.
+// version it was rendered under. Reads check it against the catalog's
+// current version (cache.Version: this process's writes at once, other
+// replicas' within cache.VersionTTL), so a catalog write retires every memo
+// entry; a hit costs no round trip at all. When it grows past memoBytes it
+// starts afresh.
 type memo struct {
 	mu    sync.RWMutex
 	size  int
@@ -71,8 +67,7 @@ func (m *memo) put(key, version string, p *Page) {
 // cache (remembering it), with the catalog version read; nil when neither
 // has it.
 func (s *Service) cached(ctx context.Context, key string) (*Page, string) {
-	var none struct{}
-	if _, version := s.catalog.Get(ctx, CatalogNamespace, versionProbe, &none); version != "" {
+	if version := s.catalog.Version(ctx, CatalogNamespace); version != "" {
 		if p := s.memo.get(key, version); p != nil {
 			return p, version
 		}

@@ -23,6 +23,9 @@ type Page struct {
 	// counts[i] is the number of variants of product ids[i].
 	counts []int
 	body   []byte
+	// slots are the offsets of the placeholders in body, in document order,
+	// found once when the body is made or read, not on every request.
+	slots []int
 	// avail[i][j] is the units available of variant j of product i, in
 	// catalog order; set when the page is built or overlaid.
 	avail [][]int
@@ -94,6 +97,7 @@ func newPage(ids []uuid.UUID, parts []productParts, list bool, total int64) *Pag
 		buf = append(buf, ']')
 	}
 	p.body = buf
+	p.findSlots()
 	return p
 }
 
@@ -103,16 +107,14 @@ func (p *Page) Len() int { return len(p.ids) }
 // AppendJSON appends the page as answered (a []Product or a Product) with
 // its current availability.
 func (p *Page) AppendJSON(buf []byte) []byte {
-	rest := p.body
-	ph := []byte(placeholder)
+	last := 0
 	product, variant := 0, -1 // variant -1 is the product's own slot
-	for {
-		i := bytes.Index(rest, ph)
-		if i < 0 || product >= len(p.ids) {
-			return append(buf, rest...)
+	for _, at := range p.slots {
+		if product >= len(p.ids) {
+			break
 		}
-		buf = append(buf, rest[:i]...)
-		rest = rest[i+len(ph):]
+		buf = append(buf, p.body[last:at]...)
+		last = at + len(placeholder)
 		n := 0
 		if variant < 0 {
 			for _, a := range p.avail[product] {
@@ -128,6 +130,21 @@ func (p *Page) AppendJSON(buf []byte) []byte {
 		if variant++; variant >= p.counts[product] {
 			product, variant = product+1, -1
 		}
+	}
+	return append(buf, p.body[last:]...)
+}
+
+// findSlots records where the placeholders of body are.
+func (p *Page) findSlots() {
+	p.slots = p.slots[:0]
+	ph := []byte(placeholder)
+	for off := 0; ; {
+		i := bytes.Index(p.body[off:], ph)
+		if i < 0 {
+			return
+		}
+		p.slots = append(p.slots, off+i)
+		off += i + len(ph)
 	}
 }
 
@@ -175,6 +192,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		return errPageFormat
 	}
 	*p = Page{Total: total, body: append([]byte(nil), body...)}
+	p.findSlots()
 	for _, entry := range strings.Split(string(meta), ";") {
 		if entry == "" {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -22,17 +23,38 @@ import (
 // leave availability equal or higher. A cached figure is therefore never
 // above the truth except in rare races, and may lag below it for at most
 // StockTTL.
+//
+// Each process also keeps the figures it read for LocalStockTTL, so a hot
+// product page costs no round trip. Checkout's Forget clears them in its own
+// process at once; on other replicas a figure can stay above the truth for at
+// most LocalStockTTL (checkout's conditional reservation still refuses the
+// sale).
 type StockStore struct {
 	rdb     redis.Cmdable
 	prefix  string
 	ttl     time.Duration
 	enabled bool
+
+	mu    sync.Mutex
+	local map[uuid.UUID]localStock
+}
+
+// LocalStockTTL bounds how long a process serves figures it read itself.
+const LocalStockTTL = time.Second
+
+// localEntriesMax bounds the in-process figures; past it they start afresh.
+const localEntriesMax = 200000
+
+type localStock struct {
+	version string
+	avail   []int
+	read    time.Time
 }
 
 // NewStockStore returns the store under the cache prefix (so clearing the
 // application cache clears it too).
 func NewStockStore(rdb redis.Cmdable, prefix string, ttl time.Duration, enabled bool) *StockStore {
-	return &StockStore{rdb: rdb, prefix: prefix + "stock:", ttl: ttl, enabled: enabled}
+	return &StockStore{rdb: rdb, prefix: prefix + "stock:", ttl: ttl, enabled: enabled, local: map[uuid.UUID]localStock{}}
 }
 
 // An entry is "<catalog version>|<n1>,<n2>,...": the units available of the
@@ -77,18 +99,32 @@ func (s *StockStore) load(ctx context.Context, version string, ids []uuid.UUID, 
 	if !s.enabled || version == "" || len(ids) == 0 {
 		return out
 	}
-	keys := make([]string, len(ids))
+	var keys []string
+	var missing []int
+	now := time.Now()
+	s.mu.Lock()
 	for i, id := range ids {
-		keys[i] = s.prefix + id.String()
+		if e, ok := s.local[id]; ok && e.version == version && len(e.avail) == wants[i] && now.Sub(e.read) < LocalStockTTL {
+			out[id] = e.avail
+			continue
+		}
+		keys = append(keys, s.prefix+id.String())
+		missing = append(missing, i)
+	}
+	s.mu.Unlock()
+	if len(keys) == 0 {
+		return out
 	}
 	vals, err := s.rdb.MGet(ctx, keys...).Result()
 	if err != nil {
 		return out // a Redis failure is a miss
 	}
-	for i, v := range vals {
+	for j, v := range vals {
+		i := missing[j]
 		if raw, ok := v.(string); ok {
 			if avail, ok := decodeEntry(raw, version, wants[i]); ok {
 				out[ids[i]] = avail
+				s.keep(ids[i], version, avail, now)
 			}
 		}
 	}
@@ -101,10 +137,22 @@ func (s *StockStore) store(ctx context.Context, version string, avail map[uuid.U
 		return
 	}
 	pipe := s.rdb.Pipeline()
+	now := time.Now()
 	for pid, figures := range avail {
 		pipe.Set(ctx, s.prefix+pid.String(), encodeEntry(version, figures), s.ttl)
+		s.keep(pid, version, figures, now)
 	}
 	_, _ = pipe.Exec(ctx)
+}
+
+// keep remembers a product's figures in process.
+func (s *StockStore) keep(id uuid.UUID, version string, avail []int, at time.Time) {
+	s.mu.Lock()
+	if len(s.local) >= localEntriesMax {
+		s.local = map[uuid.UUID]localStock{}
+	}
+	s.local[id] = localStock{version: version, avail: avail, read: at}
+	s.mu.Unlock()
 }
 
 // Forget drops the cached availability of products ids: checkout calls it
@@ -115,8 +163,11 @@ func (s *StockStore) Forget(ctx context.Context, ids []uuid.UUID) {
 		return
 	}
 	keys := make([]string, len(ids))
+	s.mu.Lock()
 	for i, id := range ids {
 		keys[i] = s.prefix + id.String()
+		delete(s.local, id)
 	}
+	s.mu.Unlock()
 	_ = s.rdb.Del(ctx, keys...).Err()
 }

@@ -3,6 +3,11 @@
 // bumps the version, and every key read under the old version is never read
 // again (it expires with its TTL). That makes "invalidate every list page and
 // product of the catalog" one INCR, correct across API replicas.
+//
+// Each process also remembers the namespace versions it read, for at most
+// VersionTTL, so that a hit on an in-process copy costs no round trip. The
+// process that invalidates sees its new version at once; other replicas see
+// it within VersionTTL.
 package cache
 
 import (
@@ -12,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -26,9 +32,67 @@ type Cache struct {
 	enabled bool
 }
 
+// VersionTTL bounds how long a process trusts a namespace version it read:
+// the longest another replica's write can go unseen here.
+const VersionTTL = 500 * time.Millisecond
+
+type localVersion struct {
+	value string
+	read  time.Time
+}
+
+// versionKeyOf identifies a namespace version in the process: every Cache
+// on the same Redis client and prefix shares it, so an invalidation by the
+// catalog's Cache is seen at once by the storefront's.
+type versionKeyOf struct {
+	rdb redis.Cmdable
+	key string
+}
+
+var (
+	versionsMu sync.Mutex
+	versions   = map[versionKeyOf]localVersion{}
+)
+
 // New returns a cache on rdb whose keys all start with prefix.
 func New(rdb redis.Cmdable, prefix string, ttl time.Duration, enabled bool) *Cache {
 	return &Cache{rdb: rdb, prefix: prefix, ttl: ttl, enabled: enabled}
+}
+
+// Version returns namespace ns's current version: the one this process read
+// less than VersionTTL ago, else Redis's. It is "" when the cache is off or
+// Redis cannot be reached (callers then read the database).
+func (c *Cache) Version(ctx context.Context, ns string) string {
+	if !c.enabled {
+		return ""
+	}
+	versionsMu.Lock()
+	lv, ok := versions[versionKeyOf{c.rdb, c.versionKey(ns)}]
+	versionsMu.Unlock()
+	if ok && time.Since(lv.read) < VersionTTL {
+		return lv.value
+	}
+	v, err := c.rdb.Get(ctx, c.versionKey(ns)).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		v = "0"
+	case err != nil:
+		return ""
+	}
+	c.remember(ns, v)
+	return v
+}
+
+func (c *Cache) remember(ns, v string) {
+	versionsMu.Lock()
+	versions[versionKeyOf{c.rdb, c.versionKey(ns)}] = localVersion{value: v, read: time.Now()}
+	versionsMu.Unlock()
+}
+
+func (c *Cache) forget(ns string) {
+	versionsMu.Lock()
+	delete(versions, versionKeyOf{c.rdb, c.versionKey(ns)})
+	versionsMu.Unlock()
 }
 
 // Enabled reports whether reads can hit.
@@ -40,31 +104,21 @@ func (c *Cache) dataKey(ns, version, key string) string {
 	return c.prefix + ns + ":" + version + ":" + key
 }
 
-// getVersioned reads the namespace version and the value stored under it in
-// one round trip.
-var getVersioned = redis.NewScript(`
-local v = redis.call('GET', KEYS[1]) or '0'
-return {v, redis.call('GET', ARGV[1] .. v .. ARGV[2])}
-`)
-
-// Get looks key up in namespace ns and decodes it into dst. It reports a hit,
-// and returns the version read, to be passed to Set so that a value computed
-// before a concurrent invalidation is stored under the old version only.
-// A Redis failure is a miss: the caller falls back to the database.
+// Get looks key up in namespace ns (at its Version) and decodes it into dst.
+// It reports a hit, and returns the version used, to be passed to Set so
+// that a value computed before a concurrent invalidation is stored under the
+// old version only. A Redis failure is a miss: the caller falls back to the
+// database.
 func (c *Cache) Get(ctx context.Context, ns, key string, dst any) (hit bool, version string) {
-	if !c.enabled {
+	version = c.Version(ctx, ns)
+	if version == "" {
 		return false, ""
 	}
-	res, err := getVersioned.Run(ctx, c.rdb, []string{c.versionKey(ns)}, c.prefix+ns+":", ":"+key).Slice()
-	if err != nil || len(res) != 2 {
-		return false, ""
-	}
-	version, _ = res[0].(string)
-	raw, ok := res[1].(string)
-	if !ok {
+	raw, err := c.rdb.Get(ctx, c.dataKey(ns, version, key)).Bytes()
+	if err != nil {
 		return false, version
 	}
-	return json.Unmarshal([]byte(raw), dst) == nil, version
+	return json.Unmarshal(raw, dst) == nil, version
 }
 
 // Set stores v under key in namespace ns at version (from Get). Errors are
@@ -84,9 +138,12 @@ func (c *Cache) Set(ctx context.Context, ns, version, key string, v any) {
 // the database change commits; an error means stale reads for up to the TTL,
 // so callers log it.
 func (c *Cache) Invalidate(ctx context.Context, ns string) error {
-	if err := c.rdb.Incr(ctx, c.versionKey(ns)).Err(); err != nil {
+	v, err := c.rdb.Incr(ctx, c.versionKey(ns)).Result()
+	if err != nil {
+		c.forget(ns) // this process re-reads it
 		return fmt.Errorf("cache.invalidate %s: %w", ns, err)
 	}
+	c.remember(ns, strconv.FormatInt(v, 10))
 	return nil
 }
 

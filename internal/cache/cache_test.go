@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/redis/go-redis/v9"
 )
 
 func TestGetSetInvalidate(t *testing.T) {
@@ -65,4 +66,32 @@ func TestDisabledCacheMisses(t *testing.T) {
 	if hit, _ := c.Get(context.Background(), "catalog", "k", &n); hit {
 		t.Fatal("disabled cache hit")
 	}
+}
+
+// Two Caches of one process on one Redis share namespace versions: the
+// catalog's invalidation is seen by the storefront's at once, while another
+// process (another client) sees it within VersionTTL.
+func TestInvalidationAcrossCachesAndReplicas(t *testing.T) {
+	rdb, url := testkit.MustRedis(t)
+	ctx := context.Background()
+	writer := cache.New(rdb, "shop:cache:", time.Minute, true)
+	reader := cache.New(rdb, "shop:cache:", time.Minute, true)
+	opt, _ := redis.ParseURL(url)
+	otherProcess := redis.NewClient(opt)
+	defer otherProcess.Close()
+	replica := cache.New(otherProcess, "shop:cache:", time.Minute, true)
+
+	v0 := reader.Version(ctx, "catalog")
+	if replica.Version(ctx, "catalog") != v0 {
+		t.Fatal("replica disagrees on the first version")
+	}
+	if err := writer.Invalidate(ctx, "catalog"); err != nil {
+		t.Fatal(err)
+	}
+	if reader.Version(ctx, "catalog") == v0 {
+		t.Fatal("a Cache of the same process missed the invalidation")
+	}
+	testkit.Eventually(t, cache.VersionTTL+time.Second, "the replica to see the new version", func() bool {
+		return replica.Version(ctx, "catalog") != v0
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/discount"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -36,12 +37,17 @@ type Owner struct {
 type Service struct {
 	db       *gorm.DB
 	currency string
+	autos    discount.AutomaticSource
 	now      func() time.Time
 }
 
+// AutomaticTTL bounds how old the automatic discounts a cart is shown with
+// may be (checkout always re-reads them).
+const AutomaticTTL = 2 * time.Second
+
 // New returns the service on db; currency is STORE_CURRENCY.
 func New(db *gorm.DB, currency string) *Service {
-	return &Service{db: db, currency: currency, now: func() time.Time { return time.Now().UTC() }}
+	return &Service{db: db, currency: currency, autos: discount.NewRecent(AutomaticTTL), now: func() time.Time { return time.Now().UTC() }}
 }
 
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)

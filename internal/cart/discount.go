@@ -19,7 +19,7 @@ func (s *Service) ApplyDiscount(ctx context.Context, owner Owner, code string) (
 		if _, err := discount.LoadByCode(ctx, tx, code); err != nil {
 			return err
 		}
-		p, err := Price(ctx, tx, c.ID, &code, Buyer{CustomerID: owner.CustomerID, Group: owner.Group}, s.now())
+		p, err := Price(ctx, tx, c.ID, &code, Buyer{CustomerID: owner.CustomerID, Group: owner.Group}, s.autos, s.now())
 		if err != nil {
 			return err
 		}

@@ -31,22 +31,36 @@ type lineRow struct {
 }
 
 // linesSQL loads a cart's lines and every price input in one statement;
-// pricing.InputsSQL is the single source of those inputs.
-const linesSQL = `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection,
+// pricing.InputsFor is the single source of those inputs.
+func linesSQL(group *uuid.UUID) string {
+	if group == nil {
+		return linesGuestSQL
+	}
+	return linesGroupSQL
+}
+
+var (
+	linesGroupSQL = linesFrom(pricing.InputsSQL)
+	linesGuestSQL = linesFrom(pricing.GuestInputsSQL)
+)
+
+func linesFrom(inputs string) string {
+	return `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection,
 	p.title, v.sku, p.hsn_code, p.gst_rate, p.category_id, p.status = 'active' AS product_active,
 	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
 FROM cart_items ci
-JOIN (` + pricing.InputsSQL + ` WHERE v.id IN (SELECT variant_id FROM cart_items WHERE cart_id = @cart)) pr ON pr.variant_id = ci.variant_id
+JOIN (` + inputs + ` WHERE v.id IN (SELECT variant_id FROM cart_items WHERE cart_id = @cart)) pr ON pr.variant_id = ci.variant_id
 JOIN variants v ON v.id = ci.variant_id
 JOIN products p ON p.id = v.product_id
 WHERE ci.cart_id = @cart
 ORDER BY ci.created_at, ci.id`
+}
 
 // Lines loads cartID's lines priced for group, oldest first. db may be a
 // transaction.
 func Lines(ctx context.Context, db *gorm.DB, cartID uuid.UUID, group *uuid.UUID) ([]Line, error) {
 	var rows []lineRow
-	if err := db.WithContext(ctx).Raw(linesSQL, map[string]any{"cart": cartID, "group": group}).Scan(&rows).Error; err != nil {
+	if err := db.WithContext(ctx).Raw(linesSQL(group), map[string]any{"cart": cartID, "group": group}).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("cart.lines: %w", err)
 	}
 	out := make([]Line, len(rows))
@@ -80,8 +94,8 @@ type Priced struct {
 
 // Price prices cartID for buyer with code (the cart's discount code, or
 // nil): current effective prices, then the code if it applies, else the
-// automatic discount taking the most off. db may be a transaction.
-func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buyer Buyer, now time.Time) (*Priced, error) {
+// automatic discount of autos taking the most off. db may be a transaction.
+func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buyer Buyer, autos discount.AutomaticSource, now time.Time) (*Priced, error) {
 	lines, err := Lines(ctx, db, cartID, buyer.Group)
 	if err != nil {
 		return nil, err
@@ -115,7 +129,7 @@ func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buy
 		}
 	}
 	if p.Discount == nil && len(lines) > 0 {
-		if p.Discount, res, err = bestAutomatic(ctx, db, base, buyer); err != nil {
+		if p.Discount, res, err = bestAutomatic(ctx, db, autos, base, buyer); err != nil {
 			return nil, err
 		}
 	}
@@ -127,8 +141,8 @@ func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buy
 	return p, nil
 }
 
-func bestAutomatic(ctx context.Context, db *gorm.DB, base discount.Input, buyer Buyer) (*discount.Target, discount.Result, error) {
-	autos, err := discount.LoadAutomatic(ctx, db)
+func bestAutomatic(ctx context.Context, db *gorm.DB, source discount.AutomaticSource, base discount.Input, buyer Buyer) (*discount.Target, discount.Result, error) {
+	autos, err := source.Automatic(ctx, db)
 	if err != nil || len(autos) == 0 {
 		return nil, discount.Result{}, err
 	}

@@ -53,7 +53,7 @@ func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View,
 	if c == nil {
 		return v, nil
 	}
-	p, err := Price(ctx, s.db, c.ID, c.DiscountCode, Buyer{CustomerID: owner.CustomerID, Group: owner.Group}, s.now())
+	p, err := Price(ctx, s.db, c.ID, c.DiscountCode, Buyer{CustomerID: owner.CustomerID, Group: owner.Group}, s.autos, s.now())
 	if err != nil {
 		return nil, err
 	}

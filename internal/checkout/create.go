@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
@@ -106,7 +107,7 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if in.Customer != nil {
 		group = in.Customer.CustomerGroupID
 	}
-	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, s.now())
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, discount.Fresh, s.now())
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,14 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Open connects to Postgres through pgx and returns a GORM handle with
-// prepared statements on and errors translated (duplicate key → gorm.ErrDuplicatedKey).
+// Open connects to Postgres through pgx and returns a GORM handle with errors
+// translated (duplicate key → gorm.ErrDuplicatedKey).
+//
+// Statements are prepared by pgx, which caches them per connection, inside
+// transactions too. GORM's own PrepareStmt is off: through database/sql it
+// re-prepared (parsed, planned, closed) every statement of every transaction
+// on the transaction's connection, which doubled the database CPU of a cart
+// update.
 func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 	sqlDB, err := sql.Open("pgx", url)
 	if err != nil {
@@ -48,7 +54,7 @@ func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
 		Logger:                 gl,
-		PrepareStmt:            true,
+		PrepareStmt:            false,
 		TranslateError:         true,
 		SkipDefaultTransaction: true,
 		NowFunc:                func() time.Time { return time.Now().UTC() },
