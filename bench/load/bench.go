@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -27,21 +28,23 @@ const (
 )
 
 type bench struct {
-	o                   options
-	bin, work           string
-	dbURL, redisURL     string
-	db                  *gorm.DB
-	data                *dataset
-	api, worker         *proc
-	apiURL              string
-	token               string
-	fiberCeiling        map[int]float64
-	pgCeiling           map[int]float64
-	results             []Result
-	notes               []string
-	apiRSS, workerRSS   float64
-	webhookOrdersPerSec float64
-	webhookOrders       int
+	o               options
+	bin, work       string
+	dbURL, redisURL string
+	db              *gorm.DB
+	data            *dataset
+	api, worker     *proc
+	apiURL          string
+	token           string
+	// Ceilings are measured before and after the endpoints; ratios use the
+	// mean, since this machine's speed drifts during a run.
+	fiberCeiling, fiberBefore, fiberAfter map[int]float64
+	pgCeiling                             map[int]float64
+	results                               []Result
+	notes                                 []string
+	apiRSS, workerRSS                     float64
+	webhookOrdersPerSec                   float64
+	webhookOrders                         int
 }
 
 // env is the production configuration the processes run with; rate limits
@@ -97,7 +100,9 @@ func (b *bench) login() error {
 	return nil
 }
 
-func (b *bench) measureCeilings(ctx context.Context) error {
+// measureCeilings measures the bare Fiber handler and pgbench -S at each
+// concurrency. Called before and after the endpoints (after=true).
+func (b *bench) measureCeilings(ctx context.Context, after bool) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -112,10 +117,14 @@ func (b *bench) measureCeilings(ctx context.Context) error {
 	if err := waitHTTP(url, 10*time.Second); err != nil {
 		return err
 	}
-	b.fiberCeiling, b.pgCeiling = map[int]float64{}, map[int]float64{}
-	pgURL, err := freshDatabase(ctx, b.o.dbServer, "shop_pgbench")
-	if err != nil {
-		return err
+	if b.fiberBefore == nil {
+		b.fiberBefore, b.fiberAfter, b.fiberCeiling, b.pgCeiling = map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
+	}
+	var pgURL string
+	if !after {
+		if pgURL, err = freshDatabase(ctx, b.o.dbServer, "shop_pgbench"); err != nil {
+			return err
+		}
 	}
 	for _, c := range b.o.conns {
 		wrkRun("warmup", url, "", c, b.o.warmup, nil)
@@ -123,7 +132,13 @@ func (b *bench) measureCeilings(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		b.fiberCeiling[c] = r.RPS
+		if after {
+			b.fiberAfter[c] = r.RPS
+			b.fiberCeiling[c] = (b.fiberBefore[c] + r.RPS) / 2
+			log.Printf("bench: Fiber ceiling at %d connections after the endpoints: %.0f req/s", c, r.RPS)
+			continue
+		}
+		b.fiberBefore[c] = r.RPS
 		tps, err := pgbenchSelect(pgURL, c, b.o.duration)
 		if err != nil {
 			return err
@@ -143,17 +158,23 @@ type scenario struct {
 	env    []string
 }
 
-func (b *bench) writeLines(name string, lines []string) string {
-	path := filepath.Join(b.work, name+".txt")
-	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	return path
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
+
+// writeLines writes a scenario's data file, one item a line.
+func (b *bench) writeLines(name string, lines []string) (string, error) {
+	path := filepath.Join(b.work, unsafeName.ReplaceAllString(name, "_")+".txt")
+	return path, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 func (b *bench) measure(s scenario, conns int) (Result, error) {
 	luaDir, _ := filepath.Abs("bench/load/lua")
 	env := append(os.Environ(), "LUA_DIR="+luaDir, "THREADS=2", "TOKEN="+b.token)
 	if s.ids != nil {
-		env = append(env, "IDS_FILE="+b.writeLines(strings.ReplaceAll(s.name, " ", "_"), s.ids))
+		path, err := b.writeLines(s.name, s.ids)
+		if err != nil {
+			return Result{}, err
+		}
+		env = append(env, "IDS_FILE="+path)
 	}
 	env = append(env, s.env...)
 	script := ""
@@ -169,6 +190,9 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 	}
 	log.Printf("bench: %-40s c=%-3d %8.0f req/s  p50 %-9s p99 %-9s non-2xx %d errors %d",
 		s.name, conns, r.RPS, r.P50, r.P99, r.Non2xx, r.Errors)
+	if r.Requests > 0 && r.Non2xx*100 > r.Requests {
+		return r, fmt.Errorf("%s: %d of %d answers were not 2xx; see %s/api.log", s.name, r.Non2xx, r.Requests, b.work)
+	}
 	b.results = append(b.results, r)
 	return r, nil
 }

@@ -109,10 +109,14 @@ func run(o options) error {
 
 	b := &bench{o: o, bin: bin, work: work, dbURL: dbURL, redisURL: redisURL, db: db, data: data}
 	defer b.stopAll()
-	if err := b.measureCeilings(ctx); err != nil {
+	if err := b.measureCeilings(ctx, false); err != nil {
 		return err
 	}
 	if err := b.runScenarios(ctx); err != nil {
+		return err
+	}
+	b.stopAll()
+	if err := b.measureCeilings(ctx, true); err != nil {
 		return err
 	}
 	report := b.report()

@@ -90,7 +90,11 @@ func (b *bench) report() string {
 	for range b.o.conns {
 		s.WriteString("---|")
 	}
-	s.WriteString("\n| bare Fiber JSON handler (req/s) | ")
+	s.WriteString("\n| bare Fiber JSON handler, before / after (req/s) | ")
+	for _, c := range b.o.conns {
+		fmt.Fprintf(&s, "%.0f / %.0f | ", b.fiberBefore[c], b.fiberAfter[c])
+	}
+	s.WriteString("\n| bare Fiber JSON handler, mean used for ratios (req/s) | ")
 	for _, c := range b.o.conns {
 		fmt.Fprintf(&s, "%.0f | ", b.fiberCeiling[c])
 	}

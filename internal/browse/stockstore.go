@@ -40,7 +40,7 @@ type StockStore struct {
 }
 
 // LocalStockTTL bounds how long a process serves figures it read itself.
-const LocalStockTTL = time.Second
+const LocalStockTTL = 5 * time.Second
 
 // localEntriesMax bounds the in-process figures; past it they start afresh.
 const localEntriesMax = 200000

@@ -59,36 +59,57 @@ func Nudge(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
 // batchSize bounds one dispatch run.
 const batchSize = 500
 
-// Dispatch queues a fan-out task for each unsent event, oldest first, and
-// marks them sent. It returns how many it moved. Rows are locked with SKIP
-// LOCKED so concurrent dispatchers share the work without doubling it; a
-// fan-out task id equal to the event id makes a repeat harmless.
-func Dispatch(ctx context.Context, db *gorm.DB, q tasks.Enqueuer) (int, error) {
+// Wanted reports which event types have a consumer; Dispatch marks events of
+// other types sent without queueing anything.
+type Wanted func(ctx context.Context, tx *gorm.DB) (map[string]bool, error)
+
+// Dispatch queues a fan-out task for each unsent event of a wanted type,
+// oldest first, and marks the batch sent (unwanted types are sent to
+// nobody: no task, no Redis traffic). It returns how many events it moved.
+// Rows are locked with SKIP LOCKED so concurrent dispatchers share the work
+// without doubling it; a fan-out task id equal to the event id makes a
+// repeat harmless.
+func Dispatch(ctx context.Context, db *gorm.DB, q tasks.Enqueuer, wanted Wanted) (int, error) {
 	moved := 0
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var pending []models.Event
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Select("id").Where("dispatched_at IS NULL").Order("created_at").Limit(batchSize).
+			Select("id", "type").Where("dispatched_at IS NULL").Order("created_at").Limit(batchSize).
 			Find(&pending).Error; err != nil {
 			return err
 		}
+		if len(pending) == 0 {
+			return nil
+		}
+		want, err := wanted(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("outbox.dispatch: consumers: %w", err)
+		}
 		ids := make([]uuid.UUID, 0, len(pending))
 		for _, ev := range pending {
-			task, opts := tasks.NewEventFanoutTask(ev.ID.String())
-			if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
-				// Keep what was queued so far; the rest stays pending.
-				if len(ids) == 0 {
-					return fmt.Errorf("outbox.dispatch: enqueue: %w", err)
+			if want[ev.Type] {
+				task, opts := tasks.NewEventFanoutTask(ev.ID.String())
+				if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
+					// Keep what was queued so far; the rest stays pending.
+					if len(ids) == 0 {
+						return fmt.Errorf("outbox.dispatch: enqueue: %w", err)
+					}
+					break
 				}
-				break
 			}
 			ids = append(ids, ev.ID)
-		}
-		if len(ids) == 0 {
-			return nil
 		}
 		moved = len(ids)
 		return tx.Model(&models.Event{}).Where("id IN ?", ids).Update("dispatched_at", time.Now().UTC()).Error
 	})
 	return moved, err
+}
+
+// All wants every event type (a consumer that takes everything).
+func All(context.Context, *gorm.DB) (map[string]bool, error) {
+	m := make(map[string]bool, len(EventTypes))
+	for _, t := range EventTypes {
+		m[t] = true
+	}
+	return m, nil
 }

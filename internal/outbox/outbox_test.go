@@ -26,7 +26,7 @@ func TestRolledBackEventIsNeverDispatched(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	n, err := outbox.Dispatch(ctx, d.DB, d.Queue)
+	n, err := outbox.Dispatch(ctx, d.DB, d.Queue, outbox.All)
 	if err != nil || n != 0 {
 		t.Fatalf("dispatched %d, err %v", n, err)
 	}
@@ -58,7 +58,7 @@ func TestCommittedEventSurvivesRedisOutage(t *testing.T) {
 		t.Fatalf("commit with Redis down: %v", err)
 	}
 	outbox.Nudge(ctx, d.Queue, d.Log) // fails quietly
-	if _, err := outbox.Dispatch(ctx, d.DB, d.Queue); err == nil {
+	if _, err := outbox.Dispatch(ctx, d.DB, d.Queue, outbox.All); err == nil {
 		t.Fatal("dispatch with Redis down reported success")
 	}
 	var ev models.Event
@@ -68,7 +68,7 @@ func TestCommittedEventSurvivesRedisOutage(t *testing.T) {
 	}
 
 	redis.Start()
-	n, err := outbox.Dispatch(ctx, d.DB, d.Queue)
+	n, err := outbox.Dispatch(ctx, d.DB, d.Queue, outbox.All)
 	if err != nil || n != 1 {
 		t.Fatalf("dispatch after Redis returned: %d, %v", n, err)
 	}
@@ -76,11 +76,39 @@ func TestCommittedEventSurvivesRedisOutage(t *testing.T) {
 	if err != nil || info.Type != tasks.TypeEventFanout {
 		t.Fatalf("fan-out task: %+v, %v", info, err)
 	}
-	if n, _ := outbox.Dispatch(ctx, d.DB, d.Queue); n != 0 {
+	if n, _ := outbox.Dispatch(ctx, d.DB, d.Queue, outbox.All); n != 0 {
 		t.Fatalf("event dispatched twice (%d)", n)
 	}
 	d.DB.Take(&ev, "id = ?", id)
 	if ev.DispatchedAt == nil {
 		t.Fatal("event not marked dispatched")
+	}
+}
+
+// Events nobody consumes are marked sent without a fan-out task.
+func TestUnwantedEventsQueueNothing(t *testing.T) {
+	_, redisURL := testkit.MustRedis(t)
+	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
+	ctx := context.Background()
+	for _, typ := range []string{outbox.OrderCreated, outbox.ProductCreated} {
+		if err := d.DB.Transaction(func(tx *gorm.DB) error { _, err := outbox.Publish(tx, typ, map[string]string{}); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	onlyOrders := func(context.Context, *gorm.DB) (map[string]bool, error) {
+		return map[string]bool{outbox.OrderCreated: true}, nil
+	}
+	n, err := outbox.Dispatch(ctx, d.DB, d.Queue, onlyOrders)
+	if err != nil || n != 2 {
+		t.Fatalf("dispatched %d, %v", n, err)
+	}
+	pending, _ := d.Inspector.ListPendingTasks(tasks.QueueDefault)
+	if len(pending) != 1 {
+		t.Fatalf("%d fan-out tasks, want 1 (order.created only)", len(pending))
+	}
+	var left int64
+	d.DB.Model(&models.Event{}).Where("dispatched_at IS NULL").Count(&left)
+	if left != 0 {
+		t.Fatalf("%d events left unsent", left)
 	}
 }

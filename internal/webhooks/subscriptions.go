@@ -171,3 +171,18 @@ func validEvents(in []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// SubscribedTypes returns the event types some active subscription wants:
+// the outbox dispatcher queues fan-out work for those only.
+func SubscribedTypes(ctx context.Context, db *gorm.DB) (map[string]bool, error) {
+	var types []string
+	if err := db.WithContext(ctx).Raw(`SELECT DISTINCT unnest(events) FROM webhook_subscriptions WHERE is_active`).
+		Scan(&types).Error; err != nil {
+		return nil, fmt.Errorf("webhooks.subscribed_types: %w", err)
+	}
+	out := make(map[string]bool, len(types))
+	for _, t := range types {
+		out[t] = true
+	}
+	return out, nil
+}
