@@ -121,5 +121,20 @@ func run(o options) error {
 	}
 	report := b.report()
 	fmt.Println(report)
-	return os.WriteFile(o.out, []byte(report), 0o644)
+	return os.WriteFile(o.out, []byte(report+keptNotes(o.out)), 0o644)
+}
+
+// notesMarker starts the hand-written part of the report (analysis and
+// history), which a new run keeps.
+const notesMarker = "<!-- notes: kept by make bench -->"
+
+func keptNotes(path string) string {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if i := strings.Index(string(old), notesMarker); i >= 0 {
+		return "\n" + string(old[i:])
+	}
+	return ""
 }
