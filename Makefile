@@ -38,6 +38,15 @@ lint:
 bench: services build
 	$(GO) run ./bench/load
 
+## fuzz: every fuzz target for FUZZTIME each (seed corpora in testdata/fuzz)
+FUZZTIME ?= 60s
+FUZZ_TARGETS := internal/money:FuzzAmountJSON internal/money:FuzzIncludedTax internal/money:FuzzPercent \
+	internal/discount:FuzzAllocate internal/discount:FuzzEvaluateTotals internal/gateway:FuzzParse \
+	internal/gateway:FuzzVerify internal/security:FuzzAdminBodies internal/security:FuzzStorefrontBodies
+fuzz: services
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn"; \
+		$(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done
+
 migrate: services build
 	$(BIN) migrate up
 
