@@ -21,14 +21,17 @@ run: services build
 chromium:
 	@scripts/chromium.sh || echo "chromium unavailable: the dashboard browser test will be skipped"
 
-## test: every test against real Postgres and Redis
+## test: every test against real Postgres and Redis, then the fault-injection suite
 test: services chromium
 	$(GO) vet ./...
+	$(GO) vet -tags=faults ./internal/faults/
 	$(GO) test $(TEST_FLAGS) ./...
+	$(MAKE) test-faults
 
-## test-faults: fault-injection tests (private Postgres/Redis, real processes)
+## test-faults: fault-injection tests alone (private Postgres/Redis, real processes). They run
+## after the rest, not beside it: they time outages and ticks, and a loaded machine skews them.
 test-faults: services
-	$(GO) test $(TEST_FLAGS) -tags=faults ./...
+	$(GO) test $(TEST_FLAGS) -tags=faults ./internal/faults/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
