@@ -39,6 +39,7 @@ lint:
 
 ## bench: load benchmarks against real processes; writes docs/BENCHMARKS.md
 bench: services build
+	@scripts/bench-tools.sh
 	$(GO) run ./bench/load
 
 ## fuzz: every fuzz target for FUZZTIME each (seed corpora in testdata/fuzz)
