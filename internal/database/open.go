@@ -45,14 +45,9 @@ func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 
 	gl := logger.Discard
 	if opt.Logger != nil {
-		gl = slowOnly{logger.NewSlogLogger(opt.Logger, logger.Config{
-			SlowThreshold:             200 * time.Millisecond,
-			LogLevel:                  logger.Warn,
-			IgnoreRecordNotFoundError: true,
-			ParameterizedQueries:      true, // never log bound values: they may be secrets
-		})}
+		gl = slowLog{opt.Logger}
 	}
-	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
+	db, err := gorm.Open(sqlOnly{postgres.New(postgres.Config{Conn: sqlDB}).(*postgres.Dialector)}, &gorm.Config{
 		Logger:                 gl,
 		PrepareStmt:            false,
 		TranslateError:         true,
@@ -70,19 +65,6 @@ func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 		return nil, fmt.Errorf("database.open: ping: %w", err)
 	}
 	return db, nil
-}
-
-// slowOnly passes GORM's slow-query warnings on and drops its error lines:
-// a failed statement is returned to its caller, which turns an expected one
-// (a duplicate SKU) into a 409 and logs an unexpected one once, as a 500.
-type slowOnly struct{ logger.Interface }
-
-func (l slowOnly) LogMode(level logger.LogLevel) logger.Interface {
-	return slowOnly{l.Interface.LogMode(level)}
-}
-
-func (l slowOnly) Trace(ctx context.Context, begin time.Time, fc func() (string, int64), err error) {
-	l.Interface.Trace(ctx, begin, fc, nil)
 }
 
 // Close closes the pool behind db.
