@@ -48,13 +48,17 @@ func guestCheckoutBody(email string) map[string]any {
 
 // Redis stopped for 10 s under checkout load, then restarted: nothing
 // answers 500 or leaks a stack trace, what needs Redis answers 503, and the
-// same API process serves normally again afterwards.
+// same API process serves normally again afterwards. A gateway webhook that
+// arrives meanwhile is refused (500, so the gateway retries) and its retry
+// after the outage makes the order.
 func TestRedisOutageUnderCheckoutLoad(t *testing.T) {
 	c := newCluster(t, "ADMIN_GENERAL_RATE_LIMIT=1000000")
 	product := testkit.MustStoreProduct(t, c.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 100000}}})
 	variant := product.Variants[0].ID.String()
 	api := c.Start("api", "api")
+	c.Start("worker", "worker")
 	adminTok := c.AdminToken("super_admin")
+	paid := checkouts(t, api, product.Variants[0].ID, 1, "fault-redis-webhook")[0]
 
 	var seq atomic.Int64
 	statuses := sync.Map{}
@@ -114,13 +118,16 @@ func TestRedisOutageUnderCheckoutLoad(t *testing.T) {
 
 	time.Sleep(time.Second)
 	c.Redis.Stop()
-	time.Sleep(10 * time.Second)
+	time.Sleep(2 * time.Second)
+	refused, refusal := capture(t, api.URL, paid, "evt_fault_redis_outage")
+	time.Sleep(8 * time.Second)
 	st, _, _ := call("GET", api.URL+"/readyz", nil, nil)
 	c.Redis.Start()
 	testkit.Eventually(t, 15*time.Second, "readyz after Redis restarts", func() bool {
 		s, _, _ := call("GET", api.URL+"/readyz", nil, nil)
 		return s == 200
 	})
+	retried, retry := capture(t, api.URL, paid, "evt_fault_redis_outage")
 	time.Sleep(time.Second)
 	close(stop)
 	wg.Wait()
@@ -128,6 +135,13 @@ func TestRedisOutageUnderCheckoutLoad(t *testing.T) {
 	if st != 503 {
 		t.Errorf("/readyz answered %d while Redis was down", st)
 	}
+	if refused != 500 || strings.Contains(string(refusal), ".go:") {
+		t.Errorf("webhook during the outage answered %d: %s", refused, refusal)
+	}
+	if retried != 200 || strings.Contains(string(retry), "already processed") {
+		t.Fatalf("the gateway's retry after the outage answered %d: %s", retried, retry)
+	}
+	testkit.Eventually(t, 30*time.Second, "the retried capture to become an order", func() bool { return countOrders(c) == 1 })
 	if msg := bad.Load(); msg != nil {
 		t.Fatal(msg)
 	}
