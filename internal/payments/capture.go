@@ -115,6 +115,14 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	if reason, kind := mismatch(sess, p); reason != "" {
 		return s.review(tx, sess, cart, reason, kind)
 	}
+	if other, err := orderOfPayment(tx, sess.PaymentProvider, p.ID); err != nil {
+		return CaptureResult{}, err
+	} else if other != "" {
+		// The gateway reports, for this session, a payment already recorded
+		// for another order: making the order would break the payments'
+		// unique key and retry forever. A person must look at it.
+		return s.review(tx, sess, cart, fmt.Sprintf("payment %s is already recorded for order %s", p.ID, other), "duplicate_payment")
+	}
 	lines, err := sessionLines(sess)
 	if err != nil {
 		return CaptureResult{}, err
@@ -148,6 +156,18 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 		return CaptureResult{}, err
 	}
 	return CaptureResult{Outcome: Created, Order: order}, nil
+}
+
+// orderOfPayment returns the number of the order gateway payment paymentID
+// of provider is recorded for, or "" when it is recorded for none.
+func orderOfPayment(tx *gorm.DB, provider, paymentID string) (string, error) {
+	var number string
+	err := tx.Raw(`SELECT o.order_number FROM payments p JOIN orders o ON o.id = p.order_id
+		WHERE p.provider = ? AND p.payment_id = ?`, provider, paymentID).Scan(&number).Error
+	if err != nil {
+		return "", fmt.Errorf("payments.order_of_payment: %w", err)
+	}
+	return number, nil
 }
 
 // mismatch compares the captured money with the session's total.

@@ -55,6 +55,37 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 	}
 }
 
+// A capture reporting, for a second checkout, a payment id already recorded
+// for another order makes no second order: the session goes to review at
+// once (instead of the task failing on the unique key until archived) and
+// its stock is released.
+func TestCaptureOfAnAlreadyRecordedPaymentNeedsReview(t *testing.T) {
+	e := newEnv(t)
+	first := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	p := captured(first)
+	res, err := e.svc.Capture(context.Background(), p)
+	if err != nil || res.Outcome != payments.Created {
+		t.Fatalf("first capture: %+v %v", res, err)
+	}
+	firstNumber := res.Order.OrderNumber
+	second := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	again := captured(second)
+	again.ID = p.ID
+	res, err = e.svc.Capture(context.Background(), again)
+	if err != nil || res.Outcome != payments.NeedsReview || !strings.Contains(res.Reason, "already recorded for order "+firstNumber) {
+		t.Fatalf("second capture: %+v %v", res, err)
+	}
+	if s := e.session(t, second.SessionID); s.State != models.CheckoutNeedsReview || s.OrderID != nil {
+		t.Fatalf("second session %s", s.State)
+	}
+	if n := e.count(t, &models.Order{}, "1 = 1"); n != 1 {
+		t.Fatalf("%d orders", n)
+	}
+	if v := e.variant(t, second.VariantID); v.Reserved != 0 || v.Committed != 0 {
+		t.Fatalf("second checkout's stock still held: %+v", v)
+	}
+}
+
 // A capture after the session expired still makes the order when the stock
 // is there, taking it from available stock.
 func TestCaptureAfterExpiryCommitsAvailableStock(t *testing.T) {
