@@ -8,7 +8,8 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-// The back office's entries: fresh analytics rollups and nightly reconcile.
+// The back office's entries: fresh analytics rollups, nightly reconcile and
+// the daily retention run.
 var (
 	// Today's figures are at most a minute old (an order change also touches
 	// its day, which is sooner). In the first minutes after midnight the tick
@@ -28,6 +29,11 @@ var (
 			t, opts := tasks.NewReconcileTask(tasks.TickID(tasks.TypeReconcile, now, 24*time.Hour))
 			return t, withoutTaskID(opts)
 		},
+	}
+	// Deletes data past DATA_RETENTION_DAYS (internal/retention).
+	retentionDaily = Entry{
+		Name: "retention", Spec: "0 15 4 * * *", Period: 24 * time.Hour,
+		Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewRetentionTask() },
 	}
 )
 

@@ -11,7 +11,7 @@ import (
 // Entries is the timetable. Each domain adds its entries here.
 func Entries(d *deps.Deps) []Entry {
 	return []Entry{
-		analyticsRollup, reconcileNightly,
+		analyticsRollup, reconcileNightly, retentionDaily,
 		{
 			// Catches events whose post-commit nudge was lost (Redis down at commit).
 			Name: "outbox-dispatch", Spec: "*/2 * * * * *", Period: 2 * time.Second,

@@ -11,12 +11,13 @@ import (
 	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 )
 
 // registerBackoffice mounts the back-office jobs: analytics rollups, bulk
-// inventory updates and reconcile.
+// inventory updates, reconcile and retention.
 func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 	stats := analytics.New(d.DB, d.Config.LowStockThreshold, d.Config.StoreCurrency)
 	mux.HandleFunc(tasks.TypeAnalyticsRollup, func(ctx context.Context, t *asynq.Task) error {
@@ -61,6 +62,19 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 			return err
 		}
 		return writeResult(t, rep)
+	})
+
+	mux.HandleFunc(tasks.TypeRetention, func(ctx context.Context, t *asynq.Task) error {
+		days := d.Config.DataRetentionDays
+		if days == 0 {
+			return nil // kept forever
+		}
+		rep, err := retention.Prune(ctx, d.DB, time.Now().AddDate(0, 0, -days))
+		if err != nil {
+			return err
+		}
+		d.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts)
+		return nil
 	})
 }
 

@@ -85,6 +85,10 @@ type Config struct {
 	// WebhookRetryBase is the wait after a delivery's first failed attempt;
 	// each later wait doubles (to 8 h), 12 attempts in all.
 	WebhookRetryBase time.Duration `env:"WEBHOOK_RETRY_BASE" envDefault:"1m"`
+
+	// DataRetentionDays is how long dispatched events (and their webhook
+	// delivery logs) and abandoned guest carts are kept; 0 keeps them forever.
+	DataRetentionDays int `env:"DATA_RETENTION_DAYS" envDefault:"90"`
 }
 
 // Dev secrets let `shop dev` start with no set-up. Production refuses them.
@@ -194,6 +198,9 @@ func (c *Config) validate() error {
 		if n < 1 {
 			return fieldErr(name, "must be a positive integer")
 		}
+	}
+	if c.DataRetentionDays < 0 {
+		return fieldErr("DATA_RETENTION_DAYS", "must not be negative (0 keeps data forever)")
 	}
 	if c.LowStockThreshold < 0 {
 		return fieldErr("LOW_STOCK_THRESHOLD", "must not be negative")
