@@ -1,6 +1,10 @@
 package security_test
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -82,6 +86,23 @@ func TestOversizedAndNestedBodies(t *testing.T) {
 		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: map[string]string{"X-Session-Id": "nested-bodies-1"},
 			Body: `{"variantId":` + nested + `}`}).ExpectError(t, 400, "VALIDATION_ERROR")
 	})
+	t.Run("10 MB body", func(t *testing.T) {
+		var before int64
+		app.DB.Model(&models.Customer{}).Count(&before)
+		for _, framing := range []string{"Content-Length", "chunked"} {
+			t.Run(framing, func(t *testing.T) {
+				status, body := postHuge(t, app.URL, "/customers/register", framing, 10<<20)
+				if status != http.StatusRequestEntityTooLarge || !strings.Contains(body, `"code":"VALIDATION_ERROR"`) {
+					t.Fatalf("status %d body %.300s", status, body)
+				}
+			})
+		}
+		var after int64
+		app.DB.Model(&models.Customer{}).Count(&after)
+		if after != before {
+			t.Fatalf("customers %d → %d", before, after)
+		}
+	})
 	t.Run("non-JSON body", func(t *testing.T) {
 		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b"}).ExpectError(t, 400, "VALIDATION_ERROR")
 	})
@@ -118,4 +139,48 @@ func TestCartLineCap(t *testing.T) {
 	if lines != 100 {
 		t.Fatalf("cart has %d lines", lines)
 	}
+}
+
+// postHuge sends a JSON body of size bytes over a raw connection, framed by
+// Content-Length or chunked, while reading the answer: the server may answer
+// (and close) before the body is all sent, as a real client would see.
+func postHuge(t *testing.T, baseURL, path, framing string, size int) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(baseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	head := "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	if framing == "chunked" {
+		head += "Transfer-Encoding: chunked\r\n\r\n"
+	} else {
+		head += fmt.Sprintf("Content-Length: %d\r\n\r\n", size)
+	}
+	go func() {
+		w := bufio.NewWriter(conn)
+		w.WriteString(head)
+		chunk := `{"email":"` + strings.Repeat("a", 64<<10-10) + `"}`
+		for sent := 0; sent < size; sent += len(chunk) {
+			if framing == "chunked" {
+				fmt.Fprintf(w, "%x\r\n%s\r\n", len(chunk), chunk)
+			} else {
+				w.WriteString(chunk)
+			}
+			if w.Flush() != nil {
+				return // the server stopped reading: expected
+			}
+		}
+		if framing == "chunked" {
+			w.WriteString("0\r\n\r\n")
+			w.Flush()
+		}
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
