@@ -38,21 +38,6 @@ func newSummaryView(s orders.Summary) summaryView {
 	}
 }
 
-type lineView struct {
-	ID             string       `json:"id"`
-	ProductID      *string      `json:"productId"`
-	VariantID      *string      `json:"variantId"`
-	Title          string       `json:"title"`
-	SKU            string       `json:"sku"`
-	Quantity       int          `json:"quantity"`
-	UnitPrice      money.Amount `json:"unitPrice"`
-	DiscountAmount money.Amount `json:"discountAmount"`
-	LineTotal      money.Amount `json:"lineTotal"`
-	GSTRate        money.Rate   `json:"gstRate"`
-	TaxAmount      money.Amount `json:"taxAmount"`
-	HSNCode        string       `json:"hsnCode"`
-}
-
 type taxView struct {
 	CGST money.Amount `json:"cgst"`
 	SGST money.Amount `json:"sgst"`
@@ -98,7 +83,7 @@ type detailView struct {
 	Email           string          `json:"email"`
 	Name            string          `json:"name"`
 	Phone           string          `json:"phone"`
-	Items           []lineView      `json:"items"`
+	Items           []orders.Line   `json:"items"`
 	Subtotal        money.Amount    `json:"subtotal"`
 	DiscountTotal   money.Amount    `json:"discountTotal"`
 	DiscountCode    *string         `json:"discountCode"`
@@ -146,15 +131,9 @@ func newDetailView(d *orders.Detail) detailView {
 		ShippingCost: o.ShippingCost, Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
-		Items: make([]lineView, 0, len(o.Items)), Payments: make([]paymentView, 0, len(d.Payments)),
+		Items: orders.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
 		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),
 		CreatedAt: iso(o.CreatedAt), UpdatedAt: iso(o.UpdatedAt),
-	}
-	for _, it := range o.Items {
-		v.Items = append(v.Items, lineView{ID: it.ID.String(), ProductID: uuidPtr(it.ProductID),
-			VariantID: uuidPtr(it.VariantID), Title: it.Title, SKU: it.SKU, Quantity: it.Quantity,
-			UnitPrice: it.UnitPrice, DiscountAmount: it.DiscountAmount, LineTotal: it.LineTotal,
-			GSTRate: it.GSTRate, TaxAmount: it.TaxAmount, HSNCode: it.HSNCode})
 	}
 	for _, p := range d.Payments {
 		v.Payments = append(v.Payments, paymentView{ID: p.ID.String(), Provider: p.Provider,

@@ -6,25 +6,11 @@ import (
 
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/orders"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
-
-type orderItemBody struct {
-	ID             uuid.UUID    `json:"id"`
-	ProductID      *uuid.UUID   `json:"productId"`
-	VariantID      *uuid.UUID   `json:"variantId"`
-	Title          string       `json:"title"`
-	SKU            string       `json:"sku"`
-	Quantity       int          `json:"quantity"`
-	UnitPrice      money.Amount `json:"unitPrice"`
-	DiscountAmount money.Amount `json:"discountAmount"`
-	LineTotal      money.Amount `json:"lineTotal"`
-	GSTRate        money.Rate   `json:"gstRate"`
-	TaxAmount      money.Amount `json:"taxAmount"`
-	HSNCode        string       `json:"hsnCode"`
-}
 
 // orderBody is a customer's order as answered (API-DECISIONS 8).
 type orderBody struct {
@@ -32,7 +18,7 @@ type orderBody struct {
 	OrderNumber     string          `json:"orderNumber"`
 	Status          string          `json:"status"`
 	PaymentStatus   string          `json:"paymentStatus"`
-	Items           []orderItemBody `json:"items"`
+	Items           []orders.Line   `json:"items"`
 	Subtotal        money.Amount    `json:"subtotal"`
 	DiscountTotal   money.Amount    `json:"discountTotal"`
 	TaxTotal        money.Amount    `json:"taxTotal"`
@@ -46,16 +32,11 @@ type orderBody struct {
 
 func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
-		Items: make([]orderItemBody, len(o.Items)), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
+		Items: orders.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")
-	}
-	for i, it := range o.Items {
-		b.Items[i] = orderItemBody{ID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, Title: it.Title, SKU: it.SKU,
-			Quantity: it.Quantity, UnitPrice: it.UnitPrice, DiscountAmount: it.DiscountAmount, LineTotal: it.LineTotal,
-			GSTRate: it.GSTRate, TaxAmount: it.TaxAmount, HSNCode: it.HSNCode}
 	}
 	return b
 }
