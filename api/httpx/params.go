@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -116,3 +117,8 @@ func IP(c *fiber.Ctx) string {
 	}
 	return c.Context().RemoteIP().String()
 }
+
+// ClientBucket is the rate-limit key of the request's client: its address
+// for IPv4, its /64 for IPv6 (ratelimit.AddressBucket). Every limit counted
+// per client uses it.
+func ClientBucket(c *fiber.Ctx) string { return ratelimit.AddressBucket(IP(c)) }

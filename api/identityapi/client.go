@@ -33,9 +33,12 @@ func (h *handlers) limit(c *fiber.Ctx, key string) error {
 	return adminroute.ApplyLimit(c, res)
 }
 
-// Rate-limit bucket keys.
-func loginBucket(c *fiber.Ctx) string          { return "admin-login:ip:" + httpx.IP(c) }
-func twoFactorLoginBucket(c *fiber.Ctx) string { return "admin-2fa-login:ip:" + httpx.IP(c) }
+// Rate-limit bucket keys: per client address (an IPv6 client's /64) for the
+// public steps, per admin for the signed-in check.
+func loginBucket(c *fiber.Ctx) string { return "admin-login:addr:" + httpx.ClientBucket(c) }
+func twoFactorLoginBucket(c *fiber.Ctx) string {
+	return "admin-2fa-login:addr:" + httpx.ClientBucket(c)
+}
 func codeCheckBucket(p *adminauth.Principal) string {
 	return "admin-2fa-code:admin:" + p.AdminID.String()
 }

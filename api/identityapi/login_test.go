@@ -149,3 +149,37 @@ func TestLoginRateLimitBehindTrustedProxy(t *testing.T) {
 	try("203.0.113.1").Expect(t, http.StatusTooManyRequests)
 	try("203.0.113.2").Expect(t, http.StatusUnauthorized)
 }
+
+// Client addresses are bucketed like networks, not hosts: IPv6 clients per
+// /64 (one host may use any address of its /64), IPv4 clients per address
+// (IPv4-mapped IPv6 included). Both public login steps count this way.
+func TestLoginRateLimitBucketsIPv6By64(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
+		c.TrustedProxies = []string{"127.0.0.1"}
+		c.AdminLoginRateLimit = 2
+	}))
+	try := func(path, ip string) int {
+		body := map[string]any{"email": "x@example.com", "password": "y", "twoFactorToken": "made-up", "code": "000000"}
+		return app.Do(t, "POST", base+path, testkit.Req{Body: body, Headers: map[string]string{"X-Forwarded-For": ip}}).Status
+	}
+	for _, path := range []string{"/auth/login", "/auth/2fa/verify"} {
+		steps := []struct {
+			ip   string
+			want int
+		}{
+			{"2001:db8:aa:1::1", http.StatusUnauthorized},
+			{"2001:db8:aa:1:ffff:ffff:ffff:fffe", http.StatusUnauthorized},
+			{"2001:db8:aa:1:1234::9", http.StatusTooManyRequests}, // same /64: full
+			{"2001:db8:aa:2::1", http.StatusUnauthorized},         // next /64: its own bucket
+			{"203.0.113.10", http.StatusUnauthorized},
+			{"203.0.113.10", http.StatusUnauthorized},
+			{"::ffff:203.0.113.10", http.StatusTooManyRequests}, // IPv4-mapped is that IPv4
+			{"203.0.113.11", http.StatusUnauthorized},           // IPv4: per address
+		}
+		for i, s := range steps {
+			if got := try(path, s.ip); got != s.want {
+				t.Fatalf("%s step %d from %s: %d, want %d", path, i+1, s.ip, got, s.want)
+			}
+		}
+	}
+}

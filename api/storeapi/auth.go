@@ -73,13 +73,14 @@ func owner(c *fiber.Ctx) (cart.Owner, error) {
 	return o, nil
 }
 
-// limitAuth counts one attempt in the client IP's bucket for kind (login,
-// register, claim). Errors: RATE_LIMITED, SERVICE_UNAVAILABLE.
+// limitAuth counts one attempt in the client address's bucket (an IPv6
+// client's /64) for kind (login, register, claim).
+// Errors: RATE_LIMITED, SERVICE_UNAVAILABLE.
 func (h *handlers) limitAuth(c *fiber.Ctx, kind string) error {
 	if h.authLimit <= 0 {
 		return nil
 	}
-	res, err := h.limiter.Allow(c.UserContext(), "customer-"+kind+":ip:"+httpx.IP(c), h.authLimit, h.authWindow)
+	res, err := h.limiter.Allow(c.UserContext(), "customer-"+kind+":addr:"+httpx.ClientBucket(c), h.authLimit, h.authWindow)
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
 	}
