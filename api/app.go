@@ -84,12 +84,14 @@ func New(d *deps.Deps) *Server {
 func AdminAuth(d *deps.Deps) *adminauth.Service {
 	cfg := d.Config
 	return adminauth.New(d.DB, adminauth.Settings{
-		JWTSecret:      []byte(cfg.AdminJWTSecret),
-		AccessTokenTTL: cfg.AdminAccessTokenTTL,
-		RefreshTTL:     time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
-		SessionTTL:     time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
-		Issuer:         cfg.AppName,
-	})
+		JWTSecret:            []byte(cfg.AdminJWTSecret),
+		AccessTokenTTL:       cfg.AdminAccessTokenTTL,
+		RefreshTTL:           time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
+		SessionTTL:           time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
+		Issuer:               cfg.AppName,
+		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
+		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
+	}).WithEmailQueue(d.Queue, d.Log)
 }
 
 func trustedNets(cfg *config.Config) []*net.IPNet {

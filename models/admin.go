@@ -51,12 +51,33 @@ type AdminTwoFactor struct {
 	BackupCodes  pq.StringArray `gorm:"type:text[]"`
 	Enabled      bool
 	LastUsedStep int64
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// FailedCodes counts wrong codes of the login step since FailuresSince;
+	// at the limit the second factor is refused until LockedUntil.
+	FailedCodes   int
+	FailuresSince *time.Time
+	LockedUntil   *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // TableName pins the singular table name.
 func (AdminTwoFactor) TableName() string { return "admin_two_factor" }
+
+// AdminEmailTwoFactorLockout is the kind of the email telling an admin that
+// too many wrong second factors locked the two-factor login step.
+const AdminEmailTwoFactorLockout = "two_factor_lockout"
+
+// AdminEmail is a security email to an admin, written with the event it
+// reports and sent by the worker; SentAt is set once it went out.
+type AdminEmail struct {
+	ID        uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	AdminID   uuid.UUID `gorm:"type:uuid"`
+	Kind      string
+	Ref       string
+	Details   datatypes.JSON
+	CreatedAt time.Time
+	SentAt    *time.Time
+}
 
 // AdminAuditLog is one append-only audit entry.
 type AdminAuditLog struct {

@@ -29,6 +29,14 @@ func Entries(d *deps.Deps) []Entry {
 			},
 		},
 		{
+			// Sends admin security emails whose post-commit nudge was lost.
+			Name: "admin-emails", Spec: "15 * * * * *", Period: time.Minute,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewAdminEmailsTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
+		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },

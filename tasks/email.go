@@ -13,6 +13,9 @@ const (
 	TypeOrderEmails = "email:order"
 	// TypeClaimEmail (re)sends a guest's account-claim email.
 	TypeClaimEmail = "email:claim"
+	// TypeAdminEmails sends the unsent security emails to administrators
+	// (admin_emails), e.g. a second-factor lockout.
+	TypeAdminEmails = "email:admin"
 )
 
 // OrderEmailsPayload names the order.
@@ -44,5 +47,18 @@ func NewClaimEmailTask(customerID string) (*asynq.Task, []asynq.Option) {
 		asynq.Unique(time.Minute),
 		asynq.MaxRetry(8),
 		asynq.Timeout(30 * time.Second),
+	}
+}
+
+// NewAdminEmailsTask builds the admin emails run. Its id is tick-based so
+// that the nudge after a lockout and the scheduler's sweep collapse into one
+// run per second; the rows say what is unsent, so the task carries nothing.
+func NewAdminEmailsTask(now time.Time) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeAdminEmails, nil), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID(TickID(TypeAdminEmails, now, time.Second)),
+		asynq.MaxRetry(3),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(10 * time.Second),
 	}
 }

@@ -15,6 +15,7 @@ func register(mux *asynq.ServeMux, d *deps.Deps) {
 	registerStorefront(mux, d)
 	registerPayments(mux, d)
 	registerWebhooks(mux, d)
+	registerAdminMail(mux, d)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

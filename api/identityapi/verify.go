@@ -1,9 +1,12 @@
 package identityapi
 
 import (
+	"errors"
+
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -16,7 +19,9 @@ type verifyRequest struct {
 // completes a two-step login and answers like a login. Without one, the
 // caller's access token (bearer or cookie) is required and the code is only
 // checked: {valid: true|false}. Both forms are rate limited like login (per
-// IP for the login step, per admin for the check) and consume the code.
+// address for the login step, per admin for the check) and consume the
+// code. The login step is also refused, 429, while the admin's second factor
+// is locked after too many wrong codes (adminauth.TwoFactorLockedError).
 func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 	var req verifyRequest
 	if err := httpx.Bind(c, &req); err != nil {
@@ -28,7 +33,7 @@ func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 		}
 		res, err := h.auth.CompleteTwoFactorLogin(c.UserContext(), req.TwoFactorToken, req.Code, clientInfo(c, ""))
 		if err != nil {
-			return err
+			return lockoutHeaders(c, err)
 		}
 		return h.sendLogin(c, res)
 	}
@@ -48,4 +53,15 @@ func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"valid": valid})
+}
+
+// lockoutHeaders answers a second-factor lockout like any refused rate
+// limit (API-DECISIONS 6): the bucket is the admin's wrong codes, empty
+// until the lockout ends. Other errors pass through.
+func lockoutHeaders(c *fiber.Ctx, err error) error {
+	var locked *adminauth.TwoFactorLockedError
+	if !errors.As(err, &locked) {
+		return err
+	}
+	return adminroute.ApplyLimit(c, ratelimit.Refused(locked.Limit, locked.Until))
 }

@@ -65,14 +65,20 @@ func challengeHash(token string) string {
 // and a TOTP or backup code, and opens the session. The token is single-use:
 // its row is locked while the code is checked and deleted on success, so of
 // concurrent submits at most one succeeds. A wrong code counts against the
-// token; the fifth ends it. Audited as auth.login or auth.2fa_failed.
-// Errors: UNAUTHORIZED (unknown, used or expired token; wrong code).
+// token (the fifth ends it) and against the admin across all tokens: at
+// MaxTwoFactorFailures within TwoFactorLockout the second factor is refused
+// for TwoFactorLockout, whatever the token or code, and the admin is emailed
+// (countTwoFactorFailure). The password step is never locked this way.
+// Audited as auth.login, auth.2fa_failed or auth.2fa_locked.
+// Errors: UNAUTHORIZED (unknown, used or expired token; wrong code),
+// RATE_LIMITED (*TwoFactorLockedError: the admin's lockout lasts).
 func (s *Service) CompleteTwoFactorLogin(ctx context.Context, token, code string, client ClientInfo) (*LoginResult, error) {
 	if token == "" || len(token) > 100 {
 		return nil, errChallenge
 	}
 	var res *LoginResult
 	var refused error
+	var lockoutStarted bool
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var ch models.AdminLoginChallenge
 		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("token_hash = ?", challengeHash(token)).Take(&ch).Error
@@ -87,14 +93,18 @@ func (s *Service) CompleteTwoFactorLogin(ctx context.Context, token, code string
 		if err := tx.Take(&a, "id = ?", ch.AdminID).Error; err != nil {
 			return err
 		}
-		var tf models.AdminTwoFactor
-		err = tx.Where("admin_id = ? AND enabled", a.ID).Take(&tf).Error
-		if err != nil && !database.IsNotFound(err) {
+		// Locked (after the challenge: lock order challenge → 2FA row), so
+		// that the admin's failures are counted one guess at a time.
+		tf, err := lockTwoFactor(tx, a.ID)
+		if err != nil {
 			return err
 		}
-		if !ch.ExpiresAt.After(s.now()) || !a.IsActive || err != nil {
+		if !ch.ExpiresAt.After(s.now()) || !a.IsActive || tf == nil || !tf.Enabled {
 			refused = errChallenge
 			return tx.Delete(&ch).Error
+		}
+		if refused = s.lockedOut(tf); refused != nil {
+			return nil
 		}
 		method, ok, err := s.verifyCode(tx, a.ID, tf.Secret, code, true)
 		if err != nil {
@@ -102,7 +112,11 @@ func (s *Service) CompleteTwoFactorLogin(ctx context.Context, token, code string
 		}
 		if !ok {
 			refused = errBadCode
-			return s.failChallenge(ctx, tx, &ch, method, client)
+			if err := s.failChallenge(ctx, tx, &ch, method, client); err != nil {
+				return err
+			}
+			lockoutStarted, err = s.countTwoFactorFailure(ctx, tx, tf, &a, client)
+			return err
 		}
 		if err := tx.Delete(&ch).Error; err != nil {
 			return err
@@ -117,6 +131,9 @@ func (s *Service) CompleteTwoFactorLogin(ctx context.Context, token, code string
 	})
 	if err != nil {
 		return nil, database.Translate(err, "session")
+	}
+	if lockoutStarted {
+		s.nudgeEmails(ctx)
 	}
 	if refused != nil {
 		return nil, refused

@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -25,6 +27,11 @@ type Settings struct {
 	SessionTTL     time.Duration
 	// Issuer labels TOTP secrets and QR codes (APP_NAME); "Shop" when empty.
 	Issuer string
+	// MaxTwoFactorFailures wrong login-step codes of one admin within
+	// TwoFactorLockout lock the second factor for TwoFactorLockout
+	// (defaults DefaultMaxTwoFactorFailures, DefaultTwoFactorLockout).
+	MaxTwoFactorFailures int
+	TwoFactorLockout     time.Duration
 }
 
 // Service authenticates administrators.
@@ -32,6 +39,9 @@ type Service struct {
 	db  *gorm.DB
 	set Settings
 	now func() time.Time
+	// queue, when set, is nudged after an admin email is written.
+	queue tasks.Enqueuer
+	log   *slog.Logger
 }
 
 // New returns a Service on db.

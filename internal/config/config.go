@@ -62,6 +62,11 @@ type Config struct {
 	CookieSecure            bool          `env:"COOKIE_SECURE" envDefault:"true"`
 	TrustedProxies          []string      `env:"TRUSTED_PROXIES" envSeparator:","`
 
+	// Admin2FAMaxFailures wrong login-step codes of one admin within
+	// Admin2FALockoutWindowS seconds lock the second factor that long.
+	Admin2FAMaxFailures    int `env:"ADMIN_2FA_MAX_FAILURES" envDefault:"10"`
+	Admin2FALockoutWindowS int `env:"ADMIN_2FA_LOCKOUT_WINDOW" envDefault:"900"`
+
 	CustomerJWTSecret  string        `env:"CUSTOMER_JWT_SECRET"`
 	CustomerTokenTTL   time.Duration `env:"CUSTOMER_TOKEN_EXPIRES_IN" envDefault:"24h"`
 	StoreCurrency      string        `env:"STORE_CURRENCY" envDefault:"INR"`
@@ -194,6 +199,7 @@ func (c *Config) validate() error {
 		"ADMIN_LOGIN_RATE_LIMIT": c.AdminLoginRateLimit, "ADMIN_LOGIN_RATE_WINDOW": c.AdminLoginRateWindowS,
 		"ADMIN_GENERAL_RATE_LIMIT": c.AdminGeneralRateLimit, "ADMIN_BULK_RATE_LIMIT": c.AdminBulkRateLimit,
 		"ADMIN_ANALYTICS_RATE_LIMIT": c.AdminAnalyticsRateLimit, "WORKER_CONCURRENCY": c.WorkerConcurrency,
+		"ADMIN_2FA_MAX_FAILURES": c.Admin2FAMaxFailures, "ADMIN_2FA_LOCKOUT_WINDOW": c.Admin2FALockoutWindowS,
 	} {
 		if n < 1 {
 			return fieldErr(name, "must be a positive integer")

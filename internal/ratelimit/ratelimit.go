@@ -79,3 +79,31 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.
 		left:      ttl,
 	}, nil
 }
+
+// Tighter is the result to report for a request counted in two buckets: a
+// refusal over an allowance (the later Reset when both refuse), else the
+// bucket with fewer requests remaining.
+func Tighter(a, b Result) Result {
+	switch {
+	case a.Allowed != b.Allowed:
+		if !a.Allowed {
+			return a
+		}
+		return b
+	case !a.Allowed:
+		if b.Reset.After(a.Reset) {
+			return b
+		}
+		return a
+	case b.Remaining < a.Remaining:
+		return b
+	}
+	return a
+}
+
+// Refused is the result of a bucket of limit that refuses every request
+// until until: a lockout kept outside Redis (the admin second factor's),
+// reported with the same headers as any refused limit.
+func Refused(limit int, until time.Time) Result {
+	return Result{Limit: limit, Reset: ceilSecond(until), left: time.Until(until)}
+}

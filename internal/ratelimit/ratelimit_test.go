@@ -34,3 +34,35 @@ func TestWindowAndRetryAfter(t *testing.T) {
 		t.Fatalf("reset %s", res.Reset)
 	}
 }
+
+// A request counted in two buckets reports the refusing one, else the one
+// with fewer requests left.
+func TestTighter(t *testing.T) {
+	rdb, _ := testkit.MustRedis(t)
+	l := ratelimit.New(rdb)
+	ctx := context.Background()
+	allow := func(key string, limit int) ratelimit.Result {
+		res, err := l.Allow(ctx, key, limit, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	wide, narrow := allow("wide", 30), allow("narrow", 10)
+	if got := ratelimit.Tighter(wide, narrow); got.Limit != 10 || got.Remaining != 9 {
+		t.Fatalf("tighter of 29/30 and 9/10: %+v", got)
+	}
+	allow("full", 1)
+	full := allow("full", 1)
+	if got := ratelimit.Tighter(full, narrow); got.Allowed || got.Limit != 1 {
+		t.Fatalf("a refusal must win: %+v", got)
+	}
+	if got := ratelimit.Tighter(narrow, full); got.Allowed || got.Limit != 1 {
+		t.Fatalf("a refusal must win either way round: %+v", got)
+	}
+	until := time.Now().Add(90 * time.Second)
+	locked := ratelimit.Refused(10, until)
+	if locked.Allowed || locked.Remaining != 0 || locked.RetryAfterSeconds() < 89 || locked.RetryAfterSeconds() > 90 || locked.Reset.Before(until) {
+		t.Fatalf("refused until %s: %+v, Retry-After %d", until, locked, locked.RetryAfterSeconds())
+	}
+}
