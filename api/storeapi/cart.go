@@ -90,15 +90,19 @@ type discountRequest struct {
 	Code string `json:"code" validate:"required,notblank,max=64"`
 }
 
-// applyDiscount: POST /cart/discount {code} → 200 cart. Errors:
-// VALIDATION_ERROR (the code does not apply), NOT_FOUND, CONFLICT.
+// applyDiscount: POST /cart/discount {code} → 200 cart, rate limited per
+// client address and per cart (limitDiscountCode). Errors: VALIDATION_ERROR
+// (the code does not apply), NOT_FOUND, CONFLICT, RATE_LIMITED.
 func (h *handlers) applyDiscount(c *fiber.Ctx) error {
-	var req discountRequest
-	if err := httpx.Bind(c, &req); err != nil {
-		return err
-	}
 	o, err := owner(c)
 	if err != nil {
+		return err
+	}
+	if err := h.limitDiscountCode(c, o); err != nil {
+		return err
+	}
+	var req discountRequest
+	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
 	v, err := h.carts.ApplyDiscount(c.UserContext(), o, req.Code)

@@ -35,6 +35,12 @@ type handlers struct {
 	authLimit  int
 	authWindow time.Duration
 	currency   string
+
+	// POST /cart/discount attempts per discountWindow, per cart and per
+	// client address (DISCOUNT_CODE_* settings).
+	discountCartLimit    int
+	discountAddressLimit int
+	discountWindow       time.Duration
 }
 
 // Register mounts the storefront routes on m.Root and review moderation on
@@ -60,6 +66,10 @@ func Register(m *mount.Mount) {
 		authLimit:  cfg.AdminLoginRateLimit,
 		authWindow: time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
 		currency:   cfg.StoreCurrency,
+
+		discountCartLimit:    cfg.DiscountCodeRateLimit,
+		discountAddressLimit: cfg.DiscountCodeAddressRateLimit,
+		discountWindow:       time.Duration(cfg.DiscountCodeRateWindowS) * time.Second,
 	}
 	r := m.Root
 	r.Post("/customers/register", h.register)

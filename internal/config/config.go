@@ -75,6 +75,12 @@ type Config struct {
 	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
 	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
 
+	// POST /cart/discount attempts per DiscountCodeRateWindowS seconds: per
+	// cart, and per client address (an IPv6 client's /64).
+	DiscountCodeRateLimit        int `env:"DISCOUNT_CODE_RATE_LIMIT" envDefault:"10"`
+	DiscountCodeAddressRateLimit int `env:"DISCOUNT_CODE_ADDRESS_RATE_LIMIT" envDefault:"30"`
+	DiscountCodeRateWindowS      int `env:"DISCOUNT_CODE_RATE_WINDOW" envDefault:"600"`
+
 	PaymentProvider      string        `env:"PAYMENT_PROVIDER" envDefault:"simulator"`
 	RazorpayKeyID        string        `env:"RAZORPAY_KEY_ID"`
 	RazorpayKeySecret    string        `env:"RAZORPAY_KEY_SECRET"`
@@ -200,6 +206,8 @@ func (c *Config) validate() error {
 		"ADMIN_GENERAL_RATE_LIMIT": c.AdminGeneralRateLimit, "ADMIN_BULK_RATE_LIMIT": c.AdminBulkRateLimit,
 		"ADMIN_ANALYTICS_RATE_LIMIT": c.AdminAnalyticsRateLimit, "WORKER_CONCURRENCY": c.WorkerConcurrency,
 		"ADMIN_2FA_MAX_FAILURES": c.Admin2FAMaxFailures, "ADMIN_2FA_LOCKOUT_WINDOW": c.Admin2FALockoutWindowS,
+		"DISCOUNT_CODE_RATE_LIMIT": c.DiscountCodeRateLimit, "DISCOUNT_CODE_ADDRESS_RATE_LIMIT": c.DiscountCodeAddressRateLimit,
+		"DISCOUNT_CODE_RATE_WINDOW": c.DiscountCodeRateWindowS,
 	} {
 		if n < 1 {
 			return fieldErr(name, "must be a positive integer")
