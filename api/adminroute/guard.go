@@ -51,6 +51,9 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 		if !rbac.Allows(rbac.Role(p.Role), rt.Permission) {
 			return apperr.New(apperr.Forbidden, "your role does not allow this action")
 		}
+		if err := checkFields(c, rbac.Role(p.Role), rt.Fields); err != nil {
+			return err
+		}
 		if err := g.limit(c, p, rt.Bucket); err != nil {
 			return err
 		}

@@ -1,7 +1,8 @@
 // Package adminroute registers administrator routes together with what each
-// one requires: the permission, the audit action and entity parameter, and
-// the rate-limit bucket, declared next to the route. The registry it keeps
-// lets tests walk every admin route.
+// one requires: the permission, the permissions of body fields that need
+// more (FieldPermission), the audit action and entity parameter, and the
+// rate-limit bucket, declared next to the route. The registry it keeps lets
+// tests walk every admin route and field.
 package adminroute
 
 import (
@@ -38,6 +39,8 @@ type Route struct {
 	// EntityParam is the path parameter holding the audited entity's id.
 	EntityParam string
 	Bucket      Bucket
+	// Fields are body fields needing more than Permission.
+	Fields []FieldRule
 }
 
 // Mutating reports whether the route changes state.
@@ -81,6 +84,9 @@ func (r *Router) Handle(method, path string, perm rbac.Permission, h fiber.Handl
 	}
 	if rt.Mutating() && rt.Action == "" {
 		panic("adminroute: mutating route " + method + " " + rt.Path + " declares no audit action")
+	}
+	if len(rt.Fields) > 0 && !rt.Mutating() {
+		panic("adminroute: read-only route " + method + " " + rt.Path + " declares field permissions")
 	}
 	r.routes = append(r.routes, rt)
 	r.group.Add(method, path, r.guard.protect(rt), h)

@@ -42,13 +42,20 @@ func registerCatalog(a *adminroute.Router, h *handlers) {
 	a.Post("/products", rbac.CatalogWrite, h.createProduct, adminroute.Audit("product.create", ""))
 	a.Get("/products", rbac.CatalogRead, h.listProducts)
 	a.Get("/products/:productId", rbac.CatalogRead, h.getProduct)
-	a.Patch("/products/:productId", rbac.CatalogWrite, h.updateProduct, adminroute.Audit("product.update", "productId"))
+	// A new product needs a price, so catalog.write may set it at creation;
+	// changing it later needs pricing.write (docs/DECISIONS.md).
+	a.Patch("/products/:productId", rbac.CatalogWrite, h.updateProduct, adminroute.Audit("product.update", "productId"),
+		adminroute.FieldPermission(rbac.PricingWrite, "price"))
 	a.Delete("/products/:productId", rbac.CatalogWrite, h.deleteProduct, adminroute.Audit("product.delete", "productId"))
 	a.Patch("/products/:productId/pricing", rbac.PricingWrite, h.updatePricing, adminroute.Audit("product.pricing_update", "productId"))
 
-	a.Post("/products/:productId/variants", rbac.CatalogWrite, h.createVariant, adminroute.Audit("variant.create", ""))
+	// A variant without a price sells at its product's price, so setting one
+	// is a pricing change even at creation.
+	a.Post("/products/:productId/variants", rbac.CatalogWrite, h.createVariant, adminroute.Audit("variant.create", ""),
+		adminroute.FieldPermission(rbac.PricingWrite, "price"), adminroute.FieldPermission(rbac.InventoryWrite, "inventory"))
 	a.Get("/variants/:variantId", rbac.CatalogRead, h.getVariant)
-	a.Patch("/variants/:variantId", rbac.CatalogWrite, h.updateVariant, adminroute.Audit("variant.update", "variantId"))
+	a.Patch("/variants/:variantId", rbac.CatalogWrite, h.updateVariant, adminroute.Audit("variant.update", "variantId"),
+		adminroute.FieldPermission(rbac.PricingWrite, "price"), adminroute.FieldPermission(rbac.InventoryWrite, "inventory"))
 	a.Delete("/variants/:variantId", rbac.CatalogWrite, h.deleteVariant, adminroute.Audit("variant.delete", "variantId"))
 	a.Patch("/variants/:variantId/inventory", rbac.InventoryWrite, h.adjustInventory, adminroute.Audit("inventory.update", "variantId"))
 

@@ -95,33 +95,38 @@ func TestCustomerDetailAndUpdate(t *testing.T) {
 	db.Create(&models.CustomerGroup{Name: "Wholesale"})
 	db.First(&group, "name = ?", "Wholesale")
 	d = app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{
-		"name": "Kiran K", "phone": "+91 99000 12345", "customerGroupId": group.ID}}).Expect(t, 200).Map(t)
-	if d["name"] != "Kiran K" || d["phone"] != "+91 99000 12345" || d["customerGroupId"] != group.ID.String() || d["isActive"] != true {
+		"name": "Kiran K", "phone": "+91 99000 12345"}}).Expect(t, 200).Map(t)
+	if d["name"] != "Kiran K" || d["phone"] != "+91 99000 12345" || d["customerGroupId"] != nil || d["isActive"] != true {
 		t.Fatalf("after update %v", d)
 	}
-	d = app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"customerGroupId": nil}}).Expect(t, 200).Map(t)
+	d = app.Do(t, "PATCH", path, testkit.Req{Token: admin, Body: map[string]any{"customerGroupId": group.ID}}).Expect(t, 200).Map(t)
+	if d["customerGroupId"] != group.ID.String() || d["name"] != "Kiran K" {
+		t.Fatalf("after setting the group %v", d)
+	}
+	d = app.Do(t, "PATCH", path, testkit.Req{Token: admin, Body: map[string]any{"customerGroupId": nil}}).Expect(t, 200).Map(t)
 	if d["customerGroupId"] != nil || d["name"] != "Kiran K" {
 		t.Fatalf("after clearing the group %v", d)
 	}
 	bad := []struct {
+		token string
 		body  map[string]any
 		field string
 	}{
-		{map[string]any{"customerGroupId": uuid.NewString()}, "customerGroupId"},
-		{map[string]any{"customerGroupId": "nope"}, "customerGroupId"},
-		{map[string]any{"name": "  "}, "name"},
-		{map[string]any{"phone": "call me"}, "phone"},
-		{map[string]any{"isActive": "no"}, "isActive"},
+		{admin, map[string]any{"customerGroupId": uuid.NewString()}, "customerGroupId"},
+		{admin, map[string]any{"customerGroupId": "nope"}, "customerGroupId"},
+		{staff, map[string]any{"name": "  "}, "name"},
+		{staff, map[string]any{"phone": "call me"}, "phone"},
+		{staff, map[string]any{"isActive": "no"}, "isActive"},
 	}
 	for _, b := range bad {
-		app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: b.body}).ExpectField(t, b.field)
+		app.Do(t, "PATCH", path, testkit.Req{Token: b.token, Body: b.body}).ExpectField(t, b.field)
 	}
 	app.Do(t, "PATCH", path, testkit.Req{Token: viewer, Body: map[string]any{"name": "x"}}).ExpectError(t, 403, "FORBIDDEN")
 	app.Do(t, "GET", "/api/v1/admin/customers/"+uuid.NewString(), testkit.Req{Token: viewer}).ExpectError(t, 404, "NOT_FOUND")
 	var audits int64
 	db.Table("admin_audit_logs").Where("action = 'customer.update' AND entity_id = ?", cust.ID.String()).Count(&audits)
-	if audits != 2 {
-		t.Fatalf("audit entries %d, want 2", audits)
+	if audits != 3 {
+		t.Fatalf("audit entries %d, want 3", audits)
 	}
 }
 
@@ -147,4 +152,60 @@ func TestDeactivationEndsCustomerTokens(t *testing.T) {
 
 	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"isActive": true}}).Expect(t, 200)
 	app.Do(t, "POST", "/customers/login", testkit.Req{Body: creds}).Expect(t, 200)
+}
+
+// A customer's group sets the prices it pays, so assigning one needs
+// pricing.write: staff may edit the rest of a customer, not put anyone
+// (itself included) into a discounted group.
+func TestStaffCannotAssignCustomerGroup(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
+	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
+	db := app.DB
+	cust := backofficetest.MustCustomer(t, db, "Ravi")
+	group := models.CustomerGroup{Name: "Friends and family"}
+	if err := db.Create(&group).Error; err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/v1/admin/customers/" + cust.ID.String()
+	groupOf := func() *uuid.UUID {
+		var c models.Customer
+		if err := db.Take(&c, "id = ?", cust.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		return c.CustomerGroupID
+	}
+
+	for _, body := range []map[string]any{
+		{"customerGroupId": group.ID},
+		{"name": "Ravi R", "customerGroupId": group.ID},
+		{"CustomerGroupID": group.ID}, // encoding/json would match it
+	} {
+		e := app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: body}).ExpectError(t, 403, "FORBIDDEN")
+		if e.Error.Details["field"] != "customerGroupId" {
+			t.Fatalf("%v: details %v, want field customerGroupId", body, e.Error.Details)
+		}
+		if g := groupOf(); g != nil {
+			t.Fatalf("%v: staff put the customer into group %s", body, g)
+		}
+	}
+	app.Do(t, "PATCH", path, testkit.Req{Token: admin, Body: map[string]any{"customerGroupId": group.ID}}).Expect(t, 200)
+	if g := groupOf(); g == nil || *g != group.ID {
+		t.Fatalf("admin's assignment: group %v", g)
+	}
+	// Taking a customer out of a group is a price change too.
+	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"customerGroupId": nil}}).ExpectError(t, 403, "FORBIDDEN")
+	if g := groupOf(); g == nil || *g != group.ID {
+		t.Fatalf("staff removed the group: %v", g)
+	}
+	// A body without the field still works for staff.
+	d := app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"name": "Ravi R"}}).Expect(t, 200).Map(t)
+	if d["name"] != "Ravi R" || d["customerGroupId"] != group.ID.String() {
+		t.Fatalf("staff name change: %v", d)
+	}
+	var audits int64
+	db.Table("admin_audit_logs").Where("action = 'customer.update' AND entity_id = ?", cust.ID.String()).Count(&audits)
+	if audits != 2 {
+		t.Fatalf("audit entries %d, want 2 (refusals leave none)", audits)
+	}
 }

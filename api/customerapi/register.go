@@ -22,5 +22,7 @@ func Register(m *mount.Mount) {
 	a := m.Admin
 	a.Get("/customers", rbac.CustomersRead, h.list)
 	a.Get("/customers/:customerId", rbac.CustomersRead, h.get)
-	a.Patch("/customers/:customerId", rbac.CustomersWrite, h.update, adminroute.Audit(actionCustomerUpdate, "customerId"))
+	// The group sets the prices a customer pays: assigning one is pricing.
+	a.Patch("/customers/:customerId", rbac.CustomersWrite, h.update, adminroute.Audit(actionCustomerUpdate, "customerId"),
+		adminroute.FieldPermission(rbac.PricingWrite, "customerGroupId"))
 }

@@ -46,7 +46,8 @@ type checkoutBody struct {
 // message}, or 200 with the same session for a repeat of an unchanged
 // pending checkout. Signed in: the customer's cart and two of its
 // addresses; guest: X-Session-Id's cart and the buyer in the body.
-// Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE.
+// Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE, FORBIDDEN (a
+// guest email of a deactivated customer).
 func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 	o, err := owner(c)
 	if err != nil {

@@ -50,7 +50,8 @@ type registerRequest struct {
 }
 
 // register: POST /customers/register → 201 {customer, access_token,
-// token_type, expires_in}. Errors: VALIDATION_ERROR, CONFLICT, RATE_LIMITED.
+// token_type, expires_in}. Errors: VALIDATION_ERROR, CONFLICT, RATE_LIMITED,
+// FORBIDDEN (the email of a deactivated customer).
 func (h *handlers) register(c *fiber.Ctx) error {
 	var req registerRequest
 	if err := httpx.Bind(c, &req); err != nil {

@@ -35,7 +35,7 @@ func (s *Service) ApplyDiscount(ctx context.Context, owner Owner, code string) (
 // RemoveDiscount takes the discount code off owner's cart.
 // Errors: CONFLICT (cart locked).
 func (s *Service) RemoveDiscount(ctx context.Context, owner Owner) error {
-	_, err := s.edit(ctx, owner, true, func(tx *gorm.DB, c *models.Cart) error {
+	_, _, err := s.edit(ctx, owner, true, func(tx *gorm.DB, c *models.Cart) error {
 		c.DiscountCode = nil
 		return wrap("remove_discount", tx.Exec(`UPDATE carts SET discount_code = NULL, updated_at = now() WHERE id = ?`, c.ID).Error)
 	})

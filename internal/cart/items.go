@@ -136,7 +136,7 @@ func (s *Service) UpdateItem(ctx context.Context, owner Owner, itemID uuid.UUID,
 // RemoveItem deletes cart line itemID; for a bundle line, the whole bundle
 // selection goes. Errors: NOT_FOUND, CONFLICT (cart locked).
 func (s *Service) RemoveItem(ctx context.Context, owner Owner, itemID uuid.UUID) error {
-	_, err := s.edit(ctx, owner, true, func(tx *gorm.DB, c *models.Cart) error {
+	_, _, err := s.edit(ctx, owner, true, func(tx *gorm.DB, c *models.Cart) error {
 		it, err := lockItem(tx, c, itemID)
 		if err != nil {
 			return err

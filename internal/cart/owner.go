@@ -11,26 +11,34 @@ import (
 
 // Lock returns owner's cart locked FOR UPDATE in tx, creating it when
 // create is set (else nil when there is none). For a customer with a
-// session id, the guest cart is merged in first. Every cart write and
-// checkout takes this lock first, so they serialize per cart; the lock
+// session id, the guest cart is merged in first (merge). Every cart write
+// and checkout takes this lock first, so they serialize per cart; the lock
 // order cart → checkout session → variants (ascending id) rules out
 // deadlocks with the expiry sweep.
 func Lock(tx *gorm.DB, owner Owner, create bool) (*models.Cart, error) {
+	c, _, err := lock(tx, owner, create)
+	return c, err
+}
+
+// lock is Lock also answering the warnings of a merge.
+func lock(tx *gorm.DB, owner Owner, create bool) (*models.Cart, []MergeWarning, error) {
 	switch {
 	case owner.CustomerID != nil:
 		c, err := lockBy(tx, "customer_id", *owner.CustomerID, create || owner.SessionID != "")
 		if err != nil || owner.SessionID == "" {
-			return c, err
+			return c, nil, err
 		}
 		guest, err := lockBy(tx, "session_id", owner.SessionID, false)
 		if err != nil || guest == nil {
-			return c, err
+			return c, nil, err
 		}
-		return c, merge(tx, c, guest)
+		warnings, err := merge(tx, c, guest)
+		return c, warnings, err
 	case owner.SessionID != "":
-		return lockBy(tx, "session_id", owner.SessionID, create)
+		c, err := lockBy(tx, "session_id", owner.SessionID, create)
+		return c, nil, err
 	}
-	return nil, ErrNoOwner
+	return nil, nil, ErrNoOwner
 }
 
 // lockBy selects the cart whose column (customer_id or session_id: fixed by
@@ -59,39 +67,4 @@ func lockBy(tx *gorm.DB, column string, key any, create bool) (*models.Cart, err
 		return nil, errors.New("cart.lock: cart vanished after insert")
 	}
 	return &c, nil
-}
-
-// merge moves the guest cart's lines into the customer's cart: quantities
-// of the same variant add up (capped at MaxQuantity), bundle selections
-// move as they are, and the guest's discount code is kept when the customer
-// had none. The guest cart is emptied, not deleted: past checkout sessions
-// still reference it. Nothing moves while either cart is held by a pending
-// checkout.
-func merge(tx *gorm.DB, dst, src *models.Cart) error {
-	if dst.ID == src.ID || dst.LockedBy != nil || src.LockedBy != nil {
-		return nil
-	}
-	steps := []struct {
-		sql  string
-		args []any
-	}{
-		{`INSERT INTO cart_items (cart_id, variant_id, quantity, created_at)
-			SELECT ?, variant_id, quantity, created_at FROM cart_items WHERE cart_id = ? AND bundle_selection IS NULL
-			ON CONFLICT (cart_id, variant_id) WHERE bundle_selection IS NULL
-			DO UPDATE SET quantity = LEAST(cart_items.quantity + EXCLUDED.quantity, ?), updated_at = now()`,
-			[]any{dst.ID, src.ID, MaxQuantity}},
-		{`UPDATE cart_items SET cart_id = ?, updated_at = now() WHERE cart_id = ? AND bundle_selection IS NOT NULL`, []any{dst.ID, src.ID}},
-		{`DELETE FROM cart_items WHERE cart_id = ?`, []any{src.ID}},
-		{`UPDATE carts SET discount_code = COALESCE(discount_code, ?), updated_at = now() WHERE id = ?`, []any{src.DiscountCode, dst.ID}},
-		{`UPDATE carts SET discount_code = NULL, updated_at = now() WHERE id = ?`, []any{src.ID}},
-	}
-	for _, s := range steps {
-		if err := tx.Exec(s.sql, s.args...).Error; err != nil {
-			return fmt.Errorf("cart.merge: %w", err)
-		}
-	}
-	if dst.DiscountCode == nil {
-		dst.DiscountCode = src.DiscountCode
-	}
-	return nil
 }

@@ -15,11 +15,11 @@ import (
 // that guest cart in first. Errors: VALIDATION_ERROR (no owner).
 func (s *Service) Get(ctx context.Context, owner Owner) (*View, error) {
 	if owner.CustomerID != nil && owner.SessionID != "" {
-		c, err := s.edit(ctx, owner, false, func(*gorm.DB, *models.Cart) error { return nil })
+		c, warnings, err := s.edit(ctx, owner, false, func(*gorm.DB, *models.Cart) error { return nil })
 		if err != nil {
 			return nil, err
 		}
-		return s.view(ctx, c, owner)
+		return s.viewMerged(ctx, c, owner, warnings)
 	}
 	var c models.Cart
 	q := s.db.WithContext(ctx)
@@ -42,13 +42,15 @@ func (s *Service) Get(ctx context.Context, owner Owner) (*View, error) {
 }
 
 // edit runs change on owner's cart (created when missing) in one
-// transaction, holding the cart's lock, and returns the cart. With editable
-// set, a cart held by a pending checkout is refused.
-func (s *Service) edit(ctx context.Context, owner Owner, editable bool, change func(tx *gorm.DB, c *models.Cart) error) (*models.Cart, error) {
+// transaction, holding the cart's lock, and returns the cart and the
+// warnings of a guest cart merged in. With editable set, a cart held by a
+// pending checkout is refused.
+func (s *Service) edit(ctx context.Context, owner Owner, editable bool, change func(tx *gorm.DB, c *models.Cart) error) (*models.Cart, []MergeWarning, error) {
 	var c *models.Cart
+	var warnings []MergeWarning
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var err error
-		if c, err = Lock(tx, owner, true); err != nil {
+		if c, warnings, err = lock(tx, owner, true); err != nil {
 			return err
 		}
 		if editable {
@@ -59,18 +61,28 @@ func (s *Service) edit(ctx context.Context, owner Owner, editable bool, change f
 		return change(tx, c)
 	})
 	if err != nil {
-		return nil, database.Translate(err, "cart")
+		return nil, nil, database.Translate(err, "cart")
 	}
-	return c, nil
+	return c, warnings, nil
 }
 
 // editView is edit answering the cart priced after commit.
 func (s *Service) editView(ctx context.Context, owner Owner, change func(tx *gorm.DB, c *models.Cart) error) (*View, error) {
-	c, err := s.edit(ctx, owner, true, change)
+	c, warnings, err := s.edit(ctx, owner, true, change)
 	if err != nil {
 		return nil, err
 	}
-	return s.view(ctx, c, owner)
+	return s.viewMerged(ctx, c, owner, warnings)
+}
+
+// viewMerged is view carrying the warnings of the merge the request made.
+func (s *Service) viewMerged(ctx context.Context, c *models.Cart, owner Owner, warnings []MergeWarning) (*View, error) {
+	v, err := s.view(ctx, c, owner)
+	if err != nil {
+		return nil, err
+	}
+	v.Warnings = warnings
+	return v, nil
 }
 
 func wrap(op string, err error) error {

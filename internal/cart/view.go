@@ -45,6 +45,9 @@ type View struct {
 	DiscountMessage *string `json:"discountMessage,omitempty"`
 	// Locked is true while a pending checkout holds the cart.
 	Locked bool `json:"locked"`
+	// Warnings, only on the answer of the request that merged a guest cart
+	// in, list the guest lines that did not move whole.
+	Warnings []MergeWarning `json:"warnings,omitempty"`
 }
 
 // view prices cart c for owner and maps it to the answer.

@@ -14,7 +14,8 @@ import (
 // buyer returns the customer the session is for and the address snapshots:
 // the signed-in customer and two of its own addresses, or for a guest the
 // guest record of the email (or a new account when a password was given)
-// and the one address given, for shipping and billing.
+// and the one address given, for shipping and billing. The email of a
+// deactivated customer (account or guest record) is refused: FORBIDDEN.
 func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, json.RawMessage, json.RawMessage, error) {
 	if in.Customer != nil {
 		ship, _, err := customer.OwnAddress(tx, in.Customer.ID, in.ShippingAddressID, "shippingAddressId")
@@ -28,6 +29,9 @@ func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, 
 		return in.Customer, ship, bill, nil
 	}
 	g := in.Guest
+	if err := customer.RefuseDeactivated(tx, g.Email); err != nil {
+		return nil, nil, nil, err
+	}
 	addr, err := json.Marshal(g.Address)
 	if err != nil {
 		return nil, nil, nil, err

@@ -27,8 +27,12 @@ type Session struct {
 
 // Register creates a regular (non-guest) account and signs it in. A guest
 // record with the same email stays apart until claimed (claiming proves the
-// email and moves its orders in). Errors: CONFLICT (an account has this email).
+// email and moves its orders in). Errors: CONFLICT (an account has this
+// email), FORBIDDEN (a deactivated customer has this email).
 func (s *Service) Register(ctx context.Context, in RegisterInput) (*Session, error) {
+	if err := RefuseDeactivated(s.db.WithContext(ctx), in.Email); err != nil {
+		return nil, err
+	}
 	hash, err := password.Hash(in.Password)
 	if err != nil {
 		return nil, err

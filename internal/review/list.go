@@ -25,7 +25,8 @@ const listSQL = `SELECT r.*, c.name AS author_name, c.email AS author_email, cou
 FROM reviews r JOIN customers c ON c.id = r.customer_id`
 
 // Published returns a page of product idOrSlug's published reviews, newest
-// first, their count and the product's summary. Errors: NOT_FOUND.
+// first, their count and the product's summary. Authors are shown by
+// PublicName. Errors: NOT_FOUND.
 func (s *Service) Published(ctx context.Context, idOrSlug string, limit, offset int) ([]Review, int64, Summary, error) {
 	db := s.db.WithContext(ctx)
 	pid, err := productID(db, idOrSlug)
@@ -44,7 +45,7 @@ func (s *Service) Published(ctx context.Context, idOrSlug string, limit, offset 
 	}
 	out := make([]Review, len(rows))
 	for i, r := range rows {
-		out[i] = toReview(r.Review, r.AuthorName)
+		out[i] = toReview(r.Review, PublicName(r.AuthorName))
 		out[i].CustomerID = uuid.Nil // not shown to shoppers
 		out[i].Status = ""
 	}

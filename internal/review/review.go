@@ -83,7 +83,8 @@ func (s *Service) invalidate(ctx context.Context) {
 	}
 }
 
-// Create posts customerID's review of product idOrSlug. Errors: NOT_FOUND
+// Create posts customerID's review of product idOrSlug and returns it as
+// shoppers see it (author by PublicName). Errors: NOT_FOUND
 // (product unknown or not on sale), VALIDATION_ERROR, CONFLICT (the customer
 // reviewed this product already).
 func (s *Service) Create(ctx context.Context, customerID uuid.UUID, idOrSlug string, rating int, comment string) (*Review, error) {
@@ -116,8 +117,13 @@ func (s *Service) Create(ctx context.Context, customerID uuid.UUID, idOrSlug str
 		if err := adjust(tx, pid, 1, rating); err != nil {
 			return err
 		}
-		out = toReview(r, "")
-		return tx.Raw(`SELECT name FROM customers WHERE id = ?`, customerID).Scan(&out.AuthorName).Error
+		var author string
+		if err := tx.Raw(`SELECT name FROM customers WHERE id = ?`, customerID).Scan(&author).Error; err != nil {
+			return fmt.Errorf("review.author: %w", err)
+		}
+		// Answered as every shopper will see it.
+		out = toReview(r, PublicName(author))
+		return nil
 	})
 	if err != nil {
 		return nil, database.Translate(err, "review")
