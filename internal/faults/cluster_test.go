@@ -225,9 +225,12 @@ func (p *shopProc) Kill() {
 
 // Term sends SIGTERM and returns the exit error (nil for exit 0).
 func (p *shopProc) Term(timeout time.Duration) error {
-	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.SendTerm()
 	return p.Wait(timeout)
 }
+
+// SendTerm sends SIGTERM and returns at once.
+func (p *shopProc) SendTerm() { p.cmd.Process.Signal(syscall.SIGTERM) }
 
 // Wait waits for the process to exit and returns the exit error (nil for
 // exit 0); a process still running after timeout is killed.

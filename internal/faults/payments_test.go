@@ -66,8 +66,11 @@ func checkouts(t *testing.T, api *shopProc, variant uuid.UUID, n int, prefix str
 	return out
 }
 
-func buildCapture(in intent, eventID string) []byte {
-	return gateway.BuildEvent(gateway.Simulated{Name: "payment.captured", EventID: eventID, OrderID: in.ID, Amount: in.Amount, Currency: in.Currency})
+// buildCapture is a payment.captured event for in; an empty paymentID
+// gets a random one.
+func buildCapture(in intent, eventID, paymentID string) []byte {
+	return gateway.BuildEvent(gateway.Simulated{Name: "payment.captured", EventID: eventID, OrderID: in.ID, PaymentID: paymentID,
+		Amount: in.Amount, Currency: in.Currency})
 }
 
 func sign(body []byte) string { return gateway.Sign(gatewaySecret, body) }
@@ -77,7 +80,7 @@ func rawJSON(b []byte) json.RawMessage { return json.RawMessage(b) }
 // capture posts a signed payment.captured event for in to api.
 func capture(t *testing.T, apiURL string, in intent, eventID string) (int, []byte) {
 	t.Helper()
-	body := buildCapture(in, eventID)
+	body := buildCapture(in, eventID, "")
 	s, b, err := call("POST", apiURL+webhookPath, rawJSON(body), map[string]string{"X-Gateway-Signature": sign(body)})
 	if err != nil {
 		t.Fatalf("webhook: %v", err)
