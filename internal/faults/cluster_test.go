@@ -163,10 +163,10 @@ func (c *cluster) Inspector() *asynq.Inspector {
 	return insp
 }
 
-// QueuesIdle reports whether no task is waiting, running or waiting to be
+// queuesIdle reports whether no task is waiting, running or waiting to be
 // retried on any queue (tasks scheduled for later, such as the delayed
 // analytics touch, do not count).
-func (c *cluster) QueuesIdle(insp *asynq.Inspector) bool {
+func queuesIdle(insp *asynq.Inspector) bool {
 	queues, err := insp.Queues()
 	if err != nil {
 		return false

@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 )
@@ -127,7 +128,7 @@ func TestWorkerKilledDuringFinalization(t *testing.T) {
 	}
 	worker.Kill()
 	atKill := countOrders(c)
-	held, err := insp.ListActiveTasks("critical", asynq.PageSize(100))
+	held, err := insp.ListActiveTasks(tasks.QueueCritical, asynq.PageSize(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestWorkerKilledDuringFinalization(t *testing.T) {
 	worker.Restart()
 	// Tasks the dead worker held come back when their lease expires.
 	testkit.Eventually(t, 3*time.Minute, "every payment to become an order and the queues to drain", func() bool {
-		return countOrders(c) >= int64(len(intents)) && c.QueuesIdle(insp)
+		return countOrders(c) >= int64(len(intents)) && queuesIdle(insp)
 	})
 	if n := countOrders(c); n != int64(len(intents)) {
 		t.Fatalf("%d orders for %d payments", n, len(intents))

@@ -132,7 +132,7 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	// Tasks the stopped worker left unfinished are retried; once no task
 	// waits, runs or awaits a retry, every order that will exist exists.
 	insp := c.Inspector()
-	testkit.Eventually(t, 3*time.Minute, "the queues to drain", func() bool { return c.QueuesIdle(insp) })
+	testkit.Eventually(t, 3*time.Minute, "the queues to drain", func() bool { return queuesIdle(insp) })
 
 	// Each accepted payment, one by one: exactly one order, holding exactly
 	// that payment for the amount checked out.
