@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log"
 	"net/http"
 	"time"
 )
@@ -41,7 +40,7 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
 			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
-			{name: "POST /orders (guest checkout)", path: "/", script: "checkout.lua", ids: carts},
+			{name: "POST /orders (guest checkout)", once: b.checkout(carts)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		} {
@@ -78,54 +77,6 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		if rss := b.api.peakRSSMB(); rss > b.apiRSS {
 			b.apiRSS = rss
 		}
-	}
-	return nil
-}
-
-// measureWebhookToOrder posts signed payment.captured events for the
-// checkout sessions the checkout scenario left pending, and measures from the
-// first request until the last order exists.
-func (b *bench) measureWebhookToOrder(ctx context.Context) error {
-	var sessions []struct {
-		PaymentIntentID string
-		Total           int64
-		Currency        string
-	}
-	err := b.db.Raw(`SELECT payment_intent_id, total, currency FROM checkout_sessions
-		WHERE state = 'PENDING' AND payment_intent_id IS NOT NULL ORDER BY created_at LIMIT 6000`).Scan(&sessions).Error
-	if err != nil {
-		return err
-	}
-	if len(sessions) == 0 {
-		return fmt.Errorf("no pending checkout sessions to pay")
-	}
-	events := make([]string, len(sessions))
-	for i, s := range sessions {
-		events[i] = signedEvent(s.PaymentIntentID, s.Total, s.Currency, i)
-	}
-	var before int64
-	b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&before)
-	startAt := time.Now()
-	r, err := b.measure(scenario{name: "webhook payment.captured (HTTP answer)", path: "/", script: "webhook.lua", ids: events}, 16)
-	if err != nil {
-		return err
-	}
-	want := before + int64(len(sessions))
-	deadline := time.Now().Add(5 * time.Minute)
-	var n int64
-	for time.Now().Before(deadline) {
-		b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&n)
-		if n >= want {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	elapsed := time.Since(startAt)
-	b.webhookOrders = int(n - before)
-	b.webhookOrdersPerSec = float64(n-before) / elapsed.Seconds()
-	log.Printf("bench: webhook → order: %d orders in %s = %.0f orders/s (HTTP p99 %s)", n-before, elapsed.Round(time.Millisecond), b.webhookOrdersPerSec, r.P99)
-	if n < want {
-		return fmt.Errorf("only %d of %d orders were created within 5 minutes", n-before, len(sessions))
 	}
 	return nil
 }

@@ -10,15 +10,21 @@ import (
 	"time"
 )
 
-// Result is one wrk run.
+// Result is one measured run.
 type Result struct {
 	Name        string
 	Connections int
-	RPS         float64
-	P50, P99    time.Duration
-	Requests    int
-	Non2xx      int
-	Errors      int
+	// RPS is the work completed per second: the answers that did the work
+	// (2xx; for a one-shot run, the accepted ones) over the time the run
+	// took.
+	RPS      float64
+	P50, P99 time.Duration
+	Requests int // answers received
+	Non2xx   int
+	Errors   int
+	Runtime  time.Duration
+	// Provider is the payment provider a scenario paid through, if any.
+	Provider string
 }
 
 // wrkRun runs wrk against url with a Lua script (may be "") and parses its
@@ -45,20 +51,23 @@ func wrkRun(name, url, script string, conns int, dur time.Duration, env []string
 }
 
 var (
-	reRPS     = regexp.MustCompile(`Requests/sec:\s+([\d.]+)`)
-	reTotal   = regexp.MustCompile(`(\d+) requests in`)
+	reTotal   = regexp.MustCompile(`(\d+) requests in ([\d.]+)(us|ms|s|m|h),`)
 	reNon2xx  = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)`)
 	reErrors  = regexp.MustCompile(`Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)`)
 	reLatency = regexp.MustCompile(`^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$`)
 )
 
+// units are wrk's duration suffixes.
+var units = map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second, "m": time.Minute, "h": time.Hour}
+
+// parseWrk reads wrk's --latency report. Its Requests/sec counts every
+// answer over the run; RPS here counts the 2xx answers only.
 func parseWrk(out string) Result {
 	var r Result
-	if m := reRPS.FindStringSubmatch(out); m != nil {
-		r.RPS, _ = strconv.ParseFloat(m[1], 64)
-	}
 	if m := reTotal.FindStringSubmatch(out); m != nil {
 		r.Requests, _ = strconv.Atoi(m[1])
+		v, _ := strconv.ParseFloat(m[2], 64)
+		r.Runtime = time.Duration(v * float64(units[m[3]]))
 	}
 	if m := reNon2xx.FindStringSubmatch(out); m != nil {
 		r.Non2xx, _ = strconv.Atoi(m[1])
@@ -76,13 +85,15 @@ func parseWrk(out string) Result {
 			continue
 		}
 		v, _ := strconv.ParseFloat(m[2], 64)
-		unit := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[m[3]]
-		d := time.Duration(v * float64(unit))
+		d := time.Duration(v * float64(units[m[3]]))
 		if m[1] == "50" {
 			r.P50 = d
 		} else {
 			r.P99 = d
 		}
+	}
+	if r.Runtime > 0 {
+		r.RPS = float64(r.Requests-r.Non2xx) / r.Runtime.Seconds()
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package database
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -46,9 +47,12 @@ func IsUnique(err error) bool {
 func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }
 
 // IsUnavailable reports whether err means the database could not be reached
-// or did not answer in time.
+// or did not answer in time. A connection the server closed under a query
+// (a restart, a failover) ends the read with an unexpected EOF, and the
+// driver answers later use of that connection with ErrConnClosed.
 func IsUnavailable(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
 	}
 	var netErr net.Error

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 )
 
@@ -130,18 +131,62 @@ func (c *cluster) AdminToken(role string) string {
 // Start runs `shop sub` (an api gets a free port) and waits until it is up.
 func (c *cluster) Start(name, sub string, extraEnv ...string) *shopProc {
 	c.t.Helper()
+	p := c.Spawn(name, sub, extraEnv...)
+	p.waitUp()
+	return p
+}
+
+// Spawn runs `shop sub` and returns at once, without waiting for it to be
+// up: for a test that must act within the process's first moments.
+func (c *cluster) Spawn(name, sub string, extraEnv ...string) *shopProc {
+	c.t.Helper()
 	p := &shopProc{Name: name, Sub: sub, c: c, env: append(append([]string{}, c.env...), extraEnv...)}
 	if sub == "api" {
 		port := testkit.FreePort(c.t)
 		p.URL = fmt.Sprintf("http://127.0.0.1:%d", port)
 		p.env = append(p.env, fmt.Sprintf("PORT=%d", port))
 	}
-	p.start()
+	p.spawn()
 	c.procs = append(c.procs, p)
 	return p
 }
 
+// Inspector reads the cluster's task queues.
+func (c *cluster) Inspector() *asynq.Inspector {
+	c.t.Helper()
+	opt, err := asynq.ParseRedisURI(c.Redis.URL)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	insp := asynq.NewInspector(opt)
+	c.t.Cleanup(func() { insp.Close() })
+	return insp
+}
+
+// queuesIdle reports whether no task is waiting, running or waiting to be
+// retried on any queue (tasks scheduled for later, such as the delayed
+// analytics touch, do not count).
+func queuesIdle(insp *asynq.Inspector) bool {
+	queues, err := insp.Queues()
+	if err != nil {
+		return false
+	}
+	for _, q := range queues {
+		info, err := insp.GetQueueInfo(q)
+		if err != nil || info.Pending+info.Active+info.Retry > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *shopProc) start() {
+	p.c.t.Helper()
+	p.spawn()
+	p.waitUp()
+}
+
+func (p *shopProc) spawn() {
 	p.c.t.Helper()
 	p.cmd = exec.Command(shopBin, p.Sub)
 	p.cmd.Env = append(os.Environ(), p.env...)
@@ -150,6 +195,10 @@ func (p *shopProc) start() {
 	if err := p.cmd.Start(); err != nil {
 		p.c.t.Fatal(err)
 	}
+}
+
+func (p *shopProc) waitUp() {
+	p.c.t.Helper()
 	if p.Sub == "api" {
 		testkit.Eventually(p.c.t, 20*time.Second, p.Name+" to answer /healthz", func() bool {
 			resp, err := http.Get(p.URL + "/healthz")
@@ -176,7 +225,16 @@ func (p *shopProc) Kill() {
 
 // Term sends SIGTERM and returns the exit error (nil for exit 0).
 func (p *shopProc) Term(timeout time.Duration) error {
-	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.SendTerm()
+	return p.Wait(timeout)
+}
+
+// SendTerm sends SIGTERM and returns at once.
+func (p *shopProc) SendTerm() { p.cmd.Process.Signal(syscall.SIGTERM) }
+
+// Wait waits for the process to exit and returns the exit error (nil for
+// exit 0); a process still running after timeout is killed.
+func (p *shopProc) Wait(timeout time.Duration) error {
 	done := make(chan error, 1)
 	go func() { done <- p.cmd.Wait() }()
 	select {

@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/testkit"
-	"github.com/gocommerce/shop/models"
 )
 
-// SIGTERM to every process under checkout and payment load: each exits 0,
-// requests already being served get their answer, and after a restart every
-// payment the API accepted becomes exactly one order with consistent stock.
+// SIGTERM to every process while payments and cart edits are being posted:
+// each exits 0, requests already being served get their answer, and after a
+// restart every payment the API accepted (answered 200) became exactly one
+// order, with that payment, its amount and consistent stock. The signal is
+// sent while payment webhooks are still being posted, and the test fails
+// unless at least one was in flight at the signal and answered after it.
 func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	c := newCluster(t)
 	p := testkit.MustStoreProduct(t, c.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 100000}}})
@@ -25,12 +27,38 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	sched := c.Start("scheduler", "scheduler")
 	intents := checkouts(t, api, variant, 400, "term")
 
-	var accepted sync.Map   // intent id → true when the webhook answered 200
-	var unanswered sync.Map // guest session id → the error of its unanswered request
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for w := 0; w < 6; w++ {
+	var (
+		accepted   = make([]atomic.Bool, len(intents)) // the webhook of intents[i] answered 200
+		nAccepted  atomic.Int64
+		next       atomic.Int64
+		sigSent    atomic.Int64 // UnixNano just before the api was sent SIGTERM
+		sigDone    atomic.Int64 // UnixNano just after; 0 until then
+		spanned    atomic.Int64 // webhooks sent before the signal and answered after it
+		unanswered sync.Map     // guest session id → the error of its unanswered cart request
+		wg         sync.WaitGroup
+		stop       = make(chan struct{})
+	)
+	for w := 0; w < 4; w++ { // payers: each intent's capture, posted once
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(intents)); i = next.Add(1) - 1 {
+				body, sig := signed(intents[i], fmt.Sprintf("evt_term_%d", i), paymentIDOf(int(i)))
+				sent := time.Now().UnixNano()
+				s, _, err := call("POST", api.URL+webhookPath, body, map[string]string{"X-Gateway-Signature": sig})
+				answered := time.Now().UnixNano()
+				if done := sigDone.Load(); err == nil && done != 0 && sent < sigSent.Load() && answered > done {
+					spanned.Add(1)
+				}
+				if err == nil && s == 200 {
+					accepted[i].Store(true)
+					nAccepted.Add(1)
+				}
+			}
+		}()
+	}
+	var carts atomic.Int64
+	for w := 0; w < 2; w++ { // shoppers: cart edits until the processes are gone
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -40,17 +68,7 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 					return
 				default:
 				}
-				i := next.Add(1) - 1
-				if i < int64(len(intents)) {
-					in := intents[i]
-					body, sig := signed(in, fmt.Sprintf("evt_term_%d", i))
-					s, _, err := call("POST", api.URL+webhookPath, body, map[string]string{"X-Gateway-Signature": sig})
-					if err == nil && s == 200 {
-						accepted.Store(in.ID, true)
-					}
-					continue
-				}
-				sid := fmt.Sprintf("term-extra-%06d", i)
+				sid := fmt.Sprintf("term-extra-%06d", carts.Add(1))
 				_, _, err := call("POST", api.URL+"/cart/items", map[string]any{"variantId": variant, "quantity": 1}, map[string]string{"X-Session-Id": sid})
 				if err != nil {
 					unanswered.Store(sid, err.Error())
@@ -58,13 +76,23 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(700 * time.Millisecond)
+
+	// Signal once payments are flowing, with most of them still to send.
+	testkit.Eventually(t, 60*time.Second, "the first accepted payments", func() bool { return nAccepted.Load() >= 20 })
+	if left := int64(len(intents)) - next.Load(); left < 100 {
+		t.Fatalf("only %d payments were left to send at the signal", left)
+	}
+	sigSent.Store(time.Now().UnixNano())
+	api.SendTerm()
+	sigDone.Store(time.Now().UnixNano())
+	worker.SendTerm()
+	sched.SendTerm()
 	var exits sync.WaitGroup
 	for _, proc := range []*shopProc{api, worker, sched} {
 		exits.Add(1)
 		go func(proc *shopProc) {
 			defer exits.Done()
-			if err := proc.Term(15 * time.Second); err != nil {
+			if err := proc.Wait(15 * time.Second); err != nil {
 				t.Errorf("%s: %v", proc.Name, err)
 			}
 		}(proc)
@@ -72,6 +100,9 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	exits.Wait()
 	close(stop)
 	wg.Wait()
+	if spanned.Load() == 0 {
+		t.Fatal("no payment webhook was in flight at the SIGTERM: the run proves nothing about shutting down under payment load")
+	}
 	// A request that got no answer must not have been served: the server
 	// may refuse or drop a request it has not started (a keep-alive
 	// connection closed as the request arrived), never one it is serving.
@@ -91,18 +122,48 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	api.Restart()
 	worker.Restart()
 	sched.Restart()
-	want := 0
-	accepted.Range(func(_, _ any) bool { want++; return true })
-	t.Logf("%d of %d payments were accepted before the shutdown", want, len(intents))
-	testkit.Eventually(t, 3*time.Minute, "every accepted payment to become an order", func() bool {
-		var n int64
-		c.DB.Model(&models.Order{}).Count(&n)
-		return n >= int64(want)
-	})
-	var ordersPerIntent []int64
-	c.DB.Raw(`SELECT count(*) FROM orders GROUP BY payment_intent_id HAVING count(*) > 1`).Scan(&ordersPerIntent)
-	if len(ordersPerIntent) > 0 {
-		t.Fatalf("payments with more than one order: %v", ordersPerIntent)
+	var want []string
+	for i := range intents {
+		if accepted[i].Load() {
+			want = append(want, intents[i].ID)
+		}
+	}
+	t.Logf("%d of %d payments were accepted, %d webhooks were in flight at the signal", len(want), len(intents), spanned.Load())
+	// Tasks the stopped worker left unfinished are retried; once no task
+	// waits, runs or awaits a retry, every order that will exist exists.
+	insp := c.Inspector()
+	testkit.Eventually(t, 3*time.Minute, "the queues to drain", func() bool { return queuesIdle(insp) })
+
+	// Each accepted payment, one by one: exactly one order, holding exactly
+	// that payment for the amount checked out.
+	type paid struct {
+		PaymentIntentID string
+		Orders          int
+		Payments        int
+		PaymentID       string
+		Amount          int64
+		Total           int64
+	}
+	var rows []paid
+	c.DB.Raw(`SELECT o.payment_intent_id, count(DISTINCT o.id) AS orders, count(p.id) AS payments,
+		       min(p.payment_id) AS payment_id, min(p.amount) AS amount, min(o.total) AS total
+		FROM orders o LEFT JOIN payments p ON p.order_id = o.id
+		WHERE o.payment_intent_id IN ? GROUP BY o.payment_intent_id`, want).Scan(&rows)
+	byIntent := map[string]paid{}
+	for _, r := range rows {
+		byIntent[r.PaymentIntentID] = r
+	}
+	for i, in := range intents {
+		if !accepted[i].Load() {
+			continue
+		}
+		got, ok := byIntent[in.ID]
+		switch {
+		case !ok:
+			t.Errorf("accepted payment %s (intent %s) made no order", paymentIDOf(i), in.ID)
+		case got.Orders != 1 || got.Payments != 1 || got.PaymentID != paymentIDOf(i) || got.Amount != in.Amount || got.Total != in.Amount:
+			t.Errorf("accepted payment %s of %d (intent %s): %+v", paymentIDOf(i), in.Amount, in.ID, got)
+		}
 	}
 	var drift []string
 	c.DB.Raw(`SELECT v.sku FROM variants v
@@ -119,7 +180,10 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	}
 }
 
-func signed(in intent, eventID string) (any, string) {
-	body := buildCapture(in, eventID)
+// paymentIDOf is the gateway payment id of the test's i-th capture.
+func paymentIDOf(i int) string { return fmt.Sprintf("pay_term_%06d", i) }
+
+func signed(in intent, eventID, paymentID string) (any, string) {
+	body := buildCapture(in, eventID, paymentID)
 	return rawJSON(body), sign(body)
 }

@@ -21,6 +21,11 @@ var httpClient = &http.Client{Timeout: 20 * time.Second}
 
 // call sends a JSON request and returns the status and body.
 func call(method, url string, body any, headers map[string]string) (int, []byte, error) {
+	return callWith(httpClient, method, url, body, headers)
+}
+
+// callWith is call through client.
+func callWith(client *http.Client, method, url string, body any, headers map[string]string) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -31,7 +36,7 @@ func call(method, url string, body any, headers map[string]string) (int, []byte,
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, nil, err
 	}

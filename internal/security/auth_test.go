@@ -11,16 +11,23 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// API2 broken authentication: forged, expired and cross-audience tokens.
+// API2 broken authentication: forged, expired and cross-audience tokens are
+// refused on reads and on writes, and a refused write changes nothing.
 func TestForgedTokensAreRefused(t *testing.T) {
 	app := mustApp(t)
 	_, customerTok := testkit.MustCustomer(t, app)
 	_, adminTok := testkit.MustAdmin(t, app, "super_admin")
+	address := map[string]any{"type": "shipping", "street": "1 Forged Lane", "city": "Pune", "state": "Maharashtra",
+		"pincode": "411001", "country": "IN"}
+	product := map[string]any{"title": "Forged", "price": 100, "gstRate": 5, "hsnCode": "6109", "status": "draft"}
+	before := snapshot(t, app.DB, "customers", "customer_addresses", "admins", "admin_sessions", "products", "variants")
 
 	t.Run("customer tokens on /customers/me", func(t *testing.T) {
 		for name, tok := range forge(t, customerTok, []byte(app.Config.CustomerJWTSecret)) {
 			t.Run(name, func(t *testing.T) {
 				app.Do(t, "GET", "/customers/me", testkit.Req{Token: tok}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")
+				app.Do(t, "POST", "/customers/me/addresses", testkit.Req{Token: tok, Body: address}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")
+				unchanged(t, app.DB, before)
 			})
 		}
 	})
@@ -28,8 +35,15 @@ func TestForgedTokensAreRefused(t *testing.T) {
 		for name, tok := range forge(t, adminTok, []byte(app.Config.AdminJWTSecret)) {
 			t.Run(name, func(t *testing.T) {
 				app.Do(t, "GET", "/api/v1/admin/auth/me", testkit.Req{Token: tok}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")
+				app.Do(t, "POST", "/api/v1/admin/products", testkit.Req{Token: tok, Body: product}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")
+				unchanged(t, app.DB, before)
 			})
 		}
+	})
+	// The bodies above are valid: with the real tokens they are written.
+	t.Run("the same writes with the real tokens", func(t *testing.T) {
+		app.Do(t, "POST", "/customers/me/addresses", testkit.Req{Token: customerTok, Body: address}).Expect(t, 201)
+		app.Do(t, "POST", "/api/v1/admin/products", testkit.Req{Token: adminTok, Body: product}).Expect(t, 201)
 	})
 	t.Run("tokens are not interchangeable", func(t *testing.T) {
 		app.Do(t, "GET", "/customers/me", testkit.Req{Token: adminTok}).ExpectError(t, http.StatusUnauthorized, "UNAUTHORIZED")

@@ -9,31 +9,53 @@ import (
 
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 )
 
-// snapshot counts rows of tables, to assert that a refused request changed
-// nothing.
-func snapshot(t *testing.T, db *gorm.DB, tables ...string) map[string]int64 {
+// touchedColumns are written by requests that are otherwise refused or
+// read-only (a session's last use); the fingerprint leaves them out.
+var touchedColumns = []string{"last_used_at"}
+
+// tableState is a table's row count and a digest of its content.
+type tableState struct {
+	Rows   int64
+	Digest string
+}
+
+// snapshot fingerprints tables, every row and every column but
+// touchedColumns, to assert that a refused request changed nothing: an
+// UPDATE shows as well as an INSERT or a DELETE.
+func snapshot(t *testing.T, db *gorm.DB, tables ...string) map[string]tableState {
 	t.Helper()
-	out := map[string]int64{}
+	out := map[string]tableState{}
 	for _, tbl := range tables {
-		var n int64
-		if err := db.Table(tbl).Count(&n).Error; err != nil {
-			t.Fatal(err)
-		}
-		out[tbl] = n
+		out[tbl] = fingerprint(t, db, tbl)
 	}
 	return out
 }
 
-func unchanged(t *testing.T, db *gorm.DB, before map[string]int64) {
+func fingerprint(t *testing.T, db *gorm.DB, table string) tableState {
 	t.Helper()
-	for tbl, n := range before {
-		var now int64
-		db.Table(tbl).Count(&now)
-		if now != n {
-			t.Fatalf("%s went from %d to %d rows", tbl, n, now)
+	row := "to_jsonb(t)"
+	for _, c := range touchedColumns {
+		row += " - '" + c + "'"
+	}
+	var st tableState
+	err := db.Raw(`SELECT count(*) AS rows, coalesce(md5(string_agg(r, E'\n' ORDER BY r)), '') AS digest
+		FROM (SELECT (` + row + `)::text AS r FROM ` + pgx.Identifier{table}.Sanitize() + ` t) s`).Scan(&st).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// unchanged fails t unless every table of before has the same content.
+func unchanged(t *testing.T, db *gorm.DB, before map[string]tableState) {
+	t.Helper()
+	for tbl, was := range before {
+		if now := fingerprint(t, db, tbl); now != was {
+			t.Fatalf("%s changed: %d rows (%s) → %d rows (%s)", tbl, was.Rows, was.Digest, now.Rows, now.Digest)
 		}
 	}
 }

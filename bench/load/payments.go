@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/gocommerce/shop/internal/gateway"
+)
+
+// checkout drives POST /orders over the pre-filled guest carts for
+// -duration, each cart checked out once (a second checkout of a cart is
+// answered 201 with the session it already has, which would count work
+// not done). Each accepted answer must have created one checkout session,
+// or the run fails.
+func (b *bench) checkout(carts []string) func(name string, conns int) (Result, error) {
+	return func(name string, conns int) (Result, error) {
+		var before, after int64
+		if err := b.db.Raw(`SELECT count(*) FROM checkout_sessions`).Scan(&before).Error; err != nil {
+			return Result{}, err
+		}
+		r, err := onceRun{name: name, conns: conns, items: len(carts), until: b.o.duration,
+			request: func(i int) *http.Request {
+				body, _ := json.Marshal(map[string]any{"email": carts[i] + "@example.com", "name": "Bench Guest", "phone": "9876543210",
+					"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
+						"pincode": "560001", "district": "Bengaluru Urban", "country": "IN"}, "shippingCost": 0})
+				req, _ := http.NewRequest("POST", b.apiURL+"/orders", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Session-Id", carts[i])
+				return req
+			},
+			accepted: func(status int, body []byte) bool {
+				var a struct {
+					PaymentIntent struct {
+						PaymentIntentID string `json:"paymentIntentId"`
+					} `json:"paymentIntent"`
+				}
+				return status == http.StatusCreated && json.Unmarshal(body, &a) == nil && a.PaymentIntent.PaymentIntentID != ""
+			},
+		}.run()
+		r.Provider = paymentProvider
+		if err != nil {
+			return r, err
+		}
+		if err := b.db.Raw(`SELECT count(*) FROM checkout_sessions`).Scan(&after).Error; err != nil {
+			return r, err
+		}
+		if accepted := int64(r.Requests - r.Non2xx); after-before != accepted {
+			return r, fmt.Errorf("%s: %d checkouts accepted but %d checkout sessions created", name, accepted, after-before)
+		}
+		return r, nil
+	}
+}
+
+// measureWebhookToOrder posts a signed payment.captured event, once each,
+// for every checkout session the checkout scenario left pending (up to
+// 6000), 16 at a time. Two rates, both of completed work: events accepted
+// (a duplicate's answer is not) from the first request to the last answer,
+// and orders written from the first request until the last order existed.
+func (b *bench) measureWebhookToOrder(ctx context.Context) error {
+	var sessions []struct {
+		PaymentIntentID string
+		Total           int64
+		Currency        string
+	}
+	err := b.db.WithContext(ctx).Raw(`SELECT payment_intent_id, total, currency FROM checkout_sessions
+		WHERE state = 'PENDING' AND payment_intent_id IS NOT NULL ORDER BY created_at LIMIT 6000`).Scan(&sessions).Error
+	if err != nil {
+		return err
+	}
+	if len(sessions) == 0 {
+		return fmt.Errorf("no pending checkout sessions to pay")
+	}
+	var before int64
+	b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&before)
+	startAt := time.Now()
+	r, err := b.measure(scenario{name: "webhook payment.captured (HTTP answer)", once: func(name string, conns int) (Result, error) {
+		r, err := onceRun{name: name, conns: conns, items: len(sessions),
+			request: func(i int) *http.Request {
+				s := sessions[i]
+				body := gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentCaptured, EventID: fmt.Sprintf("evt_bench_%d", i),
+					PaymentID: fmt.Sprintf("pay_bench_%d", i), OrderID: s.PaymentIntentID, Amount: s.Total, Currency: s.Currency})
+				req, _ := http.NewRequest("POST", b.apiURL+"/storefront/payments/gateway/webhook", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set(gateway.SignatureHeader, gateway.Sign(webhookSecret, body))
+				return req
+			},
+			accepted: func(status int, body []byte) bool {
+				var a struct {
+					Message string `json:"message"`
+				}
+				return status == http.StatusOK && json.Unmarshal(body, &a) == nil && a.Message == gateway.MsgAccepted
+			},
+		}.run()
+		r.Provider = paymentProvider
+		if err == nil && (r.Requests-r.Non2xx != len(sessions) || r.Errors > 0) {
+			err = fmt.Errorf("%s: %d of %d events accepted (%d refused or duplicates, %d socket errors)", name, r.Requests-r.Non2xx, len(sessions), r.Non2xx, r.Errors)
+		}
+		return r, err
+	}}, 16)
+	if err != nil {
+		return err
+	}
+	want := before + int64(len(sessions))
+	deadline := time.Now().Add(5 * time.Minute)
+	var n int64
+	for time.Now().Before(deadline) {
+		b.db.Raw(`SELECT count(*) FROM orders WHERE payment_provider <> 'bench'`).Scan(&n)
+		if n >= want {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	elapsed := time.Since(startAt)
+	b.webhookOrders = int(n - before)
+	b.webhookOrdersPerSec = float64(n-before) / elapsed.Seconds()
+	log.Printf("bench: webhook → order: %d orders in %s = %.0f orders/s (HTTP p99 %s)", n-before, elapsed.Round(time.Millisecond), b.webhookOrdersPerSec, r.P99)
+	if n < want {
+		return fmt.Errorf("only %d of %d orders were created within 5 minutes", n-before, len(sessions))
+	}
+	return nil
+}
