@@ -3,16 +3,30 @@ package orderapi
 import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/orders"
 	"github.com/gofiber/fiber/v2"
 )
 
-// list answers GET /admin/orders: page, limit, status, customerId,
-// orderNumber, dateFrom, dateTo (YYYY-MM-DD UTC, inclusive).
+// list answers GET /admin/orders: page, limit, cursor, status, customerId,
+// orderNumber, dateFrom, dateTo (YYYY-MM-DD UTC, inclusive). A cursor
+// (pagination.nextCursor of the previous page) replaces page; both at once
+// are VALIDATION_ERROR.
 func (h *handlers) list(c *fiber.Ctx) error {
 	page, err := httpx.ParsePage(c)
 	if err != nil {
 		return err
+	}
+	window := orders.Page{Limit: page.Limit, Offset: page.Offset()}
+	if s := c.Query("cursor"); s != "" {
+		if c.Query("page") != "" {
+			return apperr.Invalid("cursor", "cannot be combined with page")
+		}
+		cur, err := parseCursor(s)
+		if err != nil {
+			return err
+		}
+		window.Offset, window.After, page.Page = 0, &cur.after, cur.page
 	}
 	var f orders.Filter
 	if f.Status, err = httpx.QueryEnum(c, "status", analytics.OrderStatuses...); err != nil {
@@ -30,15 +44,34 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if f.To, err = httpx.QueryDate(c, "dateTo"); err != nil {
 		return err
 	}
-	rows, total, err := h.orders.List(c.UserContext(), f, page.Page, page.Limit)
+	res, err := h.orders.List(c.UserContext(), f, window)
 	if err != nil {
 		return err
 	}
-	views := make([]summaryView, len(rows))
-	for i, r := range rows {
+	views := make([]summaryView, len(res.Rows))
+	for i, r := range res.Rows {
 		views[i] = newSummaryView(r)
 	}
-	return c.JSON(httpx.NewList(views, page, total))
+	body := httpx.NewList(views, page, res.Total)
+	out := listBody{Data: body.Data, Pagination: listPagination{Pagination: body.Pagination}}
+	if res.Next != nil {
+		next := listCursor{after: *res.Next, page: page.Page + 1}.String()
+		out.Pagination.NextCursor = &next
+	}
+	return c.JSON(out)
+}
+
+// listBody is the order list: the common list body (API-DECISIONS 3) whose
+// pagination also carries the cursor of the next page.
+type listBody struct {
+	Data       []summaryView  `json:"data"`
+	Pagination listPagination `json:"pagination"`
+}
+
+type listPagination struct {
+	httpx.Pagination
+	// NextCursor walks on to the next page; null on the last page.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // get answers GET /admin/orders/{orderId}.

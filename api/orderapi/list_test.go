@@ -24,6 +24,7 @@ type listBody struct {
 	} `json:"data"`
 	Pagination struct {
 		Page, Limit, Total, TotalPages int
+		NextCursor                     *string
 	} `json:"pagination"`
 }
 

@@ -32,10 +32,14 @@ func (b *bench) runScenarios(ctx context.Context) error {
 	for p := 1; p <= 50; p++ {
 		orderPages = append(orderPages, fmt.Sprintf("/api/v1/admin/orders?page=%d&limit=20", p))
 	}
+	adminOrders, err := b.adminOrderScenarios()
+	if err != nil {
+		return err
+	}
 	half := len(b.data.CheckoutSessions) / len(b.o.conns)
 	for i, c := range b.o.conns {
 		carts := b.data.CheckoutSessions[i*half : (i+1)*half]
-		for _, s := range []scenario{
+		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
 			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
@@ -43,7 +47,7 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "POST /orders (guest checkout)", once: b.checkout(carts)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
-		} {
+		}, adminOrders...) {
 			if !b.wanted(s.name) {
 				continue
 			}

@@ -2,8 +2,6 @@ package cache_test
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,54 +93,5 @@ func TestInvalidationAcrossCachesAndReplicas(t *testing.T) {
 	}
 	testkit.Eventually(t, cache.VersionTTL+time.Second, "the replica to see the new version", func() bool {
 		return replica.Version(ctx, "catalog") != v0
-	})
-}
-
-func TestMemoExpiresAndBounds(t *testing.T) {
-	m := cache.NewMemo[string, int](100*time.Millisecond, 2)
-	m.Put("a", 1)
-	if v, ok := m.Get("a"); !ok || v != 1 {
-		t.Fatalf("get a: %d %v", v, ok)
-	}
-	time.Sleep(120 * time.Millisecond)
-	if _, ok := m.Get("a"); ok {
-		t.Fatal("entry outlived its TTL")
-	}
-	m.Put("a", 1)
-	m.Put("b", 2)
-	m.Put("c", 3) // full: starts afresh
-	if _, ok := m.Get("a"); ok {
-		t.Fatal("memo grew past its bound")
-	}
-	if v, ok := m.Get("c"); !ok || v != 3 {
-		t.Fatal("latest entry lost")
-	}
-}
-
-func TestMemoGetOrLoadSharesLoadsAndServesStale(t *testing.T) {
-	m := cache.NewMemo[string, int](50*time.Millisecond, 10)
-	var loads atomic.Int32
-	load := func(context.Context) (int, error) {
-		n := loads.Add(1)
-		time.Sleep(30 * time.Millisecond)
-		return int(n), nil
-	}
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); m.GetOrLoad(context.Background(), "k", load) }()
-	}
-	wg.Wait()
-	if loads.Load() != 1 {
-		t.Fatalf("%d concurrent first loads, want 1", loads.Load())
-	}
-	time.Sleep(60 * time.Millisecond) // expired
-	start := time.Now()
-	if v, _ := m.GetOrLoad(context.Background(), "k", load); v != 1 || time.Since(start) > 20*time.Millisecond {
-		t.Fatalf("expired entry: got %d after %s, want the stale 1 at once", v, time.Since(start))
-	}
-	testkit.Eventually(t, time.Second, "the background refresh", func() bool {
-		v, _ := m.Get("k")
-		return v == 2
 	})
 }

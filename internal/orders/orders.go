@@ -14,7 +14,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/payment"
@@ -28,14 +27,12 @@ type Service struct {
 	queue    tasks.Enqueuer
 	provider payment.Provider
 	log      *slog.Logger
-	// totals remembers list totals for TotalTTL.
-	totals *cache.Memo[string, int64]
 }
 
 // New returns the service. provider refunds captured payments; queue
 // receives the outbox nudges and analytics rollups that follow a change.
 func New(db *gorm.DB, queue tasks.Enqueuer, provider payment.Provider, log *slog.Logger) *Service {
-	return &Service{db: db, queue: queue, provider: provider, log: log, totals: cache.NewMemo[string, int64](TotalTTL, 1000)}
+	return &Service{db: db, queue: queue, provider: provider, log: log}
 }
 
 // afterCommit sends the events of a committed change on their way and asks
