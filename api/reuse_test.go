@@ -31,6 +31,7 @@ func TestMetricsAfterMixedTraffic(t *testing.T) {
 	product := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 100000}}})
 	variant := product.Variants[0].ID
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	t.Cleanup(client.CloseIdleConnections)
 
 	type step struct {
 		method, path, body string
@@ -115,7 +116,8 @@ func TestMetricsAfterMixedTraffic(t *testing.T) {
 	if family == nil {
 		t.Fatal("/metrics has no http_request_duration_seconds")
 	}
-	routes := map[string]bool{"unmatched": true}
+	// The registry is the process's: probeRoute is another test's app.
+	routes := map[string]bool{"unmatched": true, probeRoute: true}
 	for _, rt := range app.Server.App.GetRoutes() {
 		routes[rt.Path] = true
 	}
@@ -155,6 +157,9 @@ func firstItemID(cart string) string {
 	return c.Items[0].ID
 }
 
+// probeRoute is the test route of TestRequestValuesOutliveTheRequest.
+const probeRoute = "/probe/:value"
+
 // TestRequestValuesOutliveTheRequest keeps what a handler reads from the
 // request (method, path, parameters, query, headers, cookies, body) and
 // checks it after later requests have reused the same connection's
@@ -167,8 +172,8 @@ func TestRequestValuesOutliveTheRequest(t *testing.T) {
 	type kept struct{ method, path, param, query, header, cookie, body string }
 	var mu sync.Mutex
 	var got []kept
-	var bodies [][]byte
-	srv.App.All("/probe/:value", func(c *fiber.Ctx) error {
+	var bodies [][]byte // as Body returns them: string() would copy
+	srv.App.All(probeRoute, func(c *fiber.Ctx) error {
 		k := kept{c.Method(), c.Path(), c.Params("value"), c.Query("q"), c.Get("X-Probe"), c.Cookies("probe"), ""}
 		mu.Lock()
 		got = append(got, k)
@@ -187,6 +192,7 @@ func TestRequestValuesOutliveTheRequest(t *testing.T) {
 
 	// One connection, so every request is read into the same buffers.
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	t.Cleanup(client.CloseIdleConnections)
 	var want []kept
 	for i, method := range []string{"POST", "PUT", "PATCH", "DELETE", "GET"} {
 		v := fmt.Sprintf("value-%c%c%c", 'a'+i, 'a'+i, 'a'+i)
