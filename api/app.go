@@ -51,6 +51,12 @@ func New(d *deps.Deps) *Server {
 		DisableStartupMessage: true,
 		ErrorHandler:          httpx.ErrorHandler(d.Log),
 		CaseSensitive:         true,
+		// Every string and byte slice the context hands out (method, path,
+		// params, query, headers, cookies, body) is the caller's own copy,
+		// not a view of a buffer the next request on the connection
+		// overwrites: a value kept past the request (a metric label, a memo
+		// key, a background load) stays what it was. See docs/DECISIONS.md.
+		Immutable: true,
 	})
 	app.Use(
 		middleware.RequestContext(RequestTimeout),

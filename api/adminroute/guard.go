@@ -134,7 +134,7 @@ func AddAuditMeta(c *fiber.Ctx, key string, v any) {
 func (g *Guard) audit(c *fiber.Ctx, p *adminauth.Principal, rt Route) {
 	meta := map[string]any{}
 	var body map[string]any
-	if len(c.Body()) > 0 && json.Unmarshal(c.Body(), &body) == nil {
+	if raw := c.Body(); len(raw) > 0 && json.Unmarshal(raw, &body) == nil {
 		meta["request"] = body
 	}
 	if extra, ok := c.Locals(localAuditMeta).(map[string]any); ok {
