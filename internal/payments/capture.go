@@ -142,7 +142,7 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	if err := countDiscountUse(tx, sess, order.ID); err != nil {
 		return CaptureResult{}, err
 	}
-	if err := emptyCart(tx, cart, sess.ID); err != nil {
+	if err := emptyCart(tx, cart, sess, lines); err != nil {
 		return CaptureResult{}, err
 	}
 	err = tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
