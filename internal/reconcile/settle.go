@@ -1,0 +1,31 @@
+package reconcile
+
+import (
+	"context"
+
+	"github.com/gocommerce/shop/internal/orders"
+)
+
+// RefundSettler settles gateway refunds left pending (the gateway's answer
+// never came); orders.Service is one.
+type RefundSettler interface {
+	SettlePendingRefunds(ctx context.Context) (orders.RefundSettlement, error)
+}
+
+// Settlers are the steps that ask the payment gateway what became of money
+// whose movement is not known yet. A nil field skips its step.
+type Settlers struct {
+	Refunds RefundSettler
+}
+
+// settleRefunds settles pending gateway refunds: each is looked up among
+// its payment's refunds at the gateway (made again with the same
+// idempotency key when it is not there) and recorded processed or failed.
+func (s *Service) settleRefunds(ctx context.Context, r *Report) error {
+	if s.settle.Refunds == nil {
+		return nil
+	}
+	var err error
+	r.Refunds, err = s.settle.Refunds.SettlePendingRefunds(ctx)
+	return err
+}
