@@ -13,6 +13,9 @@ const (
 	TypeOrderEmails = "email:order"
 	// TypeClaimEmail (re)sends a guest's account-claim email.
 	TypeClaimEmail = "email:claim"
+	// TypeDuplicatePaymentEmail tells a shopper that a payment for a cart
+	// already paid was refunded.
+	TypeDuplicatePaymentEmail = "email:duplicate_payment"
 )
 
 // OrderEmailsPayload names the order.
@@ -44,5 +47,22 @@ func NewClaimEmailTask(customerID string) (*asynq.Task, []asynq.Option) {
 		asynq.Unique(time.Minute),
 		asynq.MaxRetry(8),
 		asynq.Timeout(30 * time.Second),
+	}
+}
+
+// DuplicatePaymentEmailPayload names the refunded checkout session.
+type DuplicatePaymentEmailPayload struct {
+	CheckoutSessionID string `json:"checkoutSessionId"`
+}
+
+// NewDuplicatePaymentEmailTask builds the refunded-duplicate email task; one
+// per checkout session.
+func NewDuplicatePaymentEmailTask(sessionID string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeDuplicatePaymentEmail, mustJSON(DuplicatePaymentEmailPayload{CheckoutSessionID: sessionID})), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID("email:duplicate_payment:" + sessionID),
+		asynq.MaxRetry(8),
+		asynq.Timeout(30 * time.Second),
+		asynq.Retention(24 * time.Hour),
 	}
 }

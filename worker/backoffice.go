@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/orders"
 	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/tasks"
@@ -62,7 +63,10 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 		panic("worker: " + err.Error()) // config validation rules this out
 	}
 	refunds := orders.New(d.DB, d.Queue, provider, d.Log.With("component", "refunds"))
-	repair := reconcile.New(d.DB, stats, reconcile.Settlers{Refunds: refunds}, d.Log.With("component", "reconcile"))
+	duplicates := payments.New(d.DB, d.Queue, provider, d.Log.With("component", "payments"), payments.Settings{
+		Provider: d.Config.PaymentProvider, StoreState: d.Config.StoreState, LowStockThreshold: d.Config.LowStockThreshold,
+	})
+	repair := reconcile.New(d.DB, stats, reconcile.Settlers{Refunds: refunds, Duplicates: duplicates}, d.Log.With("component", "reconcile"))
 	mux.HandleFunc(tasks.TypeReconcile, func(ctx context.Context, t *asynq.Task) error {
 		rep, err := repair.Run(ctx)
 		if err != nil {

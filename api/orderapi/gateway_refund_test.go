@@ -1,136 +1,27 @@
 package orderapi_test
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/payment/razorpaytest"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
 
-// gatewayTimeout is GATEWAY_TIMEOUT in these tests; the stub's slow answers
+// gatewayTimeout is GATEWAY_TIMEOUT in these tests; the stub's late answers
 // take stubDelay.
 const (
 	gatewayTimeout = 400 * time.Millisecond
 	stubDelay      = 3 * gatewayTimeout
 )
-
-// stubRazorpay speaks the Razorpay refunds API: POST
-// /v1/payments/{id}/refund makes one refund per X-Refund-Idempotency key
-// (a repeat returns the first), GET /v1/payments/{id}/refunds lists them.
-// slow decides, per refund request (0, 1, …), whether the stub answers
-// after stubDelay and whether it makes the refund before that.
-type stubRazorpay struct {
-	*httptest.Server
-	mu      sync.Mutex
-	made    []stubRefund
-	keys    []string
-	request int
-	slow    func(n int) (delay, apply bool)
-}
-
-type stubRefund struct {
-	ID      string `json:"id"`
-	Entity  string `json:"entity"`
-	Amount  int64  `json:"amount"`
-	Status  string `json:"status"`
-	Receipt string `json:"receipt"`
-	payment string
-}
-
-func newStubRazorpay(t *testing.T, slow func(n int) (delay, apply bool)) *stubRazorpay {
-	g := &stubRazorpay{slow: slow}
-	g.Server = httptest.NewServer(http.HandlerFunc(g.serve))
-	t.Cleanup(g.Close)
-	return g
-}
-
-func (g *stubRazorpay) serve(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/payments/"), "/")
-	if len(parts) != 2 {
-		w.WriteHeader(http.StatusNotFound)
-		return
-	}
-	pay := parts[0]
-	switch r.Method + " " + parts[1] {
-	case "GET refunds":
-		g.mu.Lock()
-		items := []stubRefund{}
-		for _, rf := range g.made {
-			if rf.payment == pay {
-				items = append(items, rf)
-			}
-		}
-		g.mu.Unlock()
-		json.NewEncoder(w).Encode(map[string]any{"entity": "collection", "count": len(items), "items": items})
-	case "POST refund":
-		var body struct {
-			Amount  int64  `json:"amount"`
-			Receipt string `json:"receipt"`
-		}
-		b, _ := io.ReadAll(r.Body)
-		json.Unmarshal(b, &body)
-		key := r.Header.Get("X-Refund-Idempotency")
-		g.mu.Lock()
-		g.keys = append(g.keys, key)
-		n := g.request
-		g.request++
-		var rf *stubRefund
-		for i := range g.made {
-			if key != "" && g.made[i].Receipt == key {
-				rf = &g.made[i]
-			}
-		}
-		delay, apply := g.slow(n)
-		if rf == nil && (apply || !delay) {
-			g.made = append(g.made, stubRefund{ID: fmt.Sprintf("rfnd_stub%d", len(g.made)+1), Entity: "refund",
-				Amount: body.Amount, Status: "processed", Receipt: body.Receipt, payment: pay})
-			rf = &g.made[len(g.made)-1]
-		}
-		var answer []byte
-		if rf != nil {
-			answer, _ = json.Marshal(rf)
-		}
-		g.mu.Unlock()
-		if delay {
-			time.Sleep(stubDelay)
-			w.WriteHeader(http.StatusGatewayTimeout)
-			return
-		}
-		w.Write(answer)
-	default:
-		w.WriteHeader(http.StatusNotFound)
-	}
-}
-
-// refunded is what the stub refunded in all, and how many refunds it made.
-func (g *stubRazorpay) refunded() (money.Amount, int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var sum int64
-	for _, rf := range g.made {
-		sum += rf.Amount
-	}
-	return money.Amount(sum), len(g.made)
-}
-
-func (g *stubRazorpay) idempotencyKeys() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]string(nil), g.keys...)
-}
 
 // refundEnv is an admin, an order paid ₹100 through the gateway, and the
 // app calling the stub as Razorpay.
@@ -141,7 +32,7 @@ type refundEnv struct {
 	path  string
 }
 
-func newRefundEnv(t *testing.T, gw *stubRazorpay, opts ...testkit.Option) refundEnv {
+func newRefundEnv(t *testing.T, gw *razorpaytest.Server, opts ...testkit.Option) refundEnv {
 	t.Helper()
 	opts = append(opts, testkit.WithConfig(func(c *config.Config) {
 		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"
@@ -189,7 +80,7 @@ func expectPendingAnswer(t *testing.T, r *testkit.Response) string {
 // refund with the gateway first and refunds nothing twice; a later refund
 // is a new one. refundedTotal always equals what the gateway refunded.
 func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
-	gw := newStubRazorpay(t, func(n int) (bool, bool) { return n == 0, true })
+	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
 	e := newRefundEnv(t, gw)
 
 	pendingID := expectPendingAnswer(t, e.refund(t, 30))
@@ -198,7 +89,7 @@ func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
 		o.RefundedTotal != 0 || o.PaymentStatus != models.PaymentPaid {
 		t.Fatalf("after the timeout: refunded %d (%s), refunds %+v", o.RefundedTotal, o.PaymentStatus, refunds)
 	}
-	if sum, n := gw.refunded(); sum != 3000 || n != 1 {
+	if sum, n := gw.Refunded(), len(gw.Refunds()); sum != 3000 || n != 1 {
 		t.Fatalf("the stub made %d refunds of %d in all", n, sum)
 	}
 
@@ -209,7 +100,7 @@ func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
 		t.Fatalf("retry answer %+v", c.Error)
 	}
 	o, refunds = e.reload(t)
-	sum, n := gw.refunded()
+	sum, n := money.Amount(gw.Refunded()), len(gw.Refunds())
 	if n != 1 || o.RefundedTotal != sum || refunds[0].Status != models.RefundProcessed ||
 		refunds[0].ProviderRefundID == nil || *refunds[0].ProviderRefundID != "rfnd_stub1" || o.PaymentStatus != models.PaymentPartiallyRefunded {
 		t.Fatalf("after the retry: the stub refunded %d in %d refunds, the order %d (%s); refunds %+v", sum, n, o.RefundedTotal, o.PaymentStatus, refunds)
@@ -218,11 +109,11 @@ func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
 	// Asked again, knowing, it is a second refund.
 	body := e.refund(t, 30).Expect(t, 200).Map(t)
 	o, _ = e.reload(t)
-	sum, n = gw.refunded()
+	sum, n = money.Amount(gw.Refunded()), len(gw.Refunds())
 	if body["status"] != "processed" || n != 2 || o.RefundedTotal != sum || sum != 6000 {
 		t.Fatalf("second refund %v: stub %d in %d, order %d", body, sum, n, o.RefundedTotal)
 	}
-	keys := gw.idempotencyKeys()
+	keys := gw.IdempotencyKeys()
 	if len(keys) != 2 || len(keys[0]) < 10 || keys[0] == keys[1] {
 		t.Fatalf("X-Refund-Idempotency keys %q", keys)
 	}
@@ -233,27 +124,27 @@ func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
 // the same X-Refund-Idempotency key: the one refund the admin asked for is
 // made once, and the retry is not a second one.
 func TestLostGatewayRefundIsMadeOnceWithTheSameKey(t *testing.T) {
-	gw := newStubRazorpay(t, func(n int) (bool, bool) { return n == 0, false })
+	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, false }, stubDelay)
 	e := newRefundEnv(t, gw)
 
 	expectPendingAnswer(t, e.refund(t, 25))
-	if _, n := gw.refunded(); n != 0 {
+	if n := len(gw.Refunds()); n != 0 {
 		t.Fatalf("the stub made %d refunds", n)
 	}
 	e.refund(t, 25).ExpectError(t, http.StatusConflict, "CONFLICT")
-	keys := gw.idempotencyKeys()
+	keys := gw.IdempotencyKeys()
 	if len(keys) != 2 || keys[0] != keys[1] || len(keys[0]) < 10 {
 		t.Fatalf("X-Refund-Idempotency keys %q: want the same key on the retry", keys)
 	}
 	o, refunds := e.reload(t)
-	if sum, n := gw.refunded(); n != 1 || sum != 2500 || o.RefundedTotal != sum || refunds[0].Status != models.RefundProcessed {
+	if sum, n := money.Amount(gw.Refunded()), len(gw.Refunds()); n != 1 || sum != 2500 || o.RefundedTotal != sum || refunds[0].Status != models.RefundProcessed {
 		t.Fatalf("the stub refunded %d in %d refunds, the order %d; refunds %+v", sum, n, o.RefundedTotal, refunds)
 	}
 }
 
 // Nobody retries: the reconcile job settles the pending refund.
 func TestReconcileSettlesPendingRefund(t *testing.T) {
-	gw := newStubRazorpay(t, func(n int) (bool, bool) { return n == 0, true })
+	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
 	e := newRefundEnv(t, gw, testkit.WithWorker())
 	_, super := testkit.MustAdmin(t, e.app, string(rbac.SuperAdmin))
 
@@ -276,7 +167,7 @@ func TestReconcileSettlesPendingRefund(t *testing.T) {
 		t.Fatalf("reconcile job %+v", j)
 	}
 	o, refunds := e.reload(t)
-	sum, n := gw.refunded()
+	sum, n := money.Amount(gw.Refunded()), len(gw.Refunds())
 	if n != 1 || o.RefundedTotal != sum || refunds[0].Status != models.RefundProcessed ||
 		o.PaymentStatus != models.PaymentRefunded || o.Status != models.OrderCancelled {
 		t.Fatalf("after reconcile: stub %d in %d, order %d %s/%s, refunds %+v", sum, n, o.RefundedTotal, o.Status, o.PaymentStatus, refunds)

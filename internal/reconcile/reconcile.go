@@ -1,7 +1,8 @@
 // Package reconcile finds and repairs what drifted in the database: stale
 // checkouts still holding stock, stock counters that no longer match the
 // reservations and orders behind them, orphaned rows, stale analytics
-// rollups, and gateway refunds whose outcome was never learnt. Every step reports what it found and what it fixed; the report is
+// rollups, gateway refunds whose outcome was never learnt, and refunds of
+// duplicate payments left unanswered. Every step reports what it found and what it fixed; the report is
 // the reconcile job's result.
 //
 // Each step runs in its own short transactions, so a failure in one leaves
@@ -18,6 +19,7 @@ import (
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -57,6 +59,9 @@ type Report struct {
 	// Refunds counts the pending gateway refunds settled, and those still
 	// without an answer.
 	Refunds orders.RefundSettlement `json:"refunds"`
+	// DuplicatePayments counts the refunds of payments for already paid
+	// carts retried.
+	DuplicatePayments payments.DuplicateRefunds `json:"duplicatePayments"`
 	// Found counts every inconsistency; Fixed those repaired.
 	Found int `json:"found"`
 	Fixed int `json:"fixed"`
@@ -114,6 +119,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"consistency", s.consistency},
 		{"rollups", s.rollups},
 		{"settle_refunds", s.settleRefunds},
+		{"refund_duplicates", s.refundDuplicates},
 	}
 	for _, st := range steps {
 		if err := st.run(ctx, r); err != nil {
@@ -127,8 +133,8 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	orphans := int(r.Orphans.total())
-	settled := r.Refunds.Processed + r.Refunds.Failed
-	r.Found += r.ExpiredSessions + orphans + len(r.Problems) + settled + r.Refunds.Pending
+	settled := r.Refunds.Processed + r.Refunds.Failed + r.DuplicatePayments.Refunded + r.DuplicatePayments.Refused
+	r.Found += r.ExpiredSessions + orphans + len(r.Problems) + settled + r.Refunds.Pending + r.DuplicatePayments.Pending
 	r.Fixed += r.ExpiredSessions + orphans + settled
 	r.FinishedAt = s.now()
 	s.log.InfoContext(ctx, "reconcile finished", "found", r.Found, "fixed", r.Fixed,
