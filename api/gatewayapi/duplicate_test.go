@@ -1,8 +1,6 @@
 package gatewayapi_test
 
 import (
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/payment/razorpaytest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // One cart pays once. A shopper checks out, then checks out again with
@@ -54,7 +53,7 @@ func TestOneCartPaysOnce(t *testing.T) {
 			if tt.oldFirst {
 				first, second = replaced, current
 			}
-			refundedBefore := duplicatesRefunded(t, app)
+			refundedBefore := duplicatesRefunded(t)
 
 			capture := func(co checkoutAnswer, paymentID string) {
 				body := gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentCaptured, EventID: gateway.NewEventID(),
@@ -85,7 +84,7 @@ func TestOneCartPaysOnce(t *testing.T) {
 				loser.OrderID != nil || loser.PaymentStatus != models.IntentCaptured {
 				t.Fatalf("refunded session: payment %v refund %v order %v intent %s", loser.PaymentID, loser.RefundID, loser.OrderID, loser.PaymentStatus)
 			}
-			if got := duplicatesRefunded(t, app) - refundedBefore; got != 1 {
+			if got := duplicatesRefunded(t) - refundedBefore; got != 1 {
 				t.Fatalf("checkout_duplicate_payment_refunded_total grew by %v", got)
 			}
 			testkit.Eventually(t, 15*time.Second, "the refund email", func() bool {
@@ -124,18 +123,19 @@ func TestOneCartPaysOnce(t *testing.T) {
 }
 
 // duplicatesRefunded reads checkout_duplicate_payment_refunded_total from
-// GET /metrics (the worker runs in the app's process).
-func duplicatesRefunded(t *testing.T, app *testkit.App) float64 {
+// the process's registry (the worker runs in the test's process). It does
+// not scrape GET /metrics, whose series of other routes may be unreadable
+// meanwhile (see issue 12, item 1).
+func duplicatesRefunded(t *testing.T) float64 {
 	t.Helper()
-	m := regexp.MustCompile(`(?m)^checkout_duplicate_payment_refunded_total (\S+)$`).FindStringSubmatch(metrics(t, app))
-	if m == nil {
-		t.Fatal("/metrics lacks checkout_duplicate_payment_refunded_total")
+	families, _ := prometheus.DefaultGatherer.Gather() // partial on error: ours is unlabelled
+	for _, f := range families {
+		if f.GetName() == "checkout_duplicate_payment_refunded_total" && len(f.GetMetric()) == 1 {
+			return f.GetMetric()[0].GetCounter().GetValue()
+		}
 	}
-	v, err := strconv.ParseFloat(m[1], 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	t.Fatal("checkout_duplicate_payment_refunded_total is not registered")
+	return 0
 }
 
 // A cart bought, refilled and bought again is two purchases: the second

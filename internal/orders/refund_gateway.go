@@ -53,6 +53,9 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*Refu
 		if err != nil {
 			return err
 		}
+		if rf == nil {
+			return apperr.NotFoundf("order") // deleted meanwhile, with its refunds
+		}
 		if rf.Status != models.RefundPending {
 			// Settled by someone else between our commit and this lock.
 			out = outcome{status: rf.Status}

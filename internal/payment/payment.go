@@ -26,7 +26,7 @@ const (
 var ErrUnavailable = errors.New("payment gateway unavailable")
 
 // ErrRefused wraps a refund the gateway answered it will not make (a 4xx
-// other than 409 and 429): nothing was refunded.
+// other than 408, 409 and 429): nothing was refunded.
 var ErrRefused = errors.New("payment gateway refused the request")
 
 // IntentRequest asks for a payment intent.
