@@ -41,6 +41,11 @@ const (
 	CheckoutFailed      = "FAILED"
 	CheckoutExpired     = "EXPIRED"
 	CheckoutNeedsReview = "NEEDS_REVIEW"
+	// CheckoutRefunding: the session's payment was captured after another
+	// attempt at the same purchase became the order; its refund is asked
+	// for. CheckoutRefunded: the gateway made that refund.
+	CheckoutRefunding = "REFUNDING"
+	CheckoutRefunded  = "REFUNDED"
 )
 
 // Payment intent statuses.
@@ -82,6 +87,16 @@ type CheckoutSession struct {
 	CompletedAt     *time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+
+	// PurchaseID is the first session of the purchase this session is an
+	// attempt at (nil: this one is the first). Sessions of one purchase
+	// become one order at most.
+	PurchaseID *uuid.UUID `gorm:"type:uuid"`
+	// PaymentID and RefundID are the captured payment of a session that
+	// made no order because its purchase already had one, and the gateway's
+	// refund of it.
+	PaymentID *string
+	RefundID  *string
 }
 
 // StockReservation is units of a variant held by a pending checkout.

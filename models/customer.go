@@ -69,6 +69,9 @@ type Review struct {
 const (
 	EmailOrderConfirmation = "order_confirmation"
 	EmailOrderClaim        = "order_claim"
+	// EmailDuplicatePaymentRefund tells a shopper a second payment for one
+	// cart was refunded; its ref is the checkout session id.
+	EmailDuplicatePaymentRefund = "duplicate_payment_refund"
 )
 
 // CustomerEmail records an email that must go out once (Kind, Ref unique);

@@ -106,6 +106,15 @@ type Payment struct {
 	CreatedAt       time.Time
 }
 
+// Refund statuses. Only processed refunds count in refunded_total; a
+// pending one (the gateway's answer is not known yet) counts against what
+// is left to refund.
+const (
+	RefundPending   = "pending"
+	RefundProcessed = "processed"
+	RefundFailed    = "failed"
+)
+
 // Refund is money returned on an order.
 type Refund struct {
 	ID               uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
@@ -115,6 +124,12 @@ type Refund struct {
 	ProviderRefundID *string
 	AdminID          *uuid.UUID `gorm:"type:uuid"`
 	CreatedAt        time.Time
+
+	// Status is RefundPending, RefundProcessed or RefundFailed.
+	Status string
+	// PaymentID is the gateway payment refunded; nil for a refund only
+	// recorded (money returned another way).
+	PaymentID *string
 }
 
 // DiscountUsage counts one use of a discount by a customer's order.

@@ -16,6 +16,9 @@ const (
 	// TypeAdminEmails sends the unsent security emails to administrators
 	// (admin_emails), e.g. a second-factor lockout.
 	TypeAdminEmails = "email:admin"
+	// TypeDuplicatePaymentEmail tells a shopper that a payment for a cart
+	// already paid was refunded.
+	TypeDuplicatePaymentEmail = "email:duplicate_payment"
 )
 
 // OrderEmailsPayload names the order.
@@ -60,5 +63,22 @@ func NewAdminEmailsTask(now time.Time) (*asynq.Task, []asynq.Option) {
 		asynq.MaxRetry(3),
 		asynq.Timeout(time.Minute),
 		asynq.Retention(10 * time.Second),
+	}
+}
+
+// DuplicatePaymentEmailPayload names the refunded checkout session.
+type DuplicatePaymentEmailPayload struct {
+	CheckoutSessionID string `json:"checkoutSessionId"`
+}
+
+// NewDuplicatePaymentEmailTask builds the refunded-duplicate email task; one
+// per checkout session.
+func NewDuplicatePaymentEmailTask(sessionID string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeDuplicatePaymentEmail, mustJSON(DuplicatePaymentEmailPayload{CheckoutSessionID: sessionID})), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID("email:duplicate_payment:" + sessionID),
+		asynq.MaxRetry(8),
+		asynq.Timeout(30 * time.Second),
+		asynq.Retention(24 * time.Hour),
 	}
 }

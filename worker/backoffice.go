@@ -10,6 +10,9 @@ import (
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/inventory"
+	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/tasks"
@@ -55,7 +58,15 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 		return writeResult(t, res)
 	})
 
-	repair := reconcile.New(d.DB, stats, d.Log.With("component", "reconcile"))
+	provider, err := payment.FromConfig(d.Config)
+	if err != nil {
+		panic("worker: " + err.Error()) // config validation rules this out
+	}
+	refunds := orders.New(d.DB, d.Queue, provider, d.Log.With("component", "refunds"))
+	duplicates := payments.New(d.DB, d.Queue, provider, d.Log.With("component", "payments"), payments.Settings{
+		Provider: d.Config.PaymentProvider, StoreState: d.Config.StoreState, LowStockThreshold: d.Config.LowStockThreshold,
+	})
+	repair := reconcile.New(d.DB, stats, reconcile.Settlers{Refunds: refunds, Duplicates: duplicates}, d.Log.With("component", "reconcile"))
 	mux.HandleFunc(tasks.TypeReconcile, func(ctx context.Context, t *asynq.Task) error {
 		rep, err := repair.Run(ctx)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
+	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
@@ -15,7 +16,11 @@ import (
 
 // registerPayments handles verified gateway events.
 func registerPayments(mux *asynq.ServeMux, d *deps.Deps) {
-	svc := payments.New(d.DB, d.Queue, d.Log, payments.Settings{
+	provider, err := payment.FromConfig(d.Config)
+	if err != nil {
+		panic("worker: " + err.Error()) // config validation rules this out
+	}
+	svc := payments.New(d.DB, d.Queue, provider, d.Log, payments.Settings{
 		Provider:          d.Config.PaymentProvider,
 		StoreState:        d.Config.StoreState,
 		LowStockThreshold: d.Config.LowStockThreshold,

@@ -56,6 +56,17 @@ func registerStorefront(mux *asynq.ServeMux, d *deps.Deps) {
 		}
 		return skipGone(claims.ClaimEmail(ctx, id))
 	})
+	mux.HandleFunc(tasks.TypeDuplicatePaymentEmail, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.DuplicatePaymentEmailPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(p.CheckoutSessionID)
+		if err != nil {
+			return fmt.Errorf("duplicate payment email: session id: %v: %w", err, asynq.SkipRetry)
+		}
+		return skipGone(claims.DuplicatePaymentEmail(ctx, id))
+	})
 	mux.HandleFunc(tasks.TypeCheckoutExpire, func(ctx context.Context, t *asynq.Task) error {
 		n, err := sweeper.ExpireDue(ctx, time.Now().UTC())
 		if n > 0 {

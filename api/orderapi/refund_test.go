@@ -3,6 +3,7 @@ package orderapi_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -87,11 +88,13 @@ func TestFullRefundOfShippedOrderKeepsStatus(t *testing.T) {
 	}
 }
 
-// The gateway refusing the refund is 503 and nothing is recorded.
-func TestGatewayRefundFailureRecordsNothing(t *testing.T) {
+// The gateway refusing the refund (a 4xx) is 503 naming the failed refund,
+// which stays on the order as failed; nothing is refunded and the next
+// refund is not held up by it.
+func TestGatewayRefundRefusedRefundsNothing(t *testing.T) {
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusBadGateway)
-		w.Write([]byte(`{"error":{"code":"SERVER_ERROR"}}`))
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"The refund amount provided is greater than amount captured"}}`))
 	}))
 	defer gw.Close()
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
@@ -105,13 +108,19 @@ func TestGatewayRefundFailureRecordsNothing(t *testing.T) {
 		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
 	app.Do(t, "POST", path, testkit.Req{Token: staff, Body: map[string]any{"amount": 10}}).ExpectError(t, 403, "FORBIDDEN")
-	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 50, "initiatePaymentRefund": true}}).
+	e := app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 50, "initiatePaymentRefund": true}}).
 		ExpectError(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
-	var n int64
-	app.DB.Model(&models.Refund{}).Where("order_id = ?", o.ID).Count(&n)
+	if e.Error.Details["status"] != "failed" || !strings.Contains(e.Error.Message, "refused") {
+		t.Fatalf("answer %+v", e.Error)
+	}
+	var refunds []models.Refund
+	app.DB.Where("order_id = ?", o.ID).Find(&refunds)
 	var got models.Order
 	app.DB.First(&got, "id = ?", o.ID)
-	if n != 0 || got.RefundedTotal != 0 || got.PaymentStatus != "paid" || got.Status != "confirmed" {
-		t.Fatalf("after a refused gateway refund: %d refunds, refunded %d, %s/%s", n, got.RefundedTotal, got.PaymentStatus, got.Status)
+	if len(refunds) != 1 || refunds[0].Status != models.RefundFailed || refunds[0].ID.String() != e.Error.Details["refundId"] ||
+		got.RefundedTotal != 0 || got.PaymentStatus != "paid" || got.Status != "confirmed" {
+		t.Fatalf("after a refused gateway refund: refunds %+v, refunded %d, %s/%s", refunds, got.RefundedTotal, got.PaymentStatus, got.Status)
 	}
+	// Money returned another way is recorded: the failed refund holds nothing up.
+	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 50}}).Expect(t, 200)
 }

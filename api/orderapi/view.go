@@ -61,6 +61,7 @@ type refundView struct {
 	OrderID          string       `json:"orderId"`
 	Amount           money.Amount `json:"amount"`
 	Reason           string       `json:"reason"`
+	Status           string       `json:"status"`
 	ProviderRefundID *string      `json:"providerRefundId"`
 	AdminID          *string      `json:"adminId"`
 	CreatedAt        string       `json:"createdAt"`
@@ -152,5 +153,5 @@ func newDetailView(d *orders.Detail) detailView {
 
 func newRefundView(r models.Refund) refundView {
 	return refundView{ID: r.ID.String(), OrderID: r.OrderID.String(), Amount: r.Amount, Reason: r.Reason,
-		ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: iso(r.CreatedAt)}
+		Status: r.Status, ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: iso(r.CreatedAt)}
 }

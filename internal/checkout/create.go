@@ -118,6 +118,9 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if err != nil {
 		return nil, err
 	}
+	if sess.PurchaseID, err = continuedPurchase(tx, c.ID); err != nil {
+		return nil, err
+	}
 	if err := tx.Create(sess).Error; err != nil {
 		if database.IsUnique(err) {
 			return nil, apperr.Wrap(apperr.Conflict, "a checkout of this cart is already pending", err)

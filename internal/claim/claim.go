@@ -1,7 +1,8 @@
 // Package claim lets a guest turn its guest record into an account: the
 // emails sent after a guest's order (and on request) carry a single-use
 // claim token; presenting it with the email and a new password sets the
-// password. It also sends every order's confirmation email.
+// password. It also sends every order's confirmation email, and the notice
+// that a second payment for an already paid cart was refunded.
 package claim
 
 import (

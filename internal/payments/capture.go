@@ -32,6 +32,9 @@ const (
 	// NeedsReview: money was taken but no order could be made; the session
 	// is NEEDS_REVIEW with the reason.
 	NeedsReview Outcome = "needs_review"
+	// Duplicate: another session of the cart's purchase is the order; this
+	// payment is refunded and the session ends REFUNDED.
+	Duplicate Outcome = "duplicate"
 )
 
 // CaptureResult is the outcome and, for Created and Existing, the order.
@@ -42,6 +45,8 @@ type CaptureResult struct {
 	Reason string
 	// reviewKind is set when this call put the session in review.
 	reviewKind string
+	// session is the REFUNDING or REFUNDED session of a Duplicate.
+	session *models.CheckoutSession
 }
 
 // Capture turns a captured payment into the order of its checkout session,
@@ -51,7 +56,10 @@ type CaptureResult struct {
 // is idempotent per (provider, payment intent): a second call returns the
 // first order. A payment whose amount or currency differs from the session,
 // or whose session expired and whose stock is gone, makes no order and puts
-// the session in NEEDS_REVIEW. Errors are infrastructure failures only.
+// the session in NEEDS_REVIEW. A payment for a session whose purchase
+// another session already made the order of is refunded (duplicate.go).
+// Errors are infrastructure failures, and a duplicate's refund whose
+// outcome is not known yet (the caller retries).
 func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult, error) {
 	var res CaptureResult
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -63,6 +71,12 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 		return CaptureResult{}, fmt.Errorf("payments.capture: %w", err)
 	}
 	log := s.log.With("gateway_order_id", p.OrderID, "payment_id", p.ID)
+	if res.Outcome == Duplicate {
+		log.WarnContext(ctx, "captured payment for an already paid cart; refunding it", "reason", res.Reason)
+		if _, err := s.refundDuplicate(ctx, res.session); err != nil {
+			return res, fmt.Errorf("payments.capture: %w", err)
+		}
+	}
 	switch res.Outcome {
 	case NoSession:
 		log.WarnContext(ctx, "captured payment has no checkout session; skipped")
@@ -111,6 +125,12 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 		// COMPLETED always has its order (same transaction); reaching here
 		// means the order was deleted by hand. Leave it to a person.
 		return CaptureResult{Outcome: NeedsReview, Reason: "session completed but its order is missing"}, nil
+	case models.CheckoutRefunding, models.CheckoutRefunded:
+		if sess.PaymentID != nil && *sess.PaymentID != p.ID {
+			return CaptureResult{Outcome: NeedsReview, reviewKind: "second_duplicate_payment", Reason: fmt.Sprintf(
+				"payment %s for a session whose payment %s was refunded as a duplicate; refund it by hand", p.ID, *sess.PaymentID)}, nil
+		}
+		return CaptureResult{Outcome: Duplicate, Reason: "payment already refunded as a duplicate", session: sess}, nil
 	}
 	if reason, kind := mismatch(sess, p); reason != "" {
 		return s.review(tx, sess, cart, reason, kind)
@@ -122,6 +142,16 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 		// for another order: making the order would break the payments'
 		// unique key and retry forever. A person must look at it.
 		return s.review(tx, sess, cart, fmt.Sprintf("payment %s is already recorded for order %s", p.ID, other), "duplicate_payment")
+	}
+	number, err := purchaseOrder(tx, sess)
+	if err != nil {
+		return CaptureResult{}, err
+	}
+	if number != "" {
+		return refundInstead(tx, sess, cart, p.ID, number)
+	}
+	if err := endRivals(tx, cart, sess); err != nil {
+		return CaptureResult{}, err
 	}
 	lines, err := sessionLines(sess)
 	if err != nil {
@@ -142,7 +172,7 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	if err := countDiscountUse(tx, sess, order.ID); err != nil {
 		return CaptureResult{}, err
 	}
-	if err := emptyCart(tx, cart, sess.ID); err != nil {
+	if err := emptyCart(tx, cart, sess, lines); err != nil {
 		return CaptureResult{}, err
 	}
 	err = tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{

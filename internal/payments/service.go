@@ -1,7 +1,9 @@
 // Package payments applies verified gateway events to checkout sessions: a
 // captured payment becomes exactly one order, a failed one releases the
 // session's stock and cart, an authorized one is recorded (interface
-// sections 3 and 6, API-DECISIONS 9). The worker calls it; every method
+// sections 3 and 6, API-DECISIONS 9). One cart pays once: a capture for a
+// session whose purchase another session already turned into an order is
+// refunded through the provider (duplicate.go). The worker calls it; every method
 // re-reads and locks the session, so running an event twice changes nothing.
 package payments
 
@@ -10,6 +12,7 @@ import (
 	"log/slog"
 
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
 )
@@ -27,15 +30,16 @@ type Settings struct {
 
 // Service applies gateway events.
 type Service struct {
-	db    *gorm.DB
-	queue tasks.Enqueuer
-	log   *slog.Logger
-	set   Settings
+	db       *gorm.DB
+	queue    tasks.Enqueuer
+	provider payment.Provider
+	log      *slog.Logger
+	set      Settings
 }
 
-// New returns the service.
-func New(db *gorm.DB, q tasks.Enqueuer, log *slog.Logger, s Settings) *Service {
-	return &Service{db: db, queue: q, log: log, set: s}
+// New returns the service. provider refunds duplicate payments.
+func New(db *gorm.DB, q tasks.Enqueuer, provider payment.Provider, log *slog.Logger, s Settings) *Service {
+	return &Service{db: db, queue: q, provider: provider, log: log, set: s}
 }
 
 // Handle applies a verified event. Events it does not handle are ignored.

@@ -78,22 +78,71 @@ func releaseCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
 	return nil
 }
 
-// emptyCart removes the bought lines and the discount code and unlocks the
-// cart, unless a newer checkout holds it (the session had expired and the
-// shopper started again): that checkout's cart is not ours to empty.
-func emptyCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
-	if cart == nil || (cart.LockedBy != nil && *cart.LockedBy != sessionID) {
+// emptyCart takes out of the cart what the order of sess bought and
+// unlocks it, unless a newer checkout holds it (that checkout's cart is not
+// ours to change). The cart may have been unlocked and refilled since the
+// checkout (the payment failed or the session expired, and the capture came
+// late), so only the bought units are removed, per variant and bundle, and
+// the discount code only when it is the one the order used.
+func emptyCart(tx *gorm.DB, cart *models.Cart, sess *models.CheckoutSession, lines []models.CheckoutLine) error {
+	if cart == nil || (cart.LockedBy != nil && *cart.LockedBy != sess.ID) {
 		return nil
 	}
-	if err := tx.Where("cart_id = ?", cart.ID).Delete(&models.CartItem{}).Error; err != nil {
-		return fmt.Errorf("payments.empty_cart: %w", err)
+	if err := removeBought(tx, cart.ID, lines); err != nil {
+		return err
 	}
-	err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).
-		Updates(map[string]any{"locked_by": nil, "discount_code": nil, "updated_at": gorm.Expr("now()")}).Error
-	if err != nil {
+	updates := map[string]any{"locked_by": nil, "updated_at": gorm.Expr("now()")}
+	if cart.DiscountCode != nil && sess.DiscountCode != nil && equalFold(*cart.DiscountCode, *sess.DiscountCode) {
+		updates["discount_code"] = nil
+	}
+	if err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).Updates(updates).Error; err != nil {
 		return fmt.Errorf("payments.empty_cart: %w", err)
 	}
 	return nil
+}
+
+// removeBought lowers the cart's lines by the bought quantities: each bought
+// line is taken from the cart lines of the same variant and bundle, oldest
+// first; a line brought to zero is deleted. The caller holds the cart lock.
+func removeBought(tx *gorm.DB, cartID uuid.UUID, lines []models.CheckoutLine) error {
+	var items []models.CartItem
+	if err := tx.Where("cart_id = ?", cartID).Order("created_at, id").Find(&items).Error; err != nil {
+		return fmt.Errorf("payments.empty_cart: %w", err)
+	}
+	taken := make([]int, len(items))
+	for _, l := range lines {
+		left := l.Quantity
+		for i, it := range items {
+			if left == 0 {
+				break
+			}
+			if it.VariantID != l.VariantID || !sameBundle(it.BundleID, l.BundleID) {
+				continue
+			}
+			take := min(left, it.Quantity-taken[i])
+			taken[i] += take
+			left -= take
+		}
+	}
+	for i, it := range items {
+		var err error
+		switch {
+		case taken[i] == 0:
+			continue
+		case taken[i] == it.Quantity:
+			err = tx.Exec(`DELETE FROM cart_items WHERE id = ?`, it.ID).Error
+		default:
+			err = tx.Exec(`UPDATE cart_items SET quantity = ?, updated_at = now() WHERE id = ?`, it.Quantity-taken[i], it.ID).Error
+		}
+		if err != nil {
+			return fmt.Errorf("payments.empty_cart: %w", err)
+		}
+	}
+	return nil
+}
+
+func sameBundle(a, b *uuid.UUID) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
 // sessionLines decodes the session's priced snapshot.

@@ -55,7 +55,7 @@ func (s *Service) orphans(ctx context.Context, r *Report) error {
 }
 
 // consistency reports money and state mismatches that need a person:
-// orders whose refunded total differs from their refunds, and completed
+// orders whose refunded total differs from their processed refunds, and completed
 // checkouts whose order is missing.
 func (s *Service) consistency(ctx context.Context, r *Report) error {
 	db := s.db.WithContext(ctx)
@@ -66,7 +66,7 @@ func (s *Service) consistency(ctx context.Context, r *Report) error {
 		Refunds       int64
 	}
 	if err := db.Raw(`SELECT o.id, o.order_number, o.refunded_total, COALESCE(sum(rf.amount), 0)::bigint AS refunds
-		FROM orders o LEFT JOIN refunds rf ON rf.order_id = o.id
+		FROM orders o LEFT JOIN refunds rf ON rf.order_id = o.id AND rf.status = 'processed'
 		WHERE o.refunded_total <> 0 OR rf.id IS NOT NULL
 		GROUP BY o.id HAVING o.refunded_total <> COALESCE(sum(rf.amount), 0)`).Scan(&refunds).Error; err != nil {
 		return err

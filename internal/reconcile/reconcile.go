@@ -1,7 +1,8 @@
 // Package reconcile finds and repairs what drifted in the database: stale
 // checkouts still holding stock, stock counters that no longer match the
-// reservations and orders behind them, orphaned rows, and stale analytics
-// rollups. Every step reports what it found and what it fixed; the report is
+// reservations and orders behind them, orphaned rows, stale analytics
+// rollups, gateway refunds whose outcome was never learnt, and refunds of
+// duplicate payments left unanswered. Every step reports what it found and what it fixed; the report is
 // the reconcile job's result.
 //
 // Each step runs in its own short transactions, so a failure in one leaves
@@ -17,6 +18,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -24,15 +27,16 @@ import (
 
 // Service runs reconcile.
 type Service struct {
-	db    *gorm.DB
-	stats *analytics.Service
-	log   *slog.Logger
-	now   func() time.Time
+	db     *gorm.DB
+	stats  *analytics.Service
+	settle Settlers
+	log    *slog.Logger
+	now    func() time.Time
 }
 
 // New returns the service.
-func New(db *gorm.DB, stats *analytics.Service, log *slog.Logger) *Service {
-	return &Service{db: db, stats: stats, log: log, now: func() time.Time { return time.Now().UTC() }}
+func New(db *gorm.DB, stats *analytics.Service, settle Settlers, log *slog.Logger) *Service {
+	return &Service{db: db, stats: stats, settle: settle, log: log, now: func() time.Time { return time.Now().UTC() }}
 }
 
 // Report is what one reconcile run found and fixed.
@@ -52,6 +56,12 @@ type Report struct {
 	Problems []Problem `json:"problems"`
 	// RollupDays is how many days of analytics were recomputed.
 	RollupDays int `json:"rollupDays"`
+	// Refunds counts the pending gateway refunds settled, and those still
+	// without an answer.
+	Refunds orders.RefundSettlement `json:"refunds"`
+	// DuplicatePayments counts the refunds of payments for already paid
+	// carts retried.
+	DuplicatePayments payments.DuplicateRefunds `json:"duplicatePayments"`
 	// Found counts every inconsistency; Fixed those repaired.
 	Found int `json:"found"`
 	Fixed int `json:"fixed"`
@@ -108,6 +118,8 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"orphans", s.orphans},
 		{"consistency", s.consistency},
 		{"rollups", s.rollups},
+		{"settle_refunds", s.settleRefunds},
+		{"refund_duplicates", s.refundDuplicates},
 	}
 	for _, st := range steps {
 		if err := st.run(ctx, r); err != nil {
@@ -121,8 +133,9 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	orphans := int(r.Orphans.total())
-	r.Found += r.ExpiredSessions + orphans + len(r.Problems)
-	r.Fixed += r.ExpiredSessions + orphans
+	settled := r.Refunds.Processed + r.Refunds.Failed + r.DuplicatePayments.Refunded + r.DuplicatePayments.Refused
+	r.Found += r.ExpiredSessions + orphans + len(r.Problems) + settled + r.Refunds.Pending + r.DuplicatePayments.Pending
+	r.Fixed += r.ExpiredSessions + orphans + settled
 	r.FinishedAt = s.now()
 	s.log.InfoContext(ctx, "reconcile finished", "found", r.Found, "fixed", r.Fixed,
 		"duration", r.FinishedAt.Sub(r.StartedAt).String())

@@ -111,6 +111,41 @@ func MustCheckout(tb testing.TB, db *gorm.DB, o Options) Checkout {
 	return c
 }
 
+// MustReplace does what a repeat POST /orders with other details does to
+// checkout c: c's session ends EXPIRED (stock and cart released) and a new
+// PENDING session of the same cart, lines and purchase takes its place, with
+// its own gateway order id.
+func MustReplace(tb testing.TB, db *gorm.DB, c Checkout) Checkout {
+	tb.Helper()
+	MustExpire(tb, db, c)
+	var sess models.CheckoutSession
+	if err := db.Take(&sess, "id = ?", c.SessionID).Error; err != nil {
+		tb.Fatalf("paymenttest: replace: %v", err)
+	}
+	purchase := sess.ID
+	if sess.PurchaseID != nil {
+		purchase = *sess.PurchaseID
+	}
+	next := c
+	next.SessionID, next.IntentID = uuid.New(), "order_sim_"+randomHex(7)
+	sess.ID, sess.PurchaseID, sess.PaymentIntentID, sess.State = next.SessionID, &purchase, &next.IntentID, models.CheckoutPending
+	sess.CartFingerprint = randomHex(4)
+	sess.CreatedAt, sess.UpdatedAt, sess.ExpiresAt = time.Now(), time.Now(), time.Now().Add(15*time.Minute)
+	err := db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&sess).Error; err != nil {
+			return err
+		}
+		if err := stock.Reserve(tx, sess.ID, []stock.Item{{VariantID: c.VariantID, Quantity: c.Quantity}}); err != nil {
+			return err
+		}
+		return tx.Model(&models.Cart{}).Where("id = ?", c.CartID).Update("locked_by", sess.ID).Error
+	})
+	if err != nil {
+		tb.Fatalf("paymenttest: replace: %v", err)
+	}
+	return next
+}
+
 // MustExpire does what checkout expiry does: releases the session's stock and
 // cart lock and marks it EXPIRED.
 func MustExpire(tb testing.TB, db *gorm.DB, c Checkout) {

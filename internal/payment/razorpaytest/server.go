@@ -1,0 +1,157 @@
+// Package razorpaytest is a stand-in for the Razorpay API in tests: it
+// creates orders (POST /v1/orders), makes refunds (POST
+// /v1/payments/{id}/refund, one per X-Refund-Idempotency key, as Razorpay
+// does) and lists them (GET /v1/payments/{id}/refunds). It can answer a
+// refund request late, after the client gave up, having made the refund or
+// not, to stand for a gateway that timed out.
+package razorpaytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Refund is a refund the stub made.
+type Refund struct {
+	ID        string `json:"id"`
+	Entity    string `json:"entity"`
+	Amount    int64  `json:"amount"`
+	Status    string `json:"status"`
+	Receipt   string `json:"receipt"`
+	PaymentID string `json:"payment_id"`
+}
+
+// Late decides, for the n-th refund request (0, 1, …), whether the stub
+// answers only after the delay given to New (with a 504), and whether it
+// makes the refund all the same.
+type Late func(n int) (late, made bool)
+
+// Server is the stub.
+type Server struct {
+	*httptest.Server
+	late  Late
+	delay time.Duration
+
+	mu       sync.Mutex
+	orders   int
+	refunds  []Refund
+	keys     []string
+	requests int
+}
+
+// New starts a stub that tb closes. late may be nil (every answer on time).
+func New(tb testing.TB, late Late, delay time.Duration) *Server {
+	if late == nil {
+		late = func(int) (bool, bool) { return false, true }
+	}
+	s := &Server{late: late, delay: delay}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Refunds returns the refunds made so far.
+func (s *Server) Refunds() []Refund {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Refund(nil), s.refunds...)
+}
+
+// Refunded is the sum of the refunds made.
+func (s *Server) Refunded() int64 {
+	var sum int64
+	for _, r := range s.Refunds() {
+		sum += r.Amount
+	}
+	return sum
+}
+
+// IdempotencyKeys returns the X-Refund-Idempotency header of every refund
+// request, in order.
+func (s *Server) IdempotencyKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.keys...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/orders" {
+		s.mu.Lock()
+		s.orders++
+		id := fmt.Sprintf("order_stub%06d", s.orders)
+		s.mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"id": id, "entity": "order", "status": "created"})
+		return
+	}
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/payments/"), "/")
+	if len(parts) != 2 {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	switch r.Method + " " + parts[1] {
+	case "GET refunds":
+		s.list(w, parts[0])
+	case "POST refund":
+		s.refund(w, r, parts[0])
+	default:
+		w.WriteHeader(http.StatusNotFound)
+	}
+}
+
+func (s *Server) list(w http.ResponseWriter, payment string) {
+	s.mu.Lock()
+	items := []Refund{}
+	for _, rf := range s.refunds {
+		if rf.PaymentID == payment {
+			items = append(items, rf)
+		}
+	}
+	s.mu.Unlock()
+	json.NewEncoder(w).Encode(map[string]any{"entity": "collection", "count": len(items), "items": items})
+}
+
+func (s *Server) refund(w http.ResponseWriter, r *http.Request, payment string) {
+	var body struct {
+		Amount  int64  `json:"amount"`
+		Receipt string `json:"receipt"`
+	}
+	b, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(b, &body) != nil || body.Amount <= 0 {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	key := r.Header.Get("X-Refund-Idempotency")
+	s.mu.Lock()
+	s.keys = append(s.keys, key)
+	late, made := s.late(s.requests)
+	s.requests++
+	var rf *Refund
+	for i := range s.refunds {
+		if key != "" && s.refunds[i].Receipt == key {
+			rf = &s.refunds[i]
+		}
+	}
+	if rf == nil && (made || !late) {
+		s.refunds = append(s.refunds, Refund{ID: fmt.Sprintf("rfnd_stub%d", len(s.refunds)+1), Entity: "refund",
+			Amount: body.Amount, Status: "processed", Receipt: body.Receipt, PaymentID: payment})
+		rf = &s.refunds[len(s.refunds)-1]
+	}
+	var answer []byte
+	if rf != nil {
+		answer, _ = json.Marshal(rf)
+	}
+	s.mu.Unlock()
+	if late {
+		time.Sleep(s.delay)
+		w.WriteHeader(http.StatusGatewayTimeout)
+		return
+	}
+	w.Write(answer)
+}
