@@ -68,12 +68,19 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 	}
 }
 
-// Authenticate resolves the admin of a request from the admin_access_token
-// cookie or an Authorization: Bearer header. Errors: UNAUTHORIZED.
+// authenticate resolves the admin of a request from the admin_access_token
+// cookie or an Authorization: Bearer header. A state-changing request
+// carried by the cookie must also pass refuseForgery. Errors: UNAUTHORIZED,
+// FORBIDDEN.
 func (g *Guard) authenticate(c *fiber.Ctx) (*adminauth.Principal, error) {
 	token := BearerOrCookie(c)
 	if token == "" {
 		return nil, adminauth.ErrUnauthenticated
+	}
+	if !hasBearer(c) {
+		if err := refuseForgery(c); err != nil {
+			return nil, err
+		}
 	}
 	return g.Auth.Authenticate(c.UserContext(), token)
 }

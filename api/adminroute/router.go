@@ -93,14 +93,26 @@ func (r *Router) Handle(method, path string, perm rbac.Permission, h fiber.Handl
 }
 
 // Public registers a route that needs no session (login, refresh, 2FA
-// verify). Such routes audit themselves.
+// verify). Such routes audit themselves. Unless called with a bearer token
+// they pass refuseForgery first: a forged login would sign the victim's
+// browser into the attacker's account, a forged refresh or verify spends a
+// token.
 func (r *Router) Public(method, path string, h fiber.Handler, opts ...Option) {
 	rt := Route{Method: method, Path: r.prefix + path, Public: true}
 	for _, o := range opts {
 		o(&rt)
 	}
 	r.routes = append(r.routes, rt)
-	r.group.Add(method, path, h)
+	r.group.Add(method, path, publicForgeryCheck, h)
+}
+
+func publicForgeryCheck(c *fiber.Ctx) error {
+	if !hasBearer(c) {
+		if err := refuseForgery(c); err != nil {
+			return err
+		}
+	}
+	return c.Next()
 }
 
 // Get registers a protected GET route.
