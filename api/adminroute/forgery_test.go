@@ -145,4 +145,3 @@ func cookieValue(t *testing.T, r *testkit.Response, name string) string {
 	t.Fatalf("no %s cookie in %v", name, r.Header.Values("Set-Cookie"))
 	return ""
 }
-
