@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/mount"
@@ -83,6 +84,7 @@ func New(d *deps.Deps) *Server {
 	for _, register := range modules {
 		register(m)
 	}
+	console.Mount(app, admin, cfg)
 	return &Server{App: app, Admin: admin, deps: d}
 }
 

@@ -1,0 +1,48 @@
+// Times arrive as ISO 8601 UTC and are shown in the browser's time zone.
+// Date filters of the API (analytics, order list) are UTC calendar days.
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** fmtTime renders an ISO time in the browser's zone. */
+export function fmtTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
+}
+
+/** fmtDay renders a YYYY-MM-DD UTC day. */
+export function fmtDay(day) {
+  const d = new Date(day + 'T00:00:00Z');
+  return Number.isNaN(d.getTime()) ? day : new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+}
+
+/** utcDay returns the UTC calendar day of now plus offset days, as YYYY-MM-DD. */
+export function utcDay(offsetDays = 0) {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + offsetDays);
+  return d.toISOString().slice(0, 10);
+}
+
+/** toISO turns a datetime-local input value (browser zone) into ISO UTC; '' stays ''. */
+export function toISO(local) {
+  if (!local) return '';
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** toLocalInput turns an ISO time into a datetime-local input value in the browser zone. */
+export function toLocalInput(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** label turns an API value such as partially_refunded into "Partially refunded". */
+export function label(value) {
+  if (!value) return '—';
+  const s = String(value).replace(/_/g, ' ').toLowerCase();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+

@@ -1,0 +1,211 @@
+// The console's entry: loads the server's permission map and settings,
+// checks the session, draws the shell (navigation, account, sign-out) and
+// renders the page of the current URL. Pages are ES modules loaded on first
+// use.
+
+import { h, replace } from './dom.js';
+import { api, ApiError, setSignedOutHandler } from './api.js';
+import { loadPermissions, setRole, allowed } from './perm.js';
+import { route, start, match, navigate, href } from './router.js';
+import { errorNotice, loading, notice, pageHead } from './ui.js';
+import { label } from './format.js';
+import { session } from './session.js';
+
+const root = document.getElementById('app');
+
+// Pages: path, module, export, and the API route whose permission shows it.
+const PAGES = [
+  ['/', 'dashboard', 'dashboardPage', 'GET /analytics/orders'],
+  ['/orders', 'orders', 'ordersPage', 'GET /orders'],
+  ['/orders/:id', 'order', 'orderPage', 'GET /orders/{}'],
+  ['/returns', 'returns', 'returnsPage', 'GET /returns'],
+  ['/returns/:id', 'returns', 'returnPage', 'GET /returns/{}'],
+  ['/products', 'products', 'productsPage', 'GET /products'],
+  ['/products/new', 'products', 'newProductPage', 'POST /products'],
+  ['/products/:id', 'product', 'productPage', 'GET /products/{}'],
+  ['/categories', 'catalog', 'categoriesPage', 'GET /categories'],
+  ['/collections', 'catalog', 'collectionsPage', 'GET /collections'],
+  ['/collections/:id', 'catalog', 'collectionPage', 'GET /collections/{}'],
+  ['/bundles', 'bundles', 'bundlesPage', 'GET /bundles'],
+  ['/bundles/:id', 'bundles', 'bundlePage', 'GET /bundles/{}'],
+  ['/discounts', 'discounts', 'discountsPage', 'GET /discounts'],
+  ['/price-lists', 'pricelists', 'priceListsPage', 'GET /price-lists'],
+  ['/customer-groups', 'catalog', 'customerGroupsPage', 'GET /customer-groups'],
+  ['/shipping', 'shipping', 'shippingPage', 'GET /shipping/zones'],
+  ['/inventory', 'inventory', 'inventoryPage', 'GET /inventory/overview'],
+  ['/customers', 'customers', 'customersPage', 'GET /customers'],
+  ['/customers/:id', 'customers', 'customerPage', 'GET /customers/{}'],
+  ['/reviews', 'reviews', 'reviewsPage', 'GET /reviews'],
+  ['/webhooks', 'webhooks', 'webhooksPage', 'GET /webhooks'],
+  ['/webhooks/:id', 'webhooks', 'webhookPage', 'GET /webhooks/{}'],
+  ['/audit', 'audit', 'auditPage', 'GET /audit-logs'],
+  ['/users', 'users', 'usersPage', 'GET /users'],
+  ['/system', 'system', 'systemPage', 'GET /health'],
+  ['/account', 'account', 'accountPage', 'GET /auth/me'],
+];
+
+// Navigation groups: label, path, the API route that must be allowed.
+const NAV = [
+  ['Sales', [['Dashboard', '/', 'GET /analytics/orders'], ['Orders', '/orders', 'GET /orders'], ['Returns', '/returns', 'GET /returns']]],
+  ['Catalog', [['Products', '/products', 'GET /products'], ['Categories', '/categories', 'GET /categories'],
+    ['Collections', '/collections', 'GET /collections'], ['Bundles', '/bundles', 'GET /bundles'],
+    ['Discounts', '/discounts', 'GET /discounts'], ['Price lists', '/price-lists', 'GET /price-lists'],
+    ['Customer groups', '/customer-groups', 'GET /customer-groups'], ['Inventory', '/inventory', 'GET /inventory/overview'],
+    ['Shipping', '/shipping', 'GET /shipping/zones']]],
+  ['Customers', [['Customers', '/customers', 'GET /customers'], ['Reviews', '/reviews', 'GET /reviews']]],
+  ['Settings', [['Webhooks', '/webhooks', 'GET /webhooks'], ['Admin users', '/users', 'GET /users'],
+    ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health']]],
+];
+
+function permitted(key) {
+  const [method, path] = key.split(' ');
+  return allowed(method, path);
+}
+
+async function fetchDoc(path) {
+  const res = await fetch(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return res.json();
+}
+
+let shell = null;
+
+function buildShell() {
+  const main = h('main', { id: 'main', tabindex: '-1' });
+  const nav = h('nav', { id: 'nav', class: 'nav', 'aria-label': 'Console' });
+  const menu = h('button', { type: 'button', class: 'menu-toggle', 'aria-expanded': 'false', 'aria-controls': 'nav' }, 'Menu');
+  menu.addEventListener('click', () => {
+    const open = menu.getAttribute('aria-expanded') !== 'true';
+    menu.setAttribute('aria-expanded', String(open));
+    nav.classList.toggle('open', open);
+  });
+  const who = h('div', { class: 'who' });
+  const header = h('header', { class: 'topbar' },
+    menu, h('a', { class: 'brand', href: href('/') }, session.settings.appName || 'Shop', ' admin'), who);
+  shell = { main, nav, menu, who, el: h('div', { class: 'shell' }, header, h('div', { class: 'body' }, nav, main)) };
+  replace(root, shell.el);
+}
+
+function drawNav(path) {
+  const me = session.me;
+  replace(shell.who,
+    h('a', { href: href('/account'), class: 'me' }, me.name || me.email, h('span', { class: 'role' }, label(me.role))),
+    h('button', { type: 'button', class: 'button small', onclick: signOut }, 'Sign out'));
+  const groups = NAV.map(([title, items]) => {
+    const visible = items.filter(([, , key]) => permitted(key));
+    if (!visible.length) return null;
+    return h('div', { class: 'nav-group' }, h('h2', {}, title), h('ul', {}, visible.map(([text, p]) => {
+      const current = p === '/' ? path === '/' : path === p || path.startsWith(p + '/');
+      return h('li', {}, h('a', { href: href(p), 'aria-current': current ? 'page' : null }, text));
+    })));
+  });
+  if (permitted('GET /queues/*')) {
+    groups.push(h('div', { class: 'nav-group' }, h('ul', {},
+      h('li', {}, h('a', { href: session.settings.queueDashboard, 'data-external': '', target: '_blank', rel: 'noopener' }, 'Queue dashboard ↗')))));
+  }
+  replace(shell.nav, groups);
+  shell.menu.setAttribute('aria-expanded', 'false');
+  shell.nav.classList.remove('open');
+}
+
+async function signOut() {
+  try {
+    await api('DELETE', '/auth/logout');
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) {
+      replace(shell.main, errorNotice(err));
+      return;
+    }
+  }
+  session.me = null;
+  shell = null;
+  navigate('/signin', { replace: true });
+}
+
+let renderCount = 0;
+
+async function render() {
+  const token = ++renderCount;
+  const m = match();
+  if (m.path === '/signin') {
+    shell = null;
+    const { signinPage } = await import('./pages/signin.js');
+    if (token !== renderCount) return;
+    replace(root, await signinPage({ query: m.query }));
+    document.title = `Sign in · ${session.settings.appName || 'Shop'} admin`;
+    root.querySelector('h1')?.focus();
+    return;
+  }
+  if (!session.me) {
+    try {
+      session.me = await api('GET', '/auth/me');
+      setRole(session.me.role);
+    } catch (err) {
+      if (token !== renderCount) return;
+      if (err instanceof ApiError && err.status === 401) {
+        navigate('/signin?next=' + encodeURIComponent(location.pathname + location.search), { replace: true });
+      } else {
+        replace(root, h('main', { class: 'centered' }, errorNotice(err)));
+      }
+      return;
+    }
+  }
+  if (!shell) buildShell();
+  drawNav(m.path);
+  replace(shell.main, loading());
+  let node;
+  if (!m.route) {
+    node = [pageHead('Page not found'), notice('error', 'There is no console page at this address.')];
+  } else if (m.route.permission && !permitted(m.route.permission)) {
+    const [method, path] = m.route.permission.split(' ');
+    node = [pageHead('Not available'), notice('info', allowedByServer(method, path)
+      ? 'Your role does not allow this page.'
+      : 'This server does not offer this feature yet.')];
+  } else {
+    try {
+      const mod = await m.route.load();
+      node = await mod[m.route.exportName]({ params: m.params, query: m.query, rerender: render });
+    } catch (err) {
+      node = [pageHead('Something went wrong'), errorNotice(err)];
+    }
+  }
+  if (token !== renderCount) return;
+  replace(shell.main, node);
+  if (session.flash) {
+    shell.main.querySelector('.page-head')?.after(notice('ok', session.flash));
+    session.flash = '';
+  }
+  const h1 = shell.main.querySelector('h1');
+  document.title = `${h1 ? h1.textContent : 'Console'} · ${session.settings.appName || 'Shop'} admin`;
+  if (session.focusMain) (h1 || shell.main).focus({ preventScroll: false });
+  session.focusMain = true;
+  window.scrollTo(0, 0);
+}
+
+function allowedByServer(method, path) {
+  return session.routes && Object.prototype.hasOwnProperty.call(session.routes, `${method} ${path}`);
+}
+
+async function boot() {
+  try {
+    const [perms, settings] = await Promise.all([fetchDoc('/admin/permissions.json'), fetchDoc('/admin/settings.json')]);
+    loadPermissions(perms);
+    session.routes = perms.routes;
+    session.settings = settings;
+  } catch (err) {
+    replace(root, h('main', { class: 'centered' }, notice('error', 'The console could not load its settings: ', String(err.message))));
+    return;
+  }
+  for (const [path, module, exportName, permission] of PAGES) {
+    route(path, null, { load: () => import(`./pages/${module}.js`), exportName, permission });
+  }
+  setSignedOutHandler(() => {
+    if (!session.me) return;
+    session.me = null;
+    shell = null;
+    navigate('/signin?expired=1&next=' + encodeURIComponent(location.pathname + location.search), { replace: true });
+  });
+  start(render);
+}
+
+boot();
