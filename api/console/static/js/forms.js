@@ -6,7 +6,7 @@
 
 import { h, replace, uid } from './dom.js';
 import { ApiError, idempotencyKey } from './api.js';
-import { parseDecimal } from './money.js';
+import { parseDecimal, toPaise, fromPaise } from './money.js';
 import { toISO, toLocalInput } from './format.js';
 import { errorNotice, notice } from './ui.js';
 
@@ -22,6 +22,7 @@ function rawOf(f, value) {
     case 'checkboxes': return [...value];
     case 'list': return Array.isArray(value) ? value.join(', ') : String(value);
     case 'datetime': return toLocalInput(value);
+    case 'money': return typeof value === 'number' ? fromPaise(toPaise(value)) : String(value);
     default: return String(value);
   }
 }

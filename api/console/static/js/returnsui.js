@@ -76,8 +76,8 @@ export function returnCard(ret, order, onChange, { heading = true } = {}) {
 
 function receiveForm(ret, order, onChange) {
   const rows = (ret.items || []).map((it) => {
-    const qty = h('input', { type: 'number', min: 0, max: it.quantity, value: it.quantity, 'aria-label': `Units received of ${lineTitle(order, it.orderItemId)}` });
-    const restock = h('input', { type: 'checkbox', checked: true, 'aria-label': `Restock ${lineTitle(order, it.orderItemId)}` });
+    const qty = h('input', { type: 'number', min: 0, max: it.quantity, value: it.quantity, name: `receive-qty-${it.orderItemId}`, 'aria-label': `Units received of ${lineTitle(order, it.orderItemId)}` });
+    const restock = h('input', { type: 'checkbox', checked: true, name: `restock-${it.orderItemId}`, 'aria-label': `Restock ${lineTitle(order, it.orderItemId)}` });
     return { it, qty, restock, row: h('tr', {}, h('td', {}, lineTitle(order, it.orderItemId)), h('td', {}, qty), h('td', {}, restock)) };
   });
   return form({
@@ -97,8 +97,8 @@ function receiveForm(ret, order, onChange) {
 /** newReturnForm opens a return for an order (any shipped unit, no window). */
 export function newReturnForm(order, onChange) {
   const rows = (order.items || []).map((line) => {
-    const qty = h('input', { type: 'number', min: 0, max: line.quantity, value: 0, 'aria-label': `Units of ${line.title} to return` });
-    const reason = h('select', { 'aria-label': `Reason for ${line.title}` }, REASONS.map((r) => h('option', { value: r }, label(r))));
+    const qty = h('input', { type: 'number', min: 0, max: line.quantity, value: 0, name: `return-qty-${line.id}`, 'aria-label': `Units of ${line.title} (${line.sku}) to return` });
+    const reason = h('select', { name: `return-reason-${line.id}`, 'aria-label': `Reason for ${line.title} (${line.sku})` }, REASONS.map((r) => h('option', { value: r }, label(r))));
     return { line, qty, reason, row: h('tr', {}, h('td', {}, `${line.title} (${line.sku})`), h('td', {}, qty), h('td', {}, reason)) };
   });
   return form({

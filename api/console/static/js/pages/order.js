@@ -160,7 +160,7 @@ function fulfilmentSection(o, rerender) {
   let fulfilForm = null;
   if (canFulfil && open.length) {
     const rows = open.map(({ line, left }) => {
-      const qty = h('input', { type: 'number', min: 0, max: left, value: left, name: `qty-${line.id}`, 'aria-label': `Units of ${line.title} to ship (of ${left})` });
+      const qty = h('input', { type: 'number', min: 0, max: left, value: left, name: `qty-${line.id}`, 'aria-label': `Units of ${line.title} (${line.sku}) to ship, of ${left}` });
       return { line, qty, row: h('tr', {}, h('td', {}, `${line.title} (${line.sku})`), h('td', { class: 'num' }, String(left)), h('td', {}, qty)) };
     });
     fulfilForm = h('details', { open: true, class: 'fulfil' }, h('summary', {}, 'Ship items…'), form({

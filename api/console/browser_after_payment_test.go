@@ -1,0 +1,134 @@
+package console_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+)
+
+// These steps drive the console pages built on API-DECISIONS 11 to 13
+// (shipping, fulfilments, returns). TestConsoleMerchantJourney runs them
+// once the server has those routes.
+
+// orderState is the part of the admin order detail these steps check.
+type orderState struct {
+	Status            string `json:"status"`
+	FulfillmentStatus string `json:"fulfillmentStatus"`
+	Fulfillments      []struct {
+		Carrier        string `json:"carrier"`
+		TrackingNumber string `json:"trackingNumber"`
+		Status         string `json:"status"`
+	} `json:"fulfillments"`
+}
+
+func readOrder(t *testing.T, app *testkit.App, token, id string) orderState {
+	t.Helper()
+	var o orderState
+	app.Do(t, "GET", "/api/v1/admin/orders/"+id, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &o)
+	return o
+}
+
+// fulfilAndReturn ships the order in two parts with tracking, delivers
+// both, then takes back the medium tee: opened, approved, received with
+// restock and refunded, all from the console.
+func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, order models.Order) {
+	var items []models.OrderItem
+	app.DB.Order("sku DESC").Find(&items, "order_id = ?", order.ID) // CT-S before CT-M
+	if len(items) != 2 {
+		t.Fatalf("order items %d", len(items))
+	}
+	small, medium := items[0], items[1]
+	id := order.ID.String()
+	page := "/admin/orders/" + id
+	heading := "Order " + order.OrderNumber
+
+	ship := func(quantities map[string]string, carrier, tracking string) {
+		b.open(page, heading)
+		for itemID, qty := range quantities {
+			b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, itemID), qty)
+		}
+		b.fill("Fulfil", "Carrier", carrier)
+		b.fill("Fulfil", "Tracking number", tracking)
+		b.fill("Fulfil", "Tracking link", "https://track.example/"+tracking)
+		b.press("Fulfil", "Create fulfilment")
+		b.waitText("Fulfilment created.")
+		b.waitText(tracking)
+	}
+	ship(map[string]string{small.ID.String(): "1", medium.ID.String(): "0"}, "Delhivery", "DLV-1")
+	if o := readOrder(t, app, token, id); o.FulfillmentStatus != "partially_fulfilled" || o.Status != "processing" || len(o.Fulfillments) != 1 {
+		t.Fatalf("after the first part: %+v", o)
+	}
+	ship(map[string]string{}, "BlueDart", "BD-2") // the rest, as the form offers it
+	if o := readOrder(t, app, token, id); o.FulfillmentStatus != "fulfilled" || o.Status != "shipped" || len(o.Fulfillments) != 2 {
+		t.Fatalf("after the second part: %+v", o)
+	}
+	b.accessible()
+	for range 2 {
+		b.press("", "Mark delivered")
+		b.waitText("Fulfilment delivered.")
+	}
+	if o := readOrder(t, app, token, id); o.Status != "delivered" {
+		t.Fatalf("after delivery: %+v", o)
+	}
+
+	b.press("", "Open a return…")
+	b.set(fmt.Sprintf(`input[name="return-qty-%s"]`, medium.ID), "1")
+	b.set(fmt.Sprintf(`select[name="return-reason-%s"]`, medium.ID), "damaged")
+	b.press("New return", "Open return")
+	b.waitText("Return opened.")
+	b.press("", "Approve")
+	b.waitText("Return approved.")
+	b.press("Receive return", "Mark received")
+	b.waitText("Return received.")
+	b.press("", "Refund ₹499.50")
+	b.press("", "Refund") // the confirmation dialog
+	b.waitText("Return refunded.")
+	var after models.Order
+	app.DB.Take(&after, "id = ?", order.ID)
+	if after.RefundedTotal != 10025+49950 {
+		t.Fatalf("refunded %d after the return, want %d", after.RefundedTotal, 10025+49950)
+	}
+	var v models.Variant
+	app.DB.Take(&v, "id = ?", medium.VariantID)
+	if v.Inventory != 5 { // shipped one, the return put it back
+		t.Fatalf("medium on hand %d after the restock, want 5", v.Inventory)
+	}
+}
+
+// shippingInConsole creates a zone for Karnataka with a method from the
+// shipping page and reads it back from the API.
+func shippingInConsole(t *testing.T, b *browser, app *testkit.App, token string) {
+	b.open("/admin/shipping", "Shipping")
+	b.press("", "New zone")
+	b.fill("", "Zone name", "South")
+	b.fill("", "Karnataka", "true")
+	b.press("", "Save")
+	b.waitText("Zone created.")
+	b.press("", "Add method")
+	b.fill("", "Name", "Standard")
+	b.fill("", "Carrier", "Delhivery")
+	b.fill("", "Price", "49")
+	b.fill("", "Free from", "999")
+	b.press("", "Save")
+	b.waitText("Method added.")
+	b.accessible()
+	var zones struct {
+		Data []struct {
+			Name    string   `json:"name"`
+			States  []string `json:"states"`
+			Methods []struct {
+				Name      string       `json:"name"`
+				Price     money.Amount `json:"price"`
+				FreeAbove money.Amount `json:"freeAbove"`
+			} `json:"methods"`
+		} `json:"data"`
+	}
+	app.Do(t, "GET", "/api/v1/admin/shipping/zones", testkit.Req{Token: token}).Expect(t, 200).JSON(t, &zones)
+	if len(zones.Data) != 1 || zones.Data[0].Name != "South" || len(zones.Data[0].States) != 1 || zones.Data[0].States[0] != "Karnataka" ||
+		len(zones.Data[0].Methods) != 1 || zones.Data[0].Methods[0].Price != 4900 || zones.Data[0].Methods[0].FreeAbove != 99900 {
+		t.Fatalf("zones %+v", zones.Data)
+	}
+}
