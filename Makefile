@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run chromium test test-faults lint bench migrate services fuzz clean
+.PHONY: build run chromium test test-faults lint bench migrate services fuzz clean screenshots
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/shop
@@ -17,9 +17,9 @@ services:
 run: services build
 	APP_ENV=development $(BIN) dev
 
-## chromium: Debian's chromium for the queue dashboard browser test (best effort; the test skips without it)
+## chromium: Debian's chromium for the browser tests of the console and the queue dashboard (best effort; they skip without it)
 chromium:
-	@scripts/chromium.sh || echo "chromium unavailable: the dashboard browser test will be skipped"
+	@scripts/chromium.sh || echo "chromium unavailable: the browser tests will be skipped"
 
 ## test: every test against real Postgres and Redis, then the fault-injection suite
 test: services chromium
@@ -27,6 +27,10 @@ test: services chromium
 	$(GO) vet -tags=faults ./internal/faults/
 	$(GO) test $(TEST_FLAGS) ./...
 	$(MAKE) test-faults
+
+## screenshots: the admin console's main pages at 1280 and 390 px, written to docs/console/
+screenshots: services chromium
+	CONSOLE_SCREENSHOTS=1 $(GO) test -count=1 -run '^TestConsoleMerchantJourney$$' ./api/console/
 
 ## test-faults: fault-injection tests alone (private Postgres/Redis, real processes). They run
 ## after the rest, not beside it: they time outages and ticks, and a loaded machine skews them.

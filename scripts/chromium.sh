@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the headless browser test of the queue
-# dashboard (api/systemapi). Optional: without it that test skips with a
-# message. Run as root on a Debian/Ubuntu machine: `make chromium`.
+# Installs Debian's chromium for the headless browser tests of the admin
+# console (api/console) and the queue dashboard (api/systemapi). Optional:
+# without it those tests skip with a message. Run as root on a
+# Debian/Ubuntu machine: `make chromium`.
 set -euo pipefail
 if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
   echo "chromium: already installed" >&2; exit 0

@@ -36,6 +36,11 @@ func (b *bench) runScenarios(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	console, err := b.consoleScenarios()
+	if err != nil {
+		return err
+	}
+	adminOrders = append(adminOrders, console...)
 	half := len(b.data.CheckoutSessions) / len(b.o.conns)
 	for i, c := range b.o.conns {
 		carts := b.data.CheckoutSessions[i*half : (i+1)*half]
