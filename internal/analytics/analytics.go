@@ -24,10 +24,12 @@ type Service struct {
 	// lowStockThreshold applies to variants without their own threshold.
 	lowStockThreshold int
 	currency          string
+	products          *reportMemo[*ProductsReport]
 }
 
 // New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD and
 // currency STORE_CURRENCY.
 func New(db *gorm.DB, lowStockThreshold int, currency string) *Service {
-	return &Service{db: db, lowStockThreshold: lowStockThreshold, currency: currency}
+	return &Service{db: db, lowStockThreshold: lowStockThreshold, currency: currency,
+		products: newReportMemo[*ProductsReport](ProductsMemoTTL)}
 }

@@ -86,9 +86,11 @@ export function facts(pairs) {
 export function confirm(message, yes = 'Confirm', kind = 'danger') {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: 'confirm', 'aria-label': 'Confirm' });
+    const opener = document.activeElement;
     const close = (answer) => {
       dialog.close();
       dialog.remove();
+      if (opener && opener.isConnected) opener.focus();
       resolve(answer);
     };
     dialog.append(
@@ -157,12 +159,15 @@ export function jobPanel(jobId, title = 'Job') {
  */
 export function openDialog(title, content) {
   const dialog = h('dialog', { class: 'panel', 'aria-label': title });
-  const close = () => {
-    dialog.close();
-    dialog.remove();
-  };
+  const opener = document.activeElement;
+  const close = () => dialog.close();
   dialog.append(h('header', { class: 'dialog-head' }, h('h2', {}, title), button('Close', close, { kind: 'small' })), content);
-  dialog.addEventListener('close', () => dialog.remove());
+  // Closing (the button, Esc, or a caller) removes the dialog and gives
+  // focus back to what opened it.
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    if (opener && opener.isConnected) opener.focus();
+  });
   document.body.append(dialog);
   dialog.showModal();
   dialog.querySelector('input, select, textarea')?.focus();
