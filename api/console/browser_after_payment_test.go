@@ -66,9 +66,10 @@ func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, o
 		t.Fatalf("after the second part: %+v", o)
 	}
 	b.accessible()
-	for range 2 {
+	for left := 1; left >= 0; left-- {
 		b.press("", "Mark delivered")
-		b.waitText("Fulfilment delivered.")
+		b.waitUntil(fmt.Sprintf("%d fulfilments left to deliver", left), fmt.Sprintf(
+			`[...document.querySelectorAll('main button')].filter((e) => e.textContent === 'Mark delivered').length === %d && !document.querySelector('main > .loading')`, left))
 	}
 	if o := readOrder(t, app, token, id); o.Status != "delivered" {
 		t.Fatalf("after delivery: %+v", o)

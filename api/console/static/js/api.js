@@ -10,9 +10,11 @@ export const BASE = '/api/v1/admin';
 
 /** ApiError is a refused call: the error envelope's code, message and details. */
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = '') {
     const e = (body && body.error) || {};
-    super(e.message || `The server answered ${status}.`);
+    super(status === 429 && retryAfter
+      ? `Too many requests: try again in ${retryAfter} s.`
+      : e.message || `The server answered ${status}.`);
     this.status = status;
     this.code = e.code || (status === 0 ? 'NETWORK' : 'HTTP_' + status);
     this.details = e.details || {};
@@ -60,7 +62,7 @@ async function parse(res) {
       body = null;
     }
   }
-  if (!res.ok) throw new ApiError(res.status, body);
+  if (!res.ok) throw new ApiError(res.status, body, res.headers.get('Retry-After') || '');
   return body;
 }
 

@@ -6,12 +6,15 @@ import { h, s } from './dom.js';
 import { formatMoney } from './money.js';
 import { fmtDay } from './format.js';
 
-const W = 800;
 const H = 260;
 const PAD = { top: 16, right: 12, bottom: 36, left: 78 };
 
 /** revenueChart draws days [{date, revenue}] in currency. */
 export function revenueChart(days, currency) {
+  // A narrow screen gets a narrower drawing, so its labels stay readable
+  // once scaled to the width.
+  const narrow = window.matchMedia('(max-width: 640px)').matches;
+  const W = narrow ? 440 : 800;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const max = Math.max(0, ...days.map((d) => Number(d.revenue)));
@@ -29,7 +32,7 @@ export function revenueChart(days, currency) {
       s('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
       s('text', { x: PAD.left - 8, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoney(round2(v), currency)));
   });
-  const every = Math.ceil(days.length / 6);
+  const every = Math.ceil(days.length / (narrow ? 4 : 6));
   const bars = days.map((d, i) => {
     const x = PAD.left + i * slot + (slot - barW) / 2;
     const value = Number(d.revenue);
@@ -40,7 +43,8 @@ export function revenueChart(days, currency) {
         dataset: { date: d.date, revenue: String(d.revenue) },
       }, s('title', {}, `${fmtDay(d.date)}: ${formatMoney(d.revenue, currency)}`)),
       i % every === 0 || i === days.length - 1
-        ? s('text', { x: x + barW / 2, y: H - PAD.bottom + 18, 'text-anchor': 'middle', class: 'axis' }, shortDay(d.date))
+        ? s('text', { x: i === days.length - 1 ? x + barW : x + barW / 2, y: H - PAD.bottom + 18,
+          'text-anchor': i === days.length - 1 ? 'end' : 'middle', class: 'axis' }, shortDay(d.date))
         : null);
   });
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-labelledby': `${titleId} ${descId}` },

@@ -86,7 +86,10 @@ function buildShell() {
   replace(root, shell.el);
 }
 
-function drawNav(path) {
+// drawNav fills the navigation and the account corner for the signed-in
+// admin; it runs once per shell, so their controls stay put while pages
+// change (a click on Sign out during a page load lands on it).
+function drawNav() {
   const me = session.me;
   replace(shell.who,
     h('a', { href: href('/account'), class: 'me' }, me.name || me.email, h('span', { class: 'role' }, label(me.role))),
@@ -94,16 +97,24 @@ function drawNav(path) {
   const groups = NAV.map(([title, items]) => {
     const visible = items.filter(([, , key]) => permitted(key));
     if (!visible.length) return null;
-    return h('div', { class: 'nav-group' }, h('h2', {}, title), h('ul', {}, visible.map(([text, p]) => {
-      const current = p === '/' ? path === '/' : path === p || path.startsWith(p + '/');
-      return h('li', {}, h('a', { href: href(p), 'aria-current': current ? 'page' : null }, text));
-    })));
+    return h('div', { class: 'nav-group' }, h('h2', {}, title), h('ul', {}, visible.map(([text, p]) =>
+      h('li', {}, h('a', { href: href(p), dataset: { path: p } }, text)))));
   });
   if (permitted('GET /queues/*')) {
     groups.push(h('div', { class: 'nav-group' }, h('ul', {},
       h('li', {}, h('a', { href: session.settings.queueDashboard, 'data-external': '', target: '_blank', rel: 'noopener' }, 'Queue dashboard ↗')))));
   }
   replace(shell.nav, groups);
+}
+
+// markCurrent points the navigation at the page of path and folds the menu.
+function markCurrent(path) {
+  for (const a of shell.nav.querySelectorAll('a[data-path]')) {
+    const p = a.dataset.path;
+    const current = p === '/' ? path === '/' : path === p || path.startsWith(p + '/');
+    if (current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
   shell.menu.setAttribute('aria-expanded', 'false');
   shell.nav.classList.remove('open');
 }
@@ -150,8 +161,12 @@ async function render() {
       return;
     }
   }
-  if (!shell) buildShell();
-  drawNav(m.path);
+  if (!shell || shell.me !== session.me) {
+    buildShell();
+    drawNav();
+    shell.me = session.me;
+  }
+  markCurrent(m.path);
   replace(shell.main, loading());
   let node;
   if (!m.route) {

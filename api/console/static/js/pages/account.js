@@ -60,7 +60,6 @@ function disableForm(rerender) {
       kind: 'danger',
       onSubmit: (v) => api('POST', '/auth/2fa/disable', v),
       done: () => {
-        session.me = null;
         session.flash = 'Two-factor sign-in is off.';
         rerender();
       },
@@ -84,7 +83,6 @@ function setup(rerender) {
           submit: 'Turn on',
           onSubmit: (v) => api('POST', '/auth/2fa/enable', v),
           done: (res) => {
-            session.me = null;
             replace(area,
               notice('ok', 'Two-factor sign-in is on.'),
               notice('info', 'Save these backup codes somewhere safe now. Each signs you in once if you lose your device. They are not shown again.'),
