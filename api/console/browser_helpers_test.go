@@ -241,12 +241,6 @@ func (b *browser) set(css, value string) {
 	})()`, js(css), js(value), js(value)))
 }
 
-// count returns the number of elements matching a CSS selector.
-func (b *browser) count(css string) int {
-	b.t.Helper()
-	return eval[int](b, fmt.Sprintf(`document.querySelectorAll(%s).length`, js(css)))
-}
-
 // controls lists the visible buttons and form controls of the main area:
 // what a person could act on.
 func (b *browser) controls() []string {

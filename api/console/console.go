@@ -23,7 +23,7 @@ const APIPath = "/api/v1/admin"
 // Mount serves the console on app. Call it after every admin route is
 // registered: the permission map is read from admin's registry.
 func Mount(app *fiber.App, admin *adminroute.Router, cfg *config.Config) {
-	s := newSite(mustAssets(), newPermissions(admin.Routes(), APIPath), newSettings(cfg))
+	s := &site{assets: mustAssets(), permissions: newPermissions(admin.Routes(), APIPath), settings: newSettings(cfg)}
 	// Without strict routing Fiber matches /admin and /admin/ alike.
 	app.Get(Path, func(c *fiber.Ctx) error {
 		if c.Path() == Path {
@@ -39,10 +39,6 @@ type site struct {
 	assets      *assets
 	permissions []byte
 	settings    []byte
-}
-
-func newSite(a *assets, perms, settings []byte) *site {
-	return &site{assets: a, permissions: perms, settings: settings}
 }
 
 // serve routes a console request: versioned assets, the two JSON documents,

@@ -6,7 +6,7 @@
 
 import { toJSON } from './money.js';
 
-export const BASE = '/api/v1/admin';
+const BASE = '/api/v1/admin';
 
 /** ApiError is a refused call: the error envelope's code, message and details. */
 export class ApiError extends Error {
@@ -87,7 +87,7 @@ export async function api(method, path, body, { headers = {} } = {}) {
 let refreshing = null;
 
 /** refreshSession swaps the refresh cookie for a new pair; true when the session lives on. */
-export function refreshSession() {
+function refreshSession() {
   if (!refreshing) {
     const run = async () => {
       try {
@@ -118,13 +118,4 @@ export function query(params) {
 /** idempotencyKey makes a key for one form's submissions, so a retried submit is not applied twice. */
 export function idempotencyKey() {
   return crypto.randomUUID();
-}
-
-/**
- * missingRoute reports whether err says the server has no such endpoint (an
- * older server without shipping, fulfilments or returns), as opposed to an
- * unknown id on an endpoint that exists.
- */
-export function missingRoute(err) {
-  return err instanceof ApiError && (err.status === 405 || (err.status === 404 && err.message === 'route not found'));
 }

@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { api, ApiError, setSignedOutHandler } from './api.js';
-import { loadPermissions, setRole, allowed } from './perm.js';
+import { loadPermissions, setRole, allowed, has } from './perm.js';
 import { route, start, match, navigate, href } from './router.js';
 import { errorNotice, loading, notice, pageHead } from './ui.js';
 import { label } from './format.js';
@@ -173,7 +173,7 @@ async function render() {
     node = [pageHead('Page not found'), notice('error', 'There is no console page at this address.')];
   } else if (m.route.permission && !permitted(m.route.permission)) {
     const [method, path] = m.route.permission.split(' ');
-    node = [pageHead('Not available'), notice('info', allowedByServer(method, path)
+    node = [pageHead('Not available'), notice('info', has(method, path)
       ? 'Your role does not allow this page.'
       : 'This server does not offer this feature yet.')];
   } else {
@@ -197,22 +197,17 @@ async function render() {
   window.scrollTo(0, 0);
 }
 
-function allowedByServer(method, path) {
-  return session.routes && Object.prototype.hasOwnProperty.call(session.routes, `${method} ${path}`);
-}
-
 async function boot() {
   try {
     const [perms, settings] = await Promise.all([fetchDoc('/admin/permissions.json'), fetchDoc('/admin/settings.json')]);
     loadPermissions(perms);
-    session.routes = perms.routes;
     session.settings = settings;
   } catch (err) {
     replace(root, h('main', { class: 'centered' }, notice('error', 'The console could not load its settings: ', String(err.message))));
     return;
   }
   for (const [path, module, exportName, permission] of PAGES) {
-    route(path, null, { load: () => import(`./pages/${module}.js`), exportName, permission });
+    route(path, { load: () => import(`./pages/${module}.js`), exportName, permission });
   }
   setSignedOutHandler(() => {
     if (!session.me) return;

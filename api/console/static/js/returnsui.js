@@ -11,7 +11,7 @@ import { formatMoney } from './money.js';
 import { fmtTime, label } from './format.js';
 import { session } from './session.js';
 
-export const REASONS = ['damaged', 'wrong_item', 'not_as_described', 'no_longer_needed', 'other'];
+const REASONS = ['damaged', 'wrong_item', 'not_as_described', 'no_longer_needed', 'other'];
 
 function lineTitle(order, itemId) {
   const line = order && (order.items || []).find((l) => l.id === itemId);
@@ -95,7 +95,7 @@ function receiveForm(ret, order, onChange) {
 }
 
 /** newReturnForm opens a return for an order (any shipped unit, no window). */
-export function newReturnForm(order, onChange) {
+function newReturnForm(order, onChange) {
   const rows = (order.items || []).map((line) => {
     const qty = h('input', { type: 'number', min: 0, max: line.quantity, value: 0, name: `return-qty-${line.id}`, 'aria-label': `Units of ${line.title} (${line.sku}) to return` });
     const reason = h('select', { name: `return-reason-${line.id}`, 'aria-label': `Reason for ${line.title} (${line.sku})` }, REASONS.map((r) => h('option', { value: r }, label(r))));

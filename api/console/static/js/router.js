@@ -8,14 +8,14 @@ export const ROOT = '/admin';
 const routes = [];
 let onChange = () => {};
 
-/** route registers a page: route('/orders/:id', render). */
-export function route(pattern, render, options = {}) {
+/** route registers a page: route('/orders/:id', {load, exportName, permission}). */
+export function route(pattern, page) {
   const keys = [];
   const source = pattern.replace(/:(\w+)/g, (_, key) => {
     keys.push(key);
     return '([^/]+)';
   });
-  routes.push({ pattern, regexp: new RegExp(`^${source}/?$`), keys, render, ...options });
+  routes.push({ pattern, regexp: new RegExp(`^${source}/?$`), keys, ...page });
 }
 
 /** href is the URL of a console path: href('/orders') → '/admin/orders'. */

@@ -1,10 +1,9 @@
 // What the console knows about this server and the signed-in admin, shared
-// by every page: the settings document, the route permission map and the
-// admin from GET /auth/me (null when signed out).
+// by every page: the settings document and the admin from GET /auth/me
+// (null when signed out).
 
 export const session = {
   settings: {},
-  routes: {},
   me: null,
   // focusMain moves focus to a page's heading after navigation (not on the
   // first load, so a screen reader starts at the top).

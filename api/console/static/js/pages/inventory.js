@@ -12,7 +12,7 @@ import { currency } from '../session.js';
 const OPERATIONS = new Set(['set', 'add', 'subtract']);
 
 // parseUpdates reads one update per line: variant id, operation, units.
-export function parseUpdates(text) {
+function parseUpdates(text) {
   return String(text || '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((line, i) => {
     const [variantId, operation, units] = line.split(/[\s,;]+/);
     if (!OPERATIONS.has(operation) || !/^\d+$/.test(units || '')) {
