@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
@@ -83,6 +88,8 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	b.fill("Second factor", "Authentication code", mustCode(t, secret, time.Now().Add(30*time.Second)))
 	b.press("", "Verify")
 	b.waitHeading("Dashboard")
+
+	refreshOnce(t, b, app, merchant.ID)
 
 	product := createProductInConsole(t, b, app)
 	seeOnStorefront(t, app, product)
@@ -460,4 +467,28 @@ func everyPageAndJobs(t *testing.T, b *browser, app *testkit.App, p *models.Prod
 	b.press("", "Run reconcile now")
 	b.waitUntil("the reconcile job to complete", `document.querySelector('.job')?.dataset.state === 'completed' && !!document.querySelector('.job pre.json')`)
 	b.accessible()
+}
+
+// refreshOnce drops the access cookie (as if it expired) and moves to the
+// dashboard, whose two analytics calls then both answer 401: the console
+// refreshes the session, retries both, and stays signed in. Two refreshes
+// presenting one token would end the session (reuse detection).
+func refreshOnce(t *testing.T, b *browser, app *testkit.App, adminID uuid.UUID) {
+	t.Helper()
+	b.open("/admin/orders", "Orders")
+	b.do("expire the access cookie", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, network.DeleteCookies, network.DeleteCookiesParams{Name: adminroute.AccessCookie, URL: b.base + "/api/v1/admin"})
+		return err
+	}))
+	b.press("", "Dashboard")
+	b.waitHeading("Dashboard")
+	b.waitText("Revenue by day")
+	var refreshes, reuses int64
+	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, adminauth.ActionRefresh).Count(&refreshes)
+	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, adminauth.ActionRefreshReuse).Count(&reuses)
+	// A second refresh is legitimate when a 401 arrives after the first
+	// refresh ended (it presents the new token); a reuse never is.
+	if refreshes < 1 || reuses != 0 {
+		t.Fatalf("%d refreshes and %d reuses of a refresh token", refreshes, reuses)
+	}
 }
