@@ -17,18 +17,22 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 	if idOrSlug == "" || len(idOrSlug) > 200 {
 		return nil, apperr.NotFoundf("product")
 	}
+	where := "p.slug = @key"
+	var arg any = idOrSlug
+	if id, err := uuid.Parse(idOrSlug); err == nil {
+		// One key for the many spellings uuid.Parse accepts (case, braces,
+		// urn:uuid:), which a client could otherwise vary without end.
+		where, arg, idOrSlug = "p.id = @key", id, id.String()
+	}
+	// Only products that exist are cached, so the keys are bounded by the
+	// catalog (ids and slugs × customer groups).
 	key := cache.Key("product", idOrSlug, groupKey(group))
-	page, version := s.cached(ctx, key)
+	page, version := s.cached(ctx, key, true)
 	if page != nil && page.Len() == 1 {
 		if err := s.overlayStock(ctx, version, page); err != nil {
 			return nil, err
 		}
 		return page, nil
-	}
-	where := "p.slug = @key"
-	var arg any = idOrSlug
-	if id, err := uuid.Parse(idOrSlug); err == nil {
-		where, arg = "p.id = @key", id
 	}
 	var rows []productRow
 	err := s.db.WithContext(ctx).Raw("SELECT "+productColumns+" FROM products p"+groupPriceJoin+
@@ -44,7 +48,7 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 		return nil, err
 	}
 	p := newPage(ids, parts, false, 1)
-	s.catalog.Set(ctx, CatalogNamespace, version, key, p)
+	s.keep(ctx, key, version, true, p)
 	s.storeStock(ctx, version, p)
 	return p, nil
 }
