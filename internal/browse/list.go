@@ -43,7 +43,7 @@ func (q ListQuery) shared() bool {
 
 func (q ListQuery) cacheKey() string {
 	category := q.Category
-	if id, err := uuid.Parse(category); err == nil {
+	if id, err := uuid.Parse(category); err == nil && !canonicalUUID(category) {
 		category = id.String() // one key for the many spellings uuid.Parse accepts
 	}
 	h := sha256.Sum256([]byte(category + "\x00" + q.Pattern))

@@ -26,7 +26,8 @@ const memoEntryOverhead = 256
 // whose keys a client chooses freely, so it is bounded by memoBytes and
 // evicts least recently used pages first: a flood of one-off searches
 // pushes out other one-off searches, not the listing pages every shopper
-// reads. A hit takes only the read lock (recency is an atomic tick).
+// reads. A hit takes only the read lock: recency is the tick of the last
+// put before the page's last read, kept in an atomic.
 type memo struct {
 	mu    sync.RWMutex
 	size  int
@@ -55,7 +56,11 @@ func (m *memo) get(key, version string) *Page {
 	if !ok || e.version != version {
 		return nil
 	}
-	e.used.Store(m.clock.Add(1))
+	// The clock moves on puts only, and a hot page already carries the
+	// current tick: its hits then only read shared memory.
+	if now := m.clock.Load(); e.used.Load() != now {
+		e.used.Store(now)
+	}
 	p := *e.page
 	p.avail = make([][]int, len(p.ids))
 	return &p
