@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
+	"github.com/hibiken/asynq"
 )
 
 func TestCapturedWebhookCreatesTheOrder(t *testing.T) {
@@ -244,4 +245,32 @@ func metrics(t *testing.T, app *testkit.App) string {
 func completed(t *testing.T, app *testkit.App) int {
 	t.Helper()
 	return queueInfo(t, app).Completed
+}
+
+// Real Razorpay bodies carry no id and X-Razorpay-Event-Id is not signed:
+// the same signed body replayed under a new event id is a duplicate (one
+// task, one order), because the body's own hash is marked too.
+func TestReplayedBodyWithNewEventIDHeaderIsADuplicate(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithWorker())
+	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
+	body := event(gateway.PaymentCaptured, c, "") // no id in the body, as Razorpay sends it
+	send := func(eventID string) *testkit.Response {
+		return app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{
+			gateway.RazorpaySignature:     gateway.Sign(app.Config.GatewayWebhookSecret, body),
+			gateway.RazorpayEventIDHeader: eventID}})
+	}
+	expectAnswer(t, send(gateway.NewEventID()), 200, true, gateway.MsgAccepted)
+	expectAnswer(t, send(gateway.NewEventID()), 200, true, gateway.MsgDuplicate)
+	waitOrder(t, app, c.IntentID)
+	var info asynq.QueueInfo
+	testkit.Eventually(t, 15*time.Second, "the queued work to finish", func() bool {
+		info = queueInfo(t, app)
+		return info.Pending+info.Active+info.Scheduled+info.Retry == 0
+	})
+	if info.Size != 1 || info.Completed != 1 {
+		t.Fatalf("gateway tasks: %d in all, %d completed; want one", info.Size, info.Completed)
+	}
+	if n := countOrders(t, app); n != 1 {
+		t.Fatalf("%d orders", n)
+	}
 }
