@@ -25,7 +25,7 @@ func TestHostileQuantities(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			body := `{"variantId":"` + p.Variants[0].ID.String() + `","quantity":` + q + `}`
-			r := app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body})
+			r := app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body, Invalid: true})
 			r.ExpectField(t, "quantity")
 			unchanged(t, app.DB, before)
 		})
@@ -82,9 +82,9 @@ func TestOversizedAndNestedBodies(t *testing.T) {
 	app := mustApp(t)
 	t.Run("deeply nested JSON", func(t *testing.T) {
 		nested := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
-		app.Do(t, "POST", "/customers/register", testkit.Req{Body: nested}).ExpectError(t, 400, "VALIDATION_ERROR")
+		app.Do(t, "POST", "/customers/register", testkit.Req{Body: nested, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: map[string]string{"X-Session-Id": "nested-bodies-1"},
-			Body: `{"variantId":` + nested + `}`}).ExpectError(t, 400, "VALIDATION_ERROR")
+			Body: `{"variantId":` + nested + `}`, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 	})
 	t.Run("10 MB body", func(t *testing.T) {
 		var before int64
@@ -104,11 +104,11 @@ func TestOversizedAndNestedBodies(t *testing.T) {
 		}
 	})
 	t.Run("non-JSON body", func(t *testing.T) {
-		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b"}).ExpectError(t, 400, "VALIDATION_ERROR")
+		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b", Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 	})
 	t.Run("invalid guest session ids", func(t *testing.T) {
 		for _, sid := range []string{"short", strings.Repeat("a", 129), "has space in it", "semi;colon-123", "../../etc/passwd"} {
-			app.Do(t, "GET", "/cart", testkit.Req{Headers: map[string]string{"X-Session-Id": sid}}).ExpectError(t, 400, "VALIDATION_ERROR")
+			app.Do(t, "GET", "/cart", testkit.Req{Headers: map[string]string{"X-Session-Id": sid}, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		}
 	})
 }
