@@ -1,7 +1,6 @@
 package gatewayapi_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -232,13 +231,7 @@ func TestWebhookMetrics(t *testing.T) {
 
 func metrics(t *testing.T, app *testkit.App) string {
 	t.Helper()
-	resp, err := http.Get(app.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
+	return string(app.Do(t, "GET", "/metrics", testkit.Req{}).Expect(t, http.StatusOK).Body)
 }
 
 func completed(t *testing.T, app *testkit.App) int {

@@ -94,7 +94,10 @@ func (t ContractTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 				"(a request that breaks the document on purpose sets Req.Invalid)")}
 		}
 	}
-	req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	req.Body = http.NoBody // an empty non-nil body would go out chunked
+	if len(reqBody) > 0 {
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
 
 	resp, err := base.RoundTrip(req)
 	if err != nil {
