@@ -212,9 +212,11 @@ func (c *contract) checkRequest(req *http.Request, body []byte, route *routers.R
 		problems = append(problems, "body: the operation takes no request body")
 	}
 	declared := map[string]bool{}
-	for _, p := range append(route.PathItem.Parameters, route.Operation.Parameters...) {
-		if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
-			declared[p.Value.Name] = true
+	for _, params := range []openapi3.Parameters{route.PathItem.Parameters, route.Operation.Parameters} {
+		for _, p := range params {
+			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
+				declared[p.Value.Name] = true
+			}
 		}
 	}
 	for name := range req.URL.Query() {
