@@ -3,6 +3,7 @@ package testkit
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -267,7 +268,7 @@ func (c *contract) checkResponse(req *http.Request, route *routers.Route, params
 	}
 	if isJSON && media.Schema != nil {
 		var v any
-		if err := jsonUnmarshal(body, &v); err != nil {
+		if err := json.Unmarshal(body, &v); err != nil {
 			return []string{"body is not JSON: " + err.Error()}
 		}
 		return undocumentedMembers(media.Schema.Value, v)
@@ -286,7 +287,7 @@ func (c *contract) checkUnroutedResponse(resp *http.Response, body []byte) []str
 		return []string{"components/schemas/Error is missing"}
 	}
 	var v any
-	if err := jsonUnmarshal(body, &v); err != nil {
+	if err := json.Unmarshal(body, &v); err != nil {
 		return []string{"body is not JSON: " + err.Error()}
 	}
 	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors(), openapi3.VisitAsResponse()); err != nil {

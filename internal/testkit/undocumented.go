@@ -1,14 +1,11 @@
 package testkit
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
-
-var jsonUnmarshal = json.Unmarshal
 
 // undocumentedMembers lists the members of the objects in v (a decoded JSON
 // response) that schema does not declare. OpenAPI lets an object carry any
@@ -29,6 +26,7 @@ func walkMembers(s *openapi3.Schema, v any, path string, out *[]string) {
 	}
 	if alt := matchingAlternative(s, v); alt != nil {
 		walkMembers(alt, v, path, out)
+		return
 	}
 	switch val := v.(type) {
 	case []any:
