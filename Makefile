@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run chromium test test-faults lint bench migrate services fuzz clean
+.PHONY: build run chromium client-deps test test-faults lint bench migrate services fuzz clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/shop
@@ -21,8 +21,13 @@ run: services build
 chromium:
 	@scripts/chromium.sh || echo "chromium unavailable: the dashboard browser test will be skipped"
 
+## client-deps: the modules of the client api/openapiclient generates from docs/openapi.yaml
+## and builds (its own module), fetched ahead so the test needs no network
+client-deps:
+	cd api/openapiclient/testdata/journey && $(GO) mod download
+
 ## test: every test against real Postgres and Redis, then the fault-injection suite
-test: services chromium
+test: services chromium client-deps
 	$(GO) vet ./...
 	$(GO) vet -tags=faults ./internal/faults/
 	$(GO) test $(TEST_FLAGS) ./...
@@ -33,9 +38,11 @@ test: services chromium
 test-faults: services
 	$(GO) test $(TEST_FLAGS) -tags=faults ./internal/faults/
 
+## lint: gofmt, go vet, and Redocly's recommended rules on docs/openapi.yaml (when npm is installed)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@if command -v npx >/dev/null; then scripts/openapi-lint.sh; else echo "lint: npm not installed, docs/openapi.yaml not linted (scripts/openapi-lint.sh)"; fi
 
 ## bench: load benchmarks against real processes; writes docs/BENCHMARKS.md
 bench: services build

@@ -1,7 +1,6 @@
 package gatewayapi_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -144,7 +143,7 @@ func TestRefusedRequests(t *testing.T) {
 			if sig == "" && tt.message != "Invalid webhook signature" {
 				sig = gateway.Sign(app.Config.GatewayWebhookSecret, []byte(tt.body))
 			}
-			e := postSigned(t, app, []byte(tt.body), sig).ExpectError(t, 400, "VALIDATION_ERROR")
+			e := postMalformed(t, app, []byte(tt.body), sig).ExpectError(t, 400, "VALIDATION_ERROR")
 			if e.Error.Message != tt.message {
 				t.Fatalf("message %q, want %q", e.Error.Message, tt.message)
 			}
@@ -213,7 +212,7 @@ func TestWebhookMetrics(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
 	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
 	post(t, app, event(gateway.PaymentCaptured, c, gateway.NewEventID())).Expect(t, 200)
-	postSigned(t, app, []byte(`{}`), "00").Expect(t, 400)
+	postMalformed(t, app, []byte(`{}`), "00").Expect(t, 400)
 	waitOrder(t, app, c.IntentID)
 	testkit.Eventually(t, 5*time.Second, "the processed counter", func() bool {
 		return strings.Contains(metrics(t, app), `webhook_processed_total{event="payment.captured"}`)
@@ -233,13 +232,7 @@ func TestWebhookMetrics(t *testing.T) {
 
 func metrics(t *testing.T, app *testkit.App) string {
 	t.Helper()
-	resp, err := http.Get(app.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
+	return string(app.Do(t, "GET", "/metrics", testkit.Req{}).Expect(t, http.StatusOK).Body)
 }
 
 func completed(t *testing.T, app *testkit.App) int {
