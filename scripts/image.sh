@@ -16,7 +16,9 @@
 # root. Without buildah or podman, `build` fails saying so, and `test` runs the
 # rootfs binary itself (the bytes the image would hold) as UID 65532 instead,
 # and says so. The test uses a private Redis and a scratch database on the
-# Postgres server of DATABASE_URL, dropped afterwards.
+# Postgres server of DATABASE_URL, dropped afterwards. buildah is preferred:
+# `buildah run` with chroot isolation works inside unprivileged containers,
+# where `podman run` may be refused (its runtime cannot set rlimits there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,8 +72,11 @@ build() {
   t=$(tool) || die "cannot build the image: neither buildah nor podman is installed, and buildah could not be installed (needs root and apt-get). Install one, or with Docker: make image-rootfs && docker build -f Containerfile -t $IMAGE:$VERSION $CONTEXT"
   rootfs
   say "building $IMAGE:$VERSION with $t"
-  "$t" build --build-arg "VERSION=$VERSION" -f Containerfile -t "$IMAGE:$VERSION" -t "$IMAGE:latest" "$CONTEXT" >/dev/null ||
-    die "$t build failed; if the storage driver is the problem, try STORAGE_DRIVER=vfs"
+  local log
+  log=$("$t" build --build-arg "VERSION=$VERSION" -f Containerfile -t "$IMAGE:$VERSION" -t "$IMAGE:latest" "$CONTEXT" 2>&1) ||
+    { echo "$log" >&2; die "$t build failed; if the storage driver is the problem, try STORAGE_DRIVER=vfs"; }
+  # Images a rebuild untagged are of no use.
+  case $t in buildah) buildah rmi --prune >/dev/null 2>&1 ;; podman) podman image prune -f >/dev/null 2>&1 ;; esac || true
   rm -f "$ARCHIVE"
   "$t" push "$IMAGE:$VERSION" "docker-archive:$ARCHIVE:$IMAGE:$VERSION" >/dev/null 2>&1 || die "$t push to $ARCHIVE failed"
   say "built $IMAGE:$VERSION; saved $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)); load it elsewhere with: docker load -i $ARCHIVE"
@@ -87,7 +92,7 @@ cleanup() {
   local p
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done
   [ -n "$ctr" ] && buildah rm "$ctr" >/dev/null 2>&1 || true
-  [ -n "$db" ] && psql "$(server_url postgres)" -qc "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  [ -n "$db" ] && psql "$(server_url postgres)" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
   [ -n "$work" ] && rm -rf "$work"
 }
 
