@@ -5,7 +5,13 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run chromium test test-faults lint bench migrate services fuzz clean screenshots
+.PHONY: build run chromium client-deps test test-faults lint bench migrate services fuzz clean image image-rootfs image-test chart screenshots
+
+# Helm, built once from the Go module proxy into bin/ (the chart's tests and
+# `make chart` use it; no other download is needed).
+HELM_VERSION := v3.22.0
+HELM      := bin/helm-$(HELM_VERSION)/helm
+IMAGE     ?= localhost/shop
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/shop
@@ -21,12 +27,19 @@ run: services build
 chromium:
 	@scripts/chromium.sh || echo "chromium unavailable: the browser tests will be skipped"
 
-## test: every test against real Postgres and Redis, then the fault-injection suite
-test: services chromium
+## client-deps: the modules of the client api/openapiclient generates from docs/openapi.yaml
+## and builds (its own module), fetched ahead so the test needs no network
+client-deps:
+	cd api/openapiclient/testdata/journey && $(GO) mod download
+
+## test: every test against real Postgres and Redis (the chart's with Helm), then the
+## fault-injection suite, then the container image's smoke test
+test: services chromium client-deps $(HELM)
 	$(GO) vet ./...
 	$(GO) vet -tags=faults ./internal/faults/
-	$(GO) test $(TEST_FLAGS) ./...
+	HELM=$(abspath $(HELM)) $(GO) test $(TEST_FLAGS) ./...
 	$(MAKE) test-faults
+	$(MAKE) image-test
 
 ## screenshots: the admin console's main pages at 1280 and 390 px, written to docs/console/
 screenshots: services chromium
@@ -37,9 +50,11 @@ screenshots: services chromium
 test-faults: services
 	$(GO) test $(TEST_FLAGS) -tags=faults ./internal/faults/
 
+## lint: gofmt, go vet, and Redocly's recommended rules on docs/openapi.yaml (when npm is installed)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@if command -v npx >/dev/null; then scripts/openapi-lint.sh; else echo "lint: npm not installed, docs/openapi.yaml not linted (scripts/openapi-lint.sh)"; fi
 
 ## bench: load benchmarks against real processes; writes docs/BENCHMARKS.md
 bench: services build
@@ -54,6 +69,28 @@ FUZZ_TARGETS := internal/money:FuzzAmountJSON internal/money:FuzzIncludedTax int
 fuzz: services
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn"; \
 		$(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done
+
+## image: the container image $(IMAGE):$(VERSION), FROM scratch, with buildah or podman
+## (see Containerfile); also saved as bin/shop-image.tar for `docker load`
+image:
+	@VERSION=$(VERSION) IMAGE=$(IMAGE) GO=$(GO) scripts/image.sh build
+
+## image-rootfs: only the image's file system (static binary, CA certificates) in bin/image
+image-rootfs:
+	@VERSION=$(VERSION) GO=$(GO) scripts/image.sh rootfs
+
+## image-test: build the image and run it: version, migrate, api probes, worker, scheduler, SIGTERM
+image-test: services
+	@VERSION=$(VERSION) IMAGE=$(IMAGE) GO=$(GO) scripts/image.sh test
+
+$(HELM):
+	GOBIN=$(abspath $(dir $(HELM))) $(GO) install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
+
+## chart: lint and render the Helm chart in deploy/helm/shop (the Go test in deploy/ checks it)
+CHART_ARGS := deploy/helm/shop --kube-version 1.30.0 -f deploy/helm/shop/ci/test-values.yaml
+chart: $(HELM)
+	$(HELM) lint --strict $(CHART_ARGS)
+	$(HELM) template shop $(CHART_ARGS) >/dev/null
 
 migrate: services build
 	$(BIN) migrate up

@@ -4,6 +4,7 @@ import (
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
 	"github.com/gocommerce/shop/api/customerapi"
+	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
@@ -19,6 +20,7 @@ import (
 // is the one place that knows every route.
 var modules = []func(*mount.Mount){
 	customerapi.Register,
+	docsapi.Register,
 	systemapi.Register,
 	inventoryapi.Register,
 	analyticsapi.Register,

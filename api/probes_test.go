@@ -59,7 +59,7 @@ func TestErrorEnvelopes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := app.Do(t, tt.method, tt.path, testkit.Req{Headers: tt.headers})
+			r := app.Do(t, tt.method, tt.path, testkit.Req{Headers: tt.headers, Invalid: true})
 			e := r.ExpectError(t, tt.status, tt.code)
 			if id := tt.headers["X-Request-Id"]; id != "" && e.Error.RequestID != id {
 				t.Fatalf("requestId %q, want the client's %q", e.Error.RequestID, id)

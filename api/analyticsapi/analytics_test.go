@@ -215,7 +215,7 @@ func TestAnalyticsDates(t *testing.T) {
 		{"/products?limit=0", "limit"},
 	}
 	for _, b := range bad {
-		app.Do(t, "GET", "/api/v1/admin/analytics"+b.path, testkit.Req{Token: viewer}).ExpectField(t, b.field)
+		app.Do(t, "GET", "/api/v1/admin/analytics"+b.path, testkit.Req{Token: viewer, Invalid: true}).ExpectField(t, b.field)
 	}
 	app.Do(t, "GET", "/api/v1/admin/analytics/orders", testkit.Req{}).ExpectError(t, 401, "UNAUTHORIZED")
 }

@@ -148,13 +148,13 @@ func TestUpdateListDeleteDiscount(t *testing.T) {
 		if l.Pagination.Total != 0 {
 			t.Fatalf("list %+v", l.Pagination)
 		}
-		e.do(t, http.MethodGet, "/discounts?isActive=maybe", nil).ExpectField(t, "isActive")
-		e.do(t, http.MethodGet, "/discounts?applicationType=X", nil).ExpectField(t, "applicationType")
+		e.invalid(t, http.MethodGet, "/discounts?isActive=maybe", nil).ExpectField(t, "isActive")
+		e.invalid(t, http.MethodGet, "/discounts?applicationType=X", nil).ExpectField(t, "applicationType")
 		e.do(t, http.MethodGet, path, nil).Expect(t, http.StatusOK)
 	})
 	e.do(t, http.MethodDelete, path, nil).Expect(t, http.StatusNoContent)
 	e.do(t, http.MethodGet, path, nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	e.do(t, http.MethodPatch, path, map[string]any{"value": 1}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	e.do(t, http.MethodDelete, path, nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
-	e.do(t, http.MethodGet, "/discounts/x", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	e.invalid(t, http.MethodGet, "/discounts/x", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 }

@@ -98,7 +98,7 @@ func TestListProducts(t *testing.T) {
 	t.Run("bad query parameters", func(t *testing.T) {
 		for q, field := range map[string]string{"limit=101": "limit", "limit=0": "limit", "page=x": "page",
 			"status=gone": "status", "categoryId=x": "categoryId"} {
-			e.do(t, http.MethodGet, "/products?"+q, nil).ExpectField(t, field)
+			e.invalid(t, http.MethodGet, "/products?"+q, nil).ExpectField(t, field)
 		}
 	})
 }

@@ -93,7 +93,7 @@ func TestCreateProductValidation(t *testing.T) {
 		}
 	})
 	t.Run("malformed JSON", func(t *testing.T) {
-		e.do(t, http.MethodPost, "/products", `{"title":`).ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
+		e.invalid(t, http.MethodPost, "/products", `{"title":`).ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
 	})
 }
 
@@ -133,7 +133,7 @@ func TestGetProduct(t *testing.T) {
 	}
 
 	e.do(t, http.MethodGet, "/products/"+uuid.NewString(), nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
-	e.do(t, http.MethodGet, "/products/not-a-uuid", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	e.invalid(t, http.MethodGet, "/products/not-a-uuid", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 }
 
 func TestUpdateProduct(t *testing.T) {
@@ -175,7 +175,7 @@ func TestUpdateProduct(t *testing.T) {
 	})
 	t.Run("unknown and malformed ids", func(t *testing.T) {
 		e.do(t, http.MethodPatch, "/products/"+uuid.NewString(), map[string]any{"title": "x"}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
-		e.do(t, http.MethodPatch, "/products/123", map[string]any{"title": "x"}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+		e.invalid(t, http.MethodPatch, "/products/123", map[string]any{"title": "x"}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	})
 	t.Run("slug taken", func(t *testing.T) {
 		other := e.product(t, nil)

@@ -95,6 +95,6 @@ func TestUpdateAndDeleteVariant(t *testing.T) {
 		unknown := "/variants/" + uuid.NewString()
 		e.do(t, http.MethodPatch, unknown, map[string]any{"size": "S"}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 		e.do(t, http.MethodDelete, unknown, nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
-		e.do(t, http.MethodGet, "/variants/nope", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+		e.invalid(t, http.MethodGet, "/variants/nope", nil).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	})
 }

@@ -42,7 +42,7 @@ var totpOpts = totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: o
 // With CONSOLE_SCREENSHOTS=1 it writes the main pages at 1280 and 390 px to
 // docs/console/.
 func TestConsoleMerchantJourney(t *testing.T) {
-	bin := chromium()
+	bin := testkit.Chromium()
 	if bin == "" {
 		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the console browser test")
 	}
@@ -219,7 +219,7 @@ func serverHas(t *testing.T, app *testkit.App, route string) bool {
 	var doc struct {
 		Routes map[string]string `json:"routes"`
 	}
-	app.Do(t, "GET", "/admin/permissions.json", testkit.Req{}).Expect(t, 200).JSON(t, &doc)
+	consoleGet(t, app.URL+"/admin/permissions.json", nil).Expect(t, 200).JSON(t, &doc)
 	_, ok := doc.Routes[route]
 	return ok
 }

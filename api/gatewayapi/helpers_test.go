@@ -38,6 +38,13 @@ func postSigned(t *testing.T, app *testkit.App, body []byte, sig string) *testki
 	return app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{gateway.SignatureHeader: sig}})
 }
 
+// postMalformed posts a body that deliberately breaks docs/openapi.yaml
+// (the response is still checked against it).
+func postMalformed(t *testing.T, app *testkit.App, body []byte, sig string) *testkit.Response {
+	t.Helper()
+	return app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{gateway.SignatureHeader: sig}, Invalid: true})
+}
+
 func expectAnswer(t *testing.T, r *testkit.Response, status int, processed bool, message string) {
 	t.Helper()
 	r.Expect(t, status)

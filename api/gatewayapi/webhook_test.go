@@ -1,7 +1,6 @@
 package gatewayapi_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
+	"github.com/hibiken/asynq"
 )
 
 func TestCapturedWebhookCreatesTheOrder(t *testing.T) {
@@ -143,7 +143,7 @@ func TestRefusedRequests(t *testing.T) {
 			if sig == "" && tt.message != "Invalid webhook signature" {
 				sig = gateway.Sign(app.Config.GatewayWebhookSecret, []byte(tt.body))
 			}
-			e := postSigned(t, app, []byte(tt.body), sig).ExpectError(t, 400, "VALIDATION_ERROR")
+			e := postMalformed(t, app, []byte(tt.body), sig).ExpectError(t, 400, "VALIDATION_ERROR")
 			if e.Error.Message != tt.message {
 				t.Fatalf("message %q, want %q", e.Error.Message, tt.message)
 			}
@@ -212,7 +212,7 @@ func TestWebhookMetrics(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
 	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
 	post(t, app, event(gateway.PaymentCaptured, c, gateway.NewEventID())).Expect(t, 200)
-	postSigned(t, app, []byte(`{}`), "00").Expect(t, 400)
+	postMalformed(t, app, []byte(`{}`), "00").Expect(t, 400)
 	waitOrder(t, app, c.IntentID)
 	testkit.Eventually(t, 5*time.Second, "the processed counter", func() bool {
 		return strings.Contains(metrics(t, app), `webhook_processed_total{event="payment.captured"}`)
@@ -232,16 +232,38 @@ func TestWebhookMetrics(t *testing.T) {
 
 func metrics(t *testing.T, app *testkit.App) string {
 	t.Helper()
-	resp, err := http.Get(app.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
+	return string(app.Do(t, "GET", "/metrics", testkit.Req{}).Expect(t, http.StatusOK).Body)
 }
 
 func completed(t *testing.T, app *testkit.App) int {
 	t.Helper()
 	return queueInfo(t, app).Completed
+}
+
+// Real Razorpay bodies carry no id and X-Razorpay-Event-Id is not signed:
+// the same signed body replayed under a new event id is a duplicate (one
+// task, one order), because the body's own hash is marked too.
+func TestReplayedBodyWithNewEventIDHeaderIsADuplicate(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithWorker())
+	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
+	body := event(gateway.PaymentCaptured, c, "") // no id in the body, as Razorpay sends it
+	send := func(eventID string) *testkit.Response {
+		return app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{
+			gateway.RazorpaySignature:     gateway.Sign(app.Config.GatewayWebhookSecret, body),
+			gateway.RazorpayEventIDHeader: eventID}})
+	}
+	expectAnswer(t, send(gateway.NewEventID()), 200, true, gateway.MsgAccepted)
+	expectAnswer(t, send(gateway.NewEventID()), 200, true, gateway.MsgDuplicate)
+	waitOrder(t, app, c.IntentID)
+	var info asynq.QueueInfo
+	testkit.Eventually(t, 15*time.Second, "the queued work to finish", func() bool {
+		info = queueInfo(t, app)
+		return info.Pending+info.Active+info.Scheduled+info.Retry == 0
+	})
+	if info.Size != 1 || info.Completed != 1 {
+		t.Fatalf("gateway tasks: %d in all, %d completed; want one", info.Size, info.Completed)
+	}
+	if n := countOrders(t, app); n != 1 {
+		t.Fatalf("%d orders", n)
+	}
 }

@@ -70,10 +70,10 @@ func TestAuditLogRead(t *testing.T) {
 		t.Fatalf("from the future: %+v", list)
 	}
 
-	app.Do(t, "GET", base+"/audit-logs?adminId=nope", testkit.Req{Token: root.Access}).ExpectField(t, "adminId")
-	app.Do(t, "GET", base+"/audit-logs?dateFrom=yesterday", testkit.Req{Token: root.Access}).ExpectField(t, "dateFrom")
-	app.Do(t, "GET", base+"/audit-logs?dateFrom=2030-01-02&dateTo=2030-01-01", testkit.Req{Token: root.Access}).ExpectField(t, "dateTo")
-	app.Do(t, "GET", base+"/audit-logs?page=0", testkit.Req{Token: root.Access}).ExpectField(t, "page")
+	app.Do(t, "GET", base+"/audit-logs?adminId=nope", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "adminId")
+	app.Do(t, "GET", base+"/audit-logs?dateFrom=yesterday", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "dateFrom")
+	app.Do(t, "GET", base+"/audit-logs?dateFrom=2030-01-02&dateTo=2030-01-01", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "dateTo")
+	app.Do(t, "GET", base+"/audit-logs?page=0", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "page")
 }
 
 // The audit table refuses UPDATE, DELETE and TRUNCATE in SQL, whoever runs them.

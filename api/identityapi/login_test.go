@@ -71,9 +71,9 @@ func TestLoginFailuresLookAlike(t *testing.T) {
 
 func TestLoginValidation(t *testing.T) {
 	app := testkit.MustApp(t)
-	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: map[string]any{"password": "x"}}).ExpectField(t, "email")
-	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: map[string]any{"email": "a@example.com"}}).ExpectField(t, "password")
-	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: `{"email":`}).ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
+	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: map[string]any{"password": "x"}, Invalid: true}).ExpectField(t, "email")
+	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: map[string]any{"email": "a@example.com"}, Invalid: true}).ExpectField(t, "password")
+	app.Do(t, "POST", base+"/auth/login", testkit.Req{Body: `{"email":`, Invalid: true}).ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
 }
 
 func TestBcryptAdminIsRehashedOnLogin(t *testing.T) {

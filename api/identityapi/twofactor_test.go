@@ -87,7 +87,7 @@ func TestTwoFactorFullFlow(t *testing.T) {
 	mustLogin(t, app, a)
 
 	app.Do(t, "POST", base+"/auth/2fa/enable", testkit.Req{Token: s.Access, Body: map[string]any{"code": "000000"}}).ExpectField(t, "code")
-	app.Do(t, "POST", base+"/auth/2fa/enable", testkit.Req{Token: s.Access, Body: map[string]any{}}).ExpectField(t, "code")
+	app.Do(t, "POST", base+"/auth/2fa/enable", testkit.Req{Token: s.Access, Body: map[string]any{}, Invalid: true}).ExpectField(t, "code")
 	r := app.Do(t, "POST", base+"/auth/2fa/enable", testkit.Req{Token: s.Access, Body: map[string]any{"code": totpAt(t, secret, -30*time.Second)}}).Expect(t, http.StatusOK)
 	var enabled struct {
 		Enabled     bool     `json:"enabled"`

@@ -26,8 +26,8 @@ func TestAdminUsersManagement(t *testing.T) {
 	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{
 		"email": "NEW.staff@example.com", "password": pw, "role": "staff",
 	}}).ExpectError(t, http.StatusConflict, "CONFLICT")
-	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{"email": "x@example.com", "password": "short", "role": "staff"}}).ExpectField(t, "password")
-	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{"email": "x@example.com", "password": pw, "role": "owner"}}).ExpectField(t, "role")
+	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{"email": "x@example.com", "password": "short", "role": "staff"}, Invalid: true}).ExpectField(t, "password")
+	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{"email": "x@example.com", "password": pw, "role": "owner"}, Invalid: true}).ExpectField(t, "role")
 	app.Do(t, "POST", base+"/users", testkit.Req{Token: root.Access, Body: map[string]any{"email": "not-an-email", "password": pw, "role": "staff"}}).ExpectField(t, "email")
 
 	// The create entry names the new admin and holds no password.
@@ -59,8 +59,8 @@ func TestAdminUsersManagement(t *testing.T) {
 	if list.Pagination.Total != 2 || list.Data[0]["id"] != id {
 		t.Fatalf("list (newest first) %+v", list)
 	}
-	app.Do(t, "GET", base+"/users?role=owner", testkit.Req{Token: root.Access}).ExpectField(t, "role")
-	app.Do(t, "GET", base+"/users?limit=101", testkit.Req{Token: root.Access}).ExpectField(t, "limit")
+	app.Do(t, "GET", base+"/users?role=owner", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "role")
+	app.Do(t, "GET", base+"/users?limit=101", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "limit")
 
 	// A role change applies to the admin's live token at once.
 	staff := asLoggedIn(t, login(t, app, "new.staff@example.com", pw).Expect(t, http.StatusOK))
@@ -70,7 +70,7 @@ func TestAdminUsersManagement(t *testing.T) {
 		t.Fatalf("update %v", up)
 	}
 	app.Do(t, "GET", base+"/users", testkit.Req{Token: staff.Access}).Expect(t, http.StatusOK)
-	app.Do(t, "PATCH", base+"/users/"+id, testkit.Req{Token: root.Access, Body: map[string]any{"role": "owner"}}).ExpectField(t, "role")
+	app.Do(t, "PATCH", base+"/users/"+id, testkit.Req{Token: root.Access, Body: map[string]any{"role": "owner"}, Invalid: true}).ExpectField(t, "role")
 	app.Do(t, "PATCH", base+"/users/"+uuid.NewString(), testkit.Req{Token: root.Access, Body: map[string]any{"name": "x"}}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	if e := auditEntries(t, app, "admin_user.update"); len(e) != 1 || *e[0].EntityID != id {
 		t.Fatalf("admin_user.update entries %+v", e)

@@ -178,7 +178,7 @@ func TestBulkUpdateValidatesEverything(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			app.Do(t, "POST", "/api/v1/admin/inventory/bulk-update", testkit.Req{Token: token,
-				Body: map[string]any{"updates": c.edit(valid())}}).ExpectField(t, c.field)
+				Body: map[string]any{"updates": c.edit(valid())}, Invalid: true}).ExpectField(t, c.field)
 		})
 	}
 	app.Do(t, "POST", "/api/v1/admin/inventory/bulk-update", testkit.Req{Token: staff,

@@ -97,7 +97,7 @@ func TestListOrdersFiltersAndPages(t *testing.T) {
 		{"?page=0", "page"},
 	}
 	for _, bq := range bad {
-		app.Do(t, "GET", "/api/v1/admin/orders"+bq.query, testkit.Req{Token: token}).ExpectField(t, bq.field)
+		app.Do(t, "GET", "/api/v1/admin/orders"+bq.query, testkit.Req{Token: token, Invalid: true}).ExpectField(t, bq.field)
 	}
 }
 
@@ -161,5 +161,5 @@ func TestGetOrderDetail(t *testing.T) {
 	if len(d.History) != 1 || d.History[0].ToStatus != "processing" || d.History[0].Note != "picked" {
 		t.Fatalf("history %+v", d.History)
 	}
-	app.Do(t, "GET", "/api/v1/admin/orders/not-a-uuid", testkit.Req{Token: token}).ExpectError(t, 404, "NOT_FOUND")
+	app.Do(t, "GET", "/api/v1/admin/orders/not-a-uuid", testkit.Req{Token: token, Invalid: true}).ExpectError(t, 404, "NOT_FOUND")
 }

@@ -149,8 +149,8 @@ func TestStatusRequestErrors(t *testing.T) {
 	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "A"),
 		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/status"
-	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"status": "lost"}}).ExpectField(t, "status")
-	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{}}).ExpectField(t, "status")
+	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"status": "lost"}, Invalid: true}).ExpectField(t, "status")
+	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{}, Invalid: true}).ExpectField(t, "status")
 	app.Do(t, "PATCH", path, testkit.Req{Token: viewer, Body: map[string]any{"status": "processing"}}).ExpectError(t, 403, "FORBIDDEN")
 	app.Do(t, "PATCH", path, testkit.Req{Body: map[string]any{"status": "processing"}}).ExpectError(t, 401, "UNAUTHORIZED")
 	app.Do(t, "PATCH", fmt.Sprintf("/api/v1/admin/orders/%s/status", uuid.New()), testkit.Req{Token: staff,

@@ -50,11 +50,11 @@ func TestCartItems(t *testing.T) {
 		"over 1000":  {"variantId": v, "quantity": 1001},
 		"fractional": {"variantId": v, "quantity": 1.5},
 	} {
-		if r := app.Do(t, http.MethodPost, "/cart/items", withBody(g, body)); r.Status != http.StatusBadRequest {
+		if r := app.Do(t, http.MethodPost, "/cart/items", invalid(withBody(g, body))); r.Status != http.StatusBadRequest {
 			t.Errorf("%s quantity: %d", name, r.Status)
 		}
 	}
-	app.Do(t, http.MethodPost, "/cart/items", withBody(g, map[string]any{"variantId": "nope", "quantity": 1})).ExpectField(t, "variantId")
+	app.Do(t, http.MethodPost, "/cart/items", invalid(withBody(g, map[string]any{"variantId": "nope", "quantity": 1}))).ExpectField(t, "variantId")
 	app.Do(t, http.MethodPost, "/cart/items", withBody(g, map[string]any{"variantId": uuid.New(), "quantity": 1})).
 		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	app.Do(t, http.MethodPost, "/cart/items", withBody(g, map[string]any{"variantId": v, "quantity": 6})).

@@ -30,7 +30,7 @@ func TestCustomerAccounts(t *testing.T) {
 	t.Run("validation and duplicates", func(t *testing.T) {
 		app.Do(t, http.MethodPost, "/customers/register", testkit.Req{Body: map[string]any{"email": email, "password": "long-enough-pw", "name": "X"}}).
 			ExpectError(t, http.StatusConflict, "CONFLICT")
-		app.Do(t, http.MethodPost, "/customers/register", testkit.Req{Body: map[string]any{"email": uniqueEmail("x"), "password": "short", "name": "X"}}).
+		app.Do(t, http.MethodPost, "/customers/register", testkit.Req{Body: map[string]any{"email": uniqueEmail("x"), "password": "short", "name": "X"}, Invalid: true}).
 			ExpectField(t, "password")
 		app.Do(t, http.MethodPost, "/customers/register", testkit.Req{Body: map[string]any{"email": uniqueEmail("x"), "password": "long-enough-pw", "name": "X", "phone": "call me"}}).
 			ExpectField(t, "phone")
@@ -57,7 +57,7 @@ func TestCustomerAccounts(t *testing.T) {
 		}
 		bad := guestAddress()
 		bad["type"] = "office"
-		app.Do(t, http.MethodPost, "/customers/me/addresses", testkit.Req{Token: token, Body: bad}).ExpectField(t, "type")
+		app.Do(t, http.MethodPost, "/customers/me/addresses", testkit.Req{Token: token, Body: bad, Invalid: true}).ExpectField(t, "type")
 		bad = guestAddress()
 		bad["pincode"] = "ABC"
 		app.Do(t, http.MethodPost, "/customers/me/addresses", testkit.Req{Token: token, Body: bad}).ExpectField(t, "pincode")

@@ -19,6 +19,13 @@ func withBody(r testkit.Req, body any) testkit.Req {
 	return r
 }
 
+// invalid marks r as deliberately breaking docs/openapi.yaml: it is sent
+// unchecked, and its response is still checked against the document.
+func invalid(r testkit.Req) testkit.Req {
+	r.Invalid = true
+	return r
+}
+
 func addItem(t *testing.T, app *testkit.App, r testkit.Req, variantID uuid.UUID, qty int) map[string]any {
 	t.Helper()
 	return app.Do(t, http.MethodPost, "/cart/items", withBody(r, map[string]any{"variantId": variantID, "quantity": qty})).

@@ -11,13 +11,16 @@ import (
 	"gorm.io/gorm"
 )
 
+// address is an order's address snapshot as checkout writes it.
+var address = []byte(`{"type":"shipping","street":"12 MG Road","city":"Bengaluru","state":"Karnataka","pincode":"560001","district":"","country":"India"}`)
+
 // mustOrder inserts a paid order of one unit of p for customerID, as the
 // payments worker would from a checkout session.
 func mustOrder(t *testing.T, db *gorm.DB, customerID uuid.UUID, p *models.Product, created time.Time) *models.Order {
 	t.Helper()
 	v := p.Variants[0]
 	o := &models.Order{ID: uuid.New(), CustomerID: customerID, Status: models.OrderConfirmed, PaymentStatus: models.PaymentPaid,
-		Email: "x@example.com", ShippingAddress: []byte(`{"city":"Bengaluru"}`), BillingAddress: []byte(`{}`),
+		Email: "x@example.com", ShippingAddress: address, BillingAddress: address,
 		Subtotal: p.Price, TaxTotal: 2376, Total: p.Price, PaidTotal: p.Price, Currency: "INR", PaymentProvider: "simulator",
 		PaymentIntentID: "order_sim_" + uuid.NewString()[:8], CreatedAt: created, UpdatedAt: created,
 		Items: []models.OrderItem{{ID: uuid.New(), ProductID: &p.ID, VariantID: &v.ID, Title: p.Title, SKU: v.SKU, Quantity: 1,

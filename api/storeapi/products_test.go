@@ -96,7 +96,7 @@ func TestProductListQuery(t *testing.T) {
 	if len(got["data"].([]any)) != 1 || pg["total"].(float64) != 3 || pg["totalPages"].(float64) != 2 || pg["page"].(float64) != 2 {
 		t.Fatalf("page 2: %v", got)
 	}
-	app.Do(t, http.MethodGet, "/products?limit=101", testkit.Req{}).ExpectField(t, "limit")
-	app.Do(t, http.MethodGet, "/products?page=x", testkit.Req{}).ExpectField(t, "page")
+	app.Do(t, http.MethodGet, "/products?limit=101", testkit.Req{Invalid: true}).ExpectField(t, "limit")
+	app.Do(t, http.MethodGet, "/products?page=x", testkit.Req{Invalid: true}).ExpectField(t, "page")
 	app.Do(t, http.MethodGet, "/products/no-such-product", testkit.Req{}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 }

@@ -33,7 +33,7 @@ func TestReviews(t *testing.T) {
 		"rating 0": {"rating": 0}, "rating 6": {"rating": 6}, "long comment": {"rating": 3, "comment": strings.Repeat("a", 2001)},
 	} {
 		_, tok := testkit.MustCustomer(t, app)
-		if resp := app.Do(t, http.MethodPost, path, testkit.Req{Token: tok, Body: body}); resp.Status != http.StatusBadRequest {
+		if resp := app.Do(t, http.MethodPost, path, testkit.Req{Token: tok, Body: body, Invalid: true}); resp.Status != http.StatusBadRequest {
 			t.Errorf("%s: %d", name, resp.Status)
 		}
 	}
@@ -57,7 +57,7 @@ func TestReviews(t *testing.T) {
 	}
 	mod := "/api/v1/admin/reviews/" + other["id"].(string)
 	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: viewer, Body: map[string]any{"status": "hidden"}}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
-	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "gone"}}).ExpectField(t, "status")
+	app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "gone"}, Invalid: true}).ExpectField(t, "status")
 	hidden := app.Do(t, http.MethodPatch, mod, testkit.Req{Token: staff, Body: map[string]any{"status": "hidden"}}).Expect(t, http.StatusOK).Map(t)
 	if hidden["status"] != "hidden" || hidden["customerEmail"] == "" {
 		t.Fatalf("moderated: %v", hidden)

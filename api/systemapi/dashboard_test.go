@@ -4,12 +4,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -58,26 +56,12 @@ func TestDashboardAccess(t *testing.T) {
 	}
 }
 
-// chromium finds a Chromium binary: CHROMIUM, else chromium or
-// chromium-browser on PATH.
-func chromium() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // The dashboard renders in a real browser signed in by the admin cookie.
 // The cookie is set by a tiny page on another port of 127.0.0.1 (cookies
 // ignore ports) that redirects to the dashboard, so the browser sends the
 // dashboard's own requests, page, scripts and API calls, with it.
 func TestDashboardInHeadlessChromium(t *testing.T) {
-	bin := chromium()
+	bin := testkit.Chromium()
 	if bin == "" {
 		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the browser check")
 	}
@@ -98,7 +82,7 @@ func TestDashboardInHeadlessChromium(t *testing.T) {
 	shot := filepath.Join(dir, "dashboard.png")
 	common := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1280,900", "--virtual-time-budget=8000"}
-	dom := runChromium(t, bin, append(common, "--dump-dom", login.URL)...)
+	dom, _ := testkit.RunChromium(t, bin, append(common, "--dump-dom", login.URL)...)
 	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(dom)
 	if title == nil || title[1] != "Asynq - Monitoring" {
 		t.Fatalf("page title %v; dom: %.500s", title, dom)
@@ -108,7 +92,7 @@ func TestDashboardInHeadlessChromium(t *testing.T) {
 	if !strings.Contains(dom, "Queues") || !regexp.MustCompile(`>low<`).MatchString(dom) {
 		t.Fatalf("dashboard did not render; dom: %.2000s", dom)
 	}
-	runChromium(t, bin, append(common, "--screenshot="+shot, login.URL)...)
+	testkit.RunChromium(t, bin, append(common, "--screenshot="+shot, login.URL)...)
 	st, err := os.Stat(shot)
 	if err != nil || st.Size() < 5000 {
 		t.Fatalf("screenshot %s: %v (%d bytes)", shot, err, sizeOf(st))
@@ -119,23 +103,6 @@ func TestDashboardInHeadlessChromium(t *testing.T) {
 		}
 	}
 	t.Logf("dashboard screenshot: %s (%d bytes)", shot, st.Size())
-}
-
-func runChromium(t *testing.T, bin string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.WaitDelay = 5 * time.Second
-	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
-	out, err := cmd.Output()
-	if err != nil {
-		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("chromium: %v\n%s", err, stderr)
-	}
-	return string(out)
 }
 
 func sizeOf(st os.FileInfo) int64 {

@@ -64,10 +64,10 @@ func TestCacheClearTouchesOnlyCacheKeys(t *testing.T) {
 	before := allKeys(t, app)
 
 	path := "/api/v1/admin/system/cache/clear"
-	app.Do(t, "POST", path, testkit.Req{Token: super, Body: map[string]any{"pattern": "*"}}).ExpectField(t, "confirm")
+	app.Do(t, "POST", path, testkit.Req{Token: super, Body: map[string]any{"pattern": "*"}, Invalid: true}).ExpectField(t, "confirm")
 	app.Do(t, "POST", path, testkit.Req{Token: super, Body: map[string]any{"pattern": "*", "confirm": false}}).ExpectField(t, "confirm")
 	app.Do(t, "POST", path, testkit.Req{Token: admin, Body: map[string]any{"confirm": true}}).ExpectError(t, 403, "FORBIDDEN")
-	app.Do(t, "POST", path, testkit.Req{Token: super, Body: map[string]any{"pattern": strings.Repeat("x", 201), "confirm": true}}).
+	app.Do(t, "POST", path, testkit.Req{Token: super, Body: map[string]any{"pattern": strings.Repeat("x", 201), "confirm": true}, Invalid: true}).
 		ExpectField(t, "pattern")
 
 	// A narrower pattern first.

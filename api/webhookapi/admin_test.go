@@ -54,7 +54,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	a.Do(t, "DELETE", "/api/v1/admin/webhooks/"+s.ID, testkit.Req{Token: token}).Expect(t, 204)
 	a.Do(t, "GET", "/api/v1/admin/webhooks/"+s.ID, testkit.Req{Token: token}).ExpectError(t, 404, "NOT_FOUND")
 	a.Do(t, "DELETE", "/api/v1/admin/webhooks/"+s.ID, testkit.Req{Token: token}).ExpectError(t, 404, "NOT_FOUND")
-	a.Do(t, "GET", "/api/v1/admin/webhooks/not-a-uuid/deliveries", testkit.Req{Token: token}).ExpectError(t, 404, "NOT_FOUND")
+	a.Do(t, "GET", "/api/v1/admin/webhooks/not-a-uuid/deliveries", testkit.Req{Token: token, Invalid: true}).ExpectError(t, 404, "NOT_FOUND")
 }
 
 func TestSubscriptionValidation(t *testing.T) {
@@ -79,7 +79,7 @@ func TestSubscriptionValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a.Do(t, "POST", "/api/v1/admin/webhooks", testkit.Req{Token: token, Body: tt.body}).ExpectField(t, tt.field)
+			a.Do(t, "POST", "/api/v1/admin/webhooks", testkit.Req{Token: token, Body: tt.body, Invalid: true}).ExpectField(t, tt.field)
 		})
 	}
 	// A secret of the admin's own choosing is kept (and verified by receivers).

@@ -3,7 +3,9 @@
 // customer group, compare-at prices, rating summary and availability.
 //
 // Catalog data is cached for CACHE_TTL in the "catalog" namespace, which the
-// catalog service invalidates after every write. Availability changes with
+// catalog service invalidates after every write: in Redis only the pages
+// whose keys the catalog bounds (existing products, the first listing
+// pages), every page in a bounded in-process memo. Availability changes with
 // every checkout, so it is never part of those long-lived entries: it is
 // kept apart, per product, in a StockStore for at most StockTTL and laid
 // over the catalog entry on each read (see StockStore for why a figure is

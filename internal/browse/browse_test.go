@@ -182,3 +182,35 @@ func list(t *testing.T, p *browse.Page) []browse.Product {
 	}
 	return out
 }
+
+// A search is cached in process only, yet like every cached page it is
+// served without SQL until the catalog changes, and fresh after.
+func TestSearchPagesFollowCatalogWrites(t *testing.T) {
+	db, _ := testkit.MustDB(t)
+	rdb, _ := testkit.MustRedis(t)
+	s := seed(t, db)
+	counter := &statements{Interface: logger.Discard}
+	catalog := cache.New(rdb, "shop:cache:", time.Minute, true)
+	svc := browse.New(db.Session(&gorm.Session{Logger: counter}), catalog, browse.NewStockStore(rdb, "shop:cache:", time.Minute, true), "INR")
+	ctx := context.Background()
+	q := browse.ListQuery{Limit: 100, Pattern: "%plain tee%"}
+
+	first, err := svc.List(ctx, q)
+	if err != nil || first.Total != int64(s.activeInCategories) {
+		t.Fatalf("search: %v, %d results", err, first.Total)
+	}
+	counter.n.Store(0)
+	if again, _ := svc.List(ctx, q); again.Total != first.Total || counter.n.Load() != 0 {
+		t.Fatalf("repeat search: %d results, %d statements", again.Total, counter.n.Load())
+	}
+	if keys := rdb.Keys(ctx, "shop:cache:catalog:*plist*").Val(); len(keys) != 0 {
+		t.Fatalf("a search page went to Redis: %v", keys)
+	}
+	testkit.MustStoreProduct(t, db, testkit.StoreProduct{Title: "Plain Tee New"})
+	if err := catalog.Invalidate(ctx, browse.CatalogNamespace); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := svc.List(ctx, q); after.Total != first.Total+1 {
+		t.Fatalf("after a catalog write: %d results, want %d", after.Total, first.Total+1)
+	}
+}

@@ -24,8 +24,29 @@ type ListQuery struct {
 	Offset  int
 }
 
+// Only the first few listing pages at the default page size go to Redis,
+// and only when they list something: their keys are bounded by the
+// catalog (customer groups × categories × sharedPages). Searches, other page
+// sizes and deeper pages have keys a client can vary without end, so they
+// are kept in the process's bounded memo only (docs/DECISIONS.md).
+const (
+	// sharedLimit is the page size storefronts ask for by default
+	// (httpx.DefaultLimit).
+	sharedLimit = 20
+	sharedPages = 5
+)
+
+// shared reports whether q's page may be cached in Redis.
+func (q ListQuery) shared() bool {
+	return q.Pattern == "" && q.Limit == sharedLimit && q.Offset%sharedLimit == 0 && q.Offset < sharedPages*sharedLimit
+}
+
 func (q ListQuery) cacheKey() string {
-	h := sha256.Sum256([]byte(q.Category + "\x00" + q.Pattern))
+	category := q.Category
+	if id, err := uuid.Parse(category); err == nil && !canonicalUUID(category) {
+		category = id.String() // one key for the many spellings uuid.Parse accepts
+	}
+	h := sha256.Sum256([]byte(category + "\x00" + q.Pattern))
 	return cache.Key("plist", groupKey(q.Group), hex.EncodeToString(h[:12]), cache.Itoa(q.Limit), cache.Itoa(q.Offset))
 }
 
@@ -35,8 +56,8 @@ func (q ListQuery) cacheKey() string {
 // a hit costs none, or one cheap availability query for the products whose
 // cached figure expired.
 func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
-	key := q.cacheKey()
-	page, version := s.cached(ctx, key)
+	key, shared := q.cacheKey(), q.shared()
+	page, version := s.cached(ctx, key, shared)
 	if page != nil {
 		if err := s.overlayStock(ctx, version, page); err != nil {
 			return nil, err
@@ -60,7 +81,9 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 		}
 	}
 	p := newPage(ids, parts, true, total)
-	s.catalog.Set(ctx, CatalogNamespace, version, key, p)
+	// An empty page is not shared: an unknown category would otherwise
+	// write a key per name.
+	s.keep(ctx, key, version, shared && len(rows) > 0, p)
 	s.storeStock(ctx, version, p)
 	return p, nil
 }

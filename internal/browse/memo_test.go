@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/uuid"
@@ -21,9 +22,32 @@ func TestMemoVersionsAndCopies(t *testing.T) {
 	if b.avail[0] != nil || p.avail[0][0] != 1 {
 		t.Fatal("copies share availability")
 	}
-	big := &Page{ids: []uuid.UUID{uuid.New()}, counts: []int{0}, body: make([]byte, memoBytes-1)}
-	m.put("big", "5", big)
-	if m.get("k", "5") != nil || m.get("big", "5") == nil || m.size != memoBytes-1 {
-		t.Fatalf("past the byte cap the memo starts afresh: size %d", m.size)
+}
+
+// A flood of one-off pages (random searches) stays within the byte budget
+// and evicts other one-off pages, not the page that keeps being read.
+func TestMemoEvictsLeastRecentlyUsed(t *testing.T) {
+	m := newMemo()
+	hot := &Page{ids: []uuid.UUID{uuid.New()}, counts: []int{0}, body: make([]byte, 64<<10)}
+	m.put("hot", "1", hot)
+	for i := range 20_000 {
+		m.put(fmt.Sprintf("search-%d", i), "1", &Page{body: make([]byte, 4<<10)})
+		if m.get("hot", "1") == nil {
+			t.Fatalf("the hot page was evicted after %d one-off pages", i)
+		}
+		if m.size > memoBytes {
+			t.Fatalf("memo holds %d bytes, over its %d budget", m.size, memoBytes)
+		}
+	}
+	if m.get("search-0", "1") != nil {
+		t.Fatal("the oldest one-off page survived a flood past the budget")
+	}
+	// Tiny pages (empty results) are bounded too: each entry costs at least
+	// its overhead.
+	for i := range 200_000 {
+		m.put(fmt.Sprintf("empty-%d", i), "1", &Page{})
+	}
+	if len(m.pages) > memoBytes/memoEntryOverhead {
+		t.Fatalf("%d entries for a budget of %d bytes", len(m.pages), memoBytes)
 	}
 }

@@ -4,6 +4,10 @@
 package discount
 
 import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/gocommerce/shop/internal/money"
@@ -133,32 +137,52 @@ func (t Target) matches(l Line) bool {
 // remainder method: each share is floor(amount×w/Σw), and the paise left over
 // go one each to the largest remainders (earliest first on ties). The shares
 // sum to amount exactly and no share exceeds its weight when amount ≤ Σw.
+//
+// amount×w is formed in 128 bits: two legal amounts (a cart reaches 10^18
+// paise) multiply far beyond int64. The paise left over are fewer than the
+// lines with a non-zero remainder (each remainder is below one paisa), so
+// they are handed out in one pass over the sorted remainders. Weights must
+// be non-negative with a sum that fits int64; anything else is a caller's
+// bug and panics rather than mis-split money.
 func Allocate(amount money.Amount, weights []money.Amount) []money.Amount {
 	out := make([]money.Amount, len(weights))
-	var total money.Amount
+	var total uint64
 	for _, w := range weights {
-		total += w
+		if w < 0 {
+			panic("discount.Allocate: negative weight")
+		}
+		total += uint64(w) // each term < 2^63, so the sum is checked before it can wrap
+		if total > math.MaxInt64 {
+			panic("discount.Allocate: weights sum beyond int64")
+		}
 	}
-	if total <= 0 || amount <= 0 {
+	if total == 0 || amount <= 0 {
 		return out
 	}
-	rems := make([]int64, len(weights))
-	var given money.Amount
+	a := uint64(amount)
+	rems := make([]uint64, len(weights))
+	byRemainder := make([]int, 0, len(weights))
+	left := a
 	for i, w := range weights {
-		p := int64(amount) * int64(w)
-		out[i] = money.Amount(p / int64(total))
-		rems[i] = p % int64(total)
-		given += out[i]
-	}
-	for left := amount - given; left > 0; left-- {
-		best := -1
-		for i := range weights {
-			if weights[i] > 0 && (best < 0 || rems[i] > rems[best]) {
-				best = i
-			}
+		// w ≤ total, so a×w < total×2^64: the quotient fits 64 bits (Div64's
+		// precondition) and is at most a.
+		hi, lo := bits.Mul64(a, uint64(w))
+		q, r := bits.Div64(hi, lo, total)
+		out[i], rems[i] = money.Amount(q), r
+		left -= q
+		if r > 0 {
+			byRemainder = append(byRemainder, i)
 		}
-		out[best]++
-		rems[best] = -1
+	}
+	if left == 0 {
+		return out
+	}
+	if left >= uint64(len(byRemainder)) { // Σ remainders/total = left, each < 1
+		panic("discount.Allocate: leftover exceeds remainders")
+	}
+	slices.SortStableFunc(byRemainder, func(i, j int) int { return cmp.Compare(rems[j], rems[i]) })
+	for _, i := range byRemainder[:left] {
+		out[i]++
 	}
 	return out
 }

@@ -121,3 +121,42 @@ func TestBestPicksLargest(t *testing.T) {
 		t.Fatalf("best %v amount %d", best, r.Amount)
 	}
 }
+
+// The carts of issue 12: amount×weight passed int64 above about ₹3 crore of
+// line total at 100 % off (₹9.6 crore at 10 %), shares went negative and the
+// leftover loop spun for billions of rounds. Up to the largest legal cart
+// (100 lines × 1000 units at money.MaxAmount) every share is exact.
+func TestEvaluateLargeCarts(t *testing.T) {
+	const crore = money.Amount(1_000_000_000) // paise
+	full := make([]money.Amount, maxLines)
+	for i := range full {
+		full[i] = maxLine
+	}
+	tests := []struct {
+		name   string
+		value  int64 // basis points
+		lines  []money.Amount
+		shares []money.Amount
+	}{
+		{name: "100% of ₹3.1 crore and ₹50 lakh", value: 10000,
+			lines: []money.Amount{31 * crore / 10, 5 * crore / 10}, shares: []money.Amount{31 * crore / 10, 5 * crore / 10}},
+		{name: "10% of ₹9.7 crore and ₹3 crore", value: 1000,
+			lines: []money.Amount{97 * crore / 10, 3 * crore}, shares: []money.Amount{97 * crore / 100, 3 * crore / 10}},
+		{name: "100% of the largest legal cart", value: 10000, lines: full, shares: full},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := models.Discount{Type: models.DiscountPercentage, Value: tt.value, Scope: models.DiscountScopeOrder, IsActive: true}
+			lines := make([]Line, len(tt.lines))
+			for i, l := range tt.lines {
+				lines[i] = Line{ProductID: uuid.New(), Total: l}
+			}
+			r := Evaluate(Input{Target: Target{Discount: d}, Lines: lines, HasCustomer: true, Now: time.Now()})
+			for i, want := range tt.shares {
+				if r.PerLine[i] != want {
+					t.Fatalf("line %d share %d, want %d (all: %v)", i, r.PerLine[i], want, r.PerLine)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package discount
 
 import (
+	"encoding/binary"
+	"math/big"
 	"testing"
 	"time"
 
@@ -9,60 +11,88 @@ import (
 	"github.com/google/uuid"
 )
 
-// Shares always sum to the amount and never exceed their line.
+// maxLine is the largest legal line total (cart.MaxQuantity units at
+// money.MaxAmount) and maxLines the most lines a cart holds (cart.MaxLines).
+const (
+	maxLine  = 1000 * money.MaxAmount
+	maxLines = 100
+)
+
+// legalWeights reads up to maxLines line totals in 0..maxLine from b, eight
+// little-endian bytes each, so the fuzzer reaches every legal cart.
+func legalWeights(b []byte) []money.Amount {
+	var ws []money.Amount
+	for len(b) > 0 && len(ws) < maxLines {
+		var chunk [8]byte
+		n := copy(chunk[:], b)
+		b = b[n:]
+		ws = append(ws, money.Amount(binary.LittleEndian.Uint64(chunk[:])%uint64(maxLine+1)))
+	}
+	return ws
+}
+
+// Over every legal cart, shares are within 0..weight, sum to the amount
+// exactly, and each is the exact proportional share rounded down or up.
 func FuzzAllocate(f *testing.F) {
-	f.Add(int64(100), int64(1), int64(1), int64(1))
-	f.Add(int64(7), int64(0), int64(3), int64(0))
-	f.Fuzz(func(t *testing.T, amount, w1, w2, w3 int64) {
-		ws := []money.Amount{money.Amount(w1), money.Amount(w2), money.Amount(w3)}
+	f.Fuzz(func(t *testing.T, amount uint64, weightBytes []byte) {
+		ws := legalWeights(weightBytes)
 		var total money.Amount
 		for _, w := range ws {
-			if w < 0 || w > money.MaxAmount/4 {
-				return
-			}
 			total += w
 		}
-		if amount < 0 || money.Amount(amount) > total {
-			return
-		}
-		shares := Allocate(money.Amount(amount), ws)
+		a := money.Amount(amount % uint64(total+1))
+		shares := Allocate(a, ws)
 		var sum money.Amount
 		for i, s := range shares {
 			if s < 0 || s > ws[i] {
-				t.Fatalf("share %d of line %d exceeds its weight %d", s, i, ws[i])
+				t.Fatalf("share %d of line %d outside 0..%d", s, i, ws[i])
+			}
+			if total > 0 {
+				floor := new(big.Int).Mul(big.NewInt(int64(a)), big.NewInt(int64(ws[i])))
+				floor.Quo(floor, big.NewInt(int64(total)))
+				if d := big.NewInt(int64(s)); d.Sub(d, floor).Sign() < 0 || d.Cmp(big.NewInt(1)) > 0 {
+					t.Fatalf("share %d of line %d is neither ⌊%d×%d/%d⌋ = %s nor one more", s, i, a, ws[i], total, floor)
+				}
 			}
 			sum += s
 		}
-		if total > 0 && sum != money.Amount(amount) {
-			t.Fatalf("shares %v sum to %d, want %d", shares, sum, amount)
+		if sum != a {
+			t.Fatalf("shares %v sum to %d, want %d", shares, sum, a)
 		}
 	})
 }
 
-// A discount never takes more than the cart, so totals never go negative,
-// and the per-line tax of the discounted lines adds up within the total.
+// Over every legal cart, a discount never takes more than the cart, its
+// line shares add up to it exactly, no line goes negative, and the per-line
+// tax of the discounted lines adds up within the total.
 func FuzzEvaluateTotals(f *testing.F) {
-	f.Add(true, int64(1000), int64(99900), int64(33350), uint8(5))
-	f.Add(false, int64(500000), int64(1), int64(0), uint8(0))
-	f.Fuzz(func(t *testing.T, percentage bool, value, l1, l2 int64, slab uint8) {
-		if l1 < 0 || l2 < 0 || l1 > int64(money.MaxAmount)/4 || l2 > int64(money.MaxAmount)/4 || value <= 0 || value > int64(money.MaxAmount) {
+	f.Fuzz(func(t *testing.T, percentage bool, value int64, lineBytes []byte, slab uint8) {
+		if value <= 0 || value > int64(money.MaxAmount) || percentage && value > 10000 {
 			return
 		}
 		d := models.Discount{Type: models.DiscountFixedAmount, Value: value, Scope: models.DiscountScopeOrder, IsActive: true}
 		if percentage {
-			if value > 10000 {
-				return
-			}
 			d.Type = models.DiscountPercentage
 		}
-		lines := []Line{{ProductID: uuid.New(), Total: money.Amount(l1)}, {ProductID: uuid.New(), Total: money.Amount(l2)}}
+		var lines []Line
+		var subtotal money.Amount
+		for _, w := range legalWeights(lineBytes) {
+			lines = append(lines, Line{ProductID: uuid.New(), Total: w})
+			subtotal += w
+		}
 		r := Evaluate(Input{Target: Target{Discount: d}, Lines: lines, HasCustomer: true, Now: time.Now()})
 		if !r.Applies() {
 			return
 		}
-		subtotal := money.Amount(l1 + l2)
 		if r.Amount < 0 || r.Amount > subtotal {
 			t.Fatalf("discount %d of subtotal %d", r.Amount, subtotal)
+		}
+		var shares money.Amount
+		for _, s := range r.PerLine {
+			shares += s
+		}
+		if shares != r.Amount {
+			t.Fatalf("line shares %v sum to %d, not the discount %d", r.PerLine, shares, r.Amount)
 		}
 		rate := []money.Rate{0, 25, 300, 500, 1200, 1800, 2800}[int(slab)%7]
 		var tax money.Amount

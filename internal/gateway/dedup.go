@@ -25,3 +25,13 @@ func DedupKey(ev Event, headerEventID string) string {
 	h.Write([]byte(strconv.FormatInt(ev.CreatedAt, 10)))
 	return "h:" + hex.EncodeToString(h.Sum(nil))
 }
+
+// BodyKey names a request body for duplicate detection: the SHA-256 of the
+// raw bytes. The signature covers the body only, so a replayed body is a
+// duplicate whatever id header it comes with (X-Razorpay-Event-Id is not
+// signed; real Razorpay bodies carry no id, so DedupKey alone would take a
+// new header for a new event).
+func BodyKey(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "body:" + hex.EncodeToString(sum[:])
+}

@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// MarkerTTL is how long a processed event's duplicate marker lives
+// MarkerTTL is how long a processed event's duplicate markers live
 // (interface section 8).
 const MarkerTTL = 24 * time.Hour
 
@@ -61,8 +61,9 @@ func NewReceiver(secret string, rdb *redis.Client, q tasks.Enqueuer, log *slog.L
 // signature, malformed event, missing payment entity) returns a
 // VALIDATION_ERROR and writes and queues nothing. Otherwise the Result says
 // how to answer: 200 accepted, duplicate or not handled, or 500 when the
-// marker could not be set or the event could not be queued (the marker is
-// then removed so that the gateway's retry goes through).
+// markers could not be set or the event could not be queued (the markers
+// are then removed so that the gateway's retry goes through). An event is a
+// duplicate when its DedupKey or its BodyKey was seen within MarkerTTL.
 func (r *Receiver) Receive(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
 	label := "invalid"
@@ -92,23 +93,34 @@ func (r *Receiver) receive(ctx context.Context, req Request, label *string) (Res
 		return Result{}, err
 	}
 	key := DedupKey(ev, req.EventIDHeader)
+	body := BodyKey(req.Body)
 	log := r.log.With("event", ev.Name, "dedup_key", key, "gateway_order_id", ev.Payment.OrderID)
-	fresh, err := r.redis.SetNX(ctx, markerPrefix+key, time.Now().Unix(), MarkerTTL).Result()
+	taskKey, err := setMarkers.Run(ctx, r.redis, []string{markerPrefix + key, markerPrefix + body},
+		time.Now().Unix(), int64(MarkerTTL/time.Second), key).Text()
 	if err != nil {
-		log.ErrorContext(ctx, "gateway webhook: duplicate marker not set", "err", err)
+		log.ErrorContext(ctx, "gateway webhook: duplicate markers not set", "err", err)
 		return failed(), nil
 	}
-	// The task id is derived from the same key, so queueing is idempotent:
-	// a duplicate queues again, which is a no-op when the first delivery's
-	// task exists and recovers the event when the first delivery's enqueue
-	// failed and its marker could not be removed.
-	task, opts := tasks.NewGatewayEventTask(req.Body, key)
+	fresh := taskKey == ""
+	if fresh {
+		taskKey = key
+	}
+	// The task id is derived from the key of the first delivery of this
+	// event, so queueing is idempotent: a duplicate queues again, which is a
+	// no-op when the first delivery's task exists and recovers the event
+	// when the first delivery's enqueue failed and its markers could not be
+	// removed. A replayed body under a new id header queues under the first
+	// delivery's key (kept in the body marker), never under its new one.
+	task, opts := tasks.NewGatewayEventTask(req.Body, taskKey)
 	if err := tasks.Enqueue(ctx, r.queue, task, opts...); err != nil {
 		log.ErrorContext(ctx, "gateway webhook: enqueue failed", "err", err, "duplicate", !fresh)
 		if fresh {
-			r.removeMarker(ctx, key, log)
+			r.removeMarkers(ctx, log, key, body)
 		}
 		return failed(), nil
+	}
+	if taskKey != key {
+		log.WarnContext(ctx, "gateway webhook: a delivered body came again under another event id", "first_dedup_key", taskKey)
 	}
 	if !fresh {
 		return Result{Status: http.StatusOK, Processed: true, Message: MsgDuplicate}, nil
@@ -116,15 +128,36 @@ func (r *Receiver) receive(ctx context.Context, req Request, label *string) (Res
 	return Result{Status: http.StatusOK, Processed: true, Message: MsgAccepted}, nil
 }
 
-// removeMarker lets the gateway's retry of an event that was not queued go
-// through.
-func (r *Receiver) removeMarker(ctx context.Context, key string, log *slog.Logger) {
-	// The request context may be what failed; removing the marker must not
+// setMarkers sets the event-key marker (KEYS[1]) and the body marker
+// (KEYS[2]) together, or neither: an event is a duplicate when either
+// exists. It returns "" when both were set (a new event), else the key the
+// event was first queued under: ARGV[3] itself when its marker exists, or
+// the key kept in the body marker. ARGV: marker time, TTL in seconds, key.
+var setMarkers = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then
+	return ARGV[3]
+end
+local first = redis.call('GET', KEYS[2])
+if first then
+	return first
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[2])
+return ''
+`)
+
+// removeMarkers lets the gateway's retry of an event that was not queued
+// go through.
+func (r *Receiver) removeMarkers(ctx context.Context, log *slog.Logger, keys ...string) {
+	// The request context may be what failed; removing the markers must not
 	// depend on it.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	if err := r.redis.Del(ctx, markerPrefix+key).Err(); err != nil {
-		log.WarnContext(ctx, "gateway webhook: marker not removed; the retry will re-queue as a duplicate", "err", err)
+	for i, k := range keys {
+		keys[i] = markerPrefix + k
+	}
+	if err := r.redis.Del(ctx, keys...).Err(); err != nil {
+		log.WarnContext(ctx, "gateway webhook: markers not removed; the retry will re-queue as a duplicate", "err", err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -13,8 +15,10 @@ import (
 // Amount is a sum of money in minor units of the store currency (paise for INR).
 type Amount int64
 
-// MaxAmount bounds every amount the API accepts (10^11 major units), so that
-// products of an amount and a rate in basis points never overflow int64.
+// MaxAmount bounds every amount the API accepts (10^11 major units). Sums of
+// legal amounts stay far inside int64 (a cart of 100 lines × 1000 units at
+// MaxAmount is 10^18 paise); products of two of them do not, which is why
+// MulDivHalfUp multiplies in 128 bits.
 const MaxAmount Amount = 100_000_000_000_00
 
 // ErrFormat is returned for a number with more than two decimals, an exponent,
@@ -67,13 +71,44 @@ func Parse(s string) (Amount, error) {
 	return Amount(v), err
 }
 
-// MulDivHalfUp returns a*num/den rounded half away from zero. den must be > 0.
+// MulDivHalfUp returns a*num/den rounded half away from zero, exactly: the
+// product is formed in 128 bits, so a line total in the legal range (up to
+// 1000 units at MaxAmount) times a rate or another amount cannot wrap. den
+// must be > 0. The result fits whenever |num| ≤ den; a result beyond int64
+// (only possible with |num| > den) panics rather than return a wrong amount.
 func MulDivHalfUp(a Amount, num, den int64) Amount {
-	p := int64(a) * num
-	if p >= 0 {
-		return Amount((p + den/2) / den)
+	if den <= 0 {
+		panic("money.MulDivHalfUp: den must be > 0")
 	}
-	return -Amount((-p + den/2) / den)
+	neg := (a < 0) != (num < 0)
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++ // -2^63 is representable
+	}
+	const overflow = "money.MulDivHalfUp: result overflows int64"
+	hi, lo := bits.Mul64(magnitude(int64(a)), magnitude(num))
+	if hi >= uint64(den) { // quotient ≥ 2^64; Div64 would panic less helpfully
+		panic(overflow)
+	}
+	q, r := bits.Div64(hi, lo, uint64(den))
+	if 2*r >= uint64(den) && q <= limit { // r < den ≤ 2^63: 2r cannot wrap; q ≤ 2^63: q+1 cannot
+		q++
+	}
+	if q > limit {
+		panic(overflow)
+	}
+	if neg {
+		return Amount(-int64(q)) // q = 2^63 converts to math.MinInt64, which negates to itself
+	}
+	return Amount(q)
+}
+
+// magnitude is |v| as a uint64; it is exact for math.MinInt64 too.
+func magnitude(v int64) uint64 {
+	if v < 0 {
+		return uint64(-(v + 1)) + 1
+	}
+	return uint64(v)
 }
 
 // Percent returns pct (in hundredths of a percent, 1250 = 12.5 %) of a,

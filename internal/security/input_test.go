@@ -25,7 +25,7 @@ func TestHostileQuantities(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			body := `{"variantId":"` + p.Variants[0].ID.String() + `","quantity":` + q + `}`
-			r := app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body})
+			r := app.Do(t, "POST", "/cart/items", testkit.Req{Headers: hdr, Body: body, Invalid: true})
 			r.ExpectField(t, "quantity")
 			unchanged(t, app.DB, before)
 		})
@@ -76,9 +76,9 @@ func TestOversizedAndNestedBodies(t *testing.T) {
 	before := snapshot(t, app.DB, "customers", "carts", "cart_items")
 	t.Run("deeply nested JSON", func(t *testing.T) {
 		nested := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
-		app.Do(t, "POST", "/customers/register", testkit.Req{Body: nested}).ExpectError(t, 400, "VALIDATION_ERROR")
+		app.Do(t, "POST", "/customers/register", testkit.Req{Body: nested, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		app.Do(t, "POST", "/cart/items", testkit.Req{Headers: map[string]string{"X-Session-Id": "nested-bodies-1"},
-			Body: `{"variantId":` + nested + `}`}).ExpectError(t, 400, "VALIDATION_ERROR")
+			Body: `{"variantId":` + nested + `}`, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		unchanged(t, app.DB, before)
 	})
 	t.Run("10 MB body", func(t *testing.T) {
@@ -93,14 +93,14 @@ func TestOversizedAndNestedBodies(t *testing.T) {
 		}
 	})
 	t.Run("non-JSON body", func(t *testing.T) {
-		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b"}).ExpectError(t, 400, "VALIDATION_ERROR")
+		app.Do(t, "POST", "/customers/login", testkit.Req{Body: "email=a&password=b", Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		unchanged(t, app.DB, before)
 	})
 	t.Run("invalid guest session ids", func(t *testing.T) {
 		for _, sid := range []string{"short", strings.Repeat("a", 129), "has space in it", "semi;colon-123", "../../etc/passwd"} {
-			app.Do(t, "GET", "/cart", testkit.Req{Headers: map[string]string{"X-Session-Id": sid}}).ExpectError(t, 400, "VALIDATION_ERROR")
+			app.Do(t, "GET", "/cart", testkit.Req{Headers: map[string]string{"X-Session-Id": sid}, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 			app.Do(t, "POST", "/cart/items", testkit.Req{Headers: map[string]string{"X-Session-Id": sid},
-				Body: map[string]any{"variantId": "00000000-0000-4000-8000-000000000000", "quantity": 1}}).ExpectError(t, 400, "VALIDATION_ERROR")
+				Body: map[string]any{"variantId": "00000000-0000-4000-8000-000000000000", "quantity": 1}, Invalid: true}).ExpectError(t, 400, "VALIDATION_ERROR")
 		}
 		unchanged(t, app.DB, before)
 	})

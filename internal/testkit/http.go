@@ -3,6 +3,7 @@ package testkit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -10,7 +11,8 @@ import (
 	"time"
 )
 
-var client = &http.Client{Timeout: 30 * time.Second}
+// client checks every exchange against docs/openapi.yaml.
+var client = &http.Client{Timeout: 30 * time.Second, Transport: ContractTransport{}}
 
 // Response is a finished HTTP exchange.
 type Response struct {
@@ -26,6 +28,10 @@ type Req struct {
 	Body    any
 	// Token is sent as Authorization: Bearer.
 	Token string
+	// Invalid marks a request that deliberately breaks docs/openapi.yaml
+	// (a malformed body, a bad parameter, an unknown route): it is sent
+	// unchecked; its response is still checked against the document.
+	Invalid bool
 }
 
 // Do sends method path (relative to a.URL) and returns the response.
@@ -64,7 +70,13 @@ func Do(tb testing.TB, method, url string, r Req) *Response {
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
 	}
+	if r.Invalid {
+		req.Header.Set(InvalidRequestHeader, "1")
+	}
 	resp, err := client.Do(req)
+	if ce := (*ContractError)(nil); errors.As(err, &ce) {
+		tb.Fatal(ce)
+	}
 	if err != nil {
 		tb.Fatalf("testkit: %s %s: %v", method, url, err)
 	}

@@ -1,0 +1,43 @@
+package testkit
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// Chromium finds a Chromium binary for browser tests: $CHROMIUM, else
+// chromium, chromium-browser or google-chrome on PATH; "" when there is
+// none (`make chromium` installs one).
+func Chromium() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// RunChromium runs bin with args (within 60 s) and returns its standard
+// output and standard error; it fails tb if Chromium fails.
+func RunChromium(tb testing.TB, bin string, args ...string) (stdout, stderr string) {
+	tb.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("chromium: %v", err)
+	}
+	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	if err := cmd.Wait(); err != nil {
+		tb.Fatalf("chromium: %v\n%s", err, errOut.String())
+	}
+	return out.String(), errOut.String()
+}
