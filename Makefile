@@ -50,10 +50,12 @@ screenshots: services chromium
 test-faults: services
 	$(GO) test $(TEST_FLAGS) -tags=faults ./internal/faults/
 
-## lint: gofmt, go vet, and Redocly's recommended rules on docs/openapi.yaml (when npm is installed)
+## lint: gofmt, go vet, go.mod/go.sum tidy, and Redocly's recommended rules on docs/openapi.yaml
+## (when npm is installed; CI machines have it)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "lint: go.mod/go.sum are not tidy: run 'go mod tidy'"; exit 1; }
 	@if command -v npx >/dev/null; then scripts/openapi-lint.sh; else echo "lint: npm not installed, docs/openapi.yaml not linted (scripts/openapi-lint.sh)"; fi
 
 ## bench: load benchmarks against real processes; writes docs/BENCHMARKS.md

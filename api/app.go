@@ -1,24 +1,35 @@
 // Package api builds the HTTP service: the Fiber app, its middleware, and
 // the routes of every domain, mounted under the storefront root and
-// /api/v1/admin.
+// /api/v1/admin. Each route package exports Register, taking its route
+// group(s) and a struct of exactly the services it calls; New hands them
+// those services from the composition root (internal/app).
 package api
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/console"
+	"github.com/gocommerce/shop/api/analyticsapi"
+	"github.com/gocommerce/shop/api/catalogapi"
+	"github.com/gocommerce/shop/api/customerapi"
+	"github.com/gocommerce/shop/api/docsapi"
+	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/api/identityapi"
+	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/middleware"
-	"github.com/gocommerce/shop/api/mount"
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/storeapi"
+	"github.com/gocommerce/shop/api/systemapi"
+	"github.com/gocommerce/shop/api/webhookapi"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/deps"
-	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -32,14 +43,15 @@ const RequestTimeout = 15 * time.Second
 type Server struct {
 	App *fiber.App
 	// Admin is the admin route registry, for tests that walk every route.
-	Admin *adminroute.Router
-	deps  *deps.Deps
+	Admin           *adminroute.Router
+	log             *slog.Logger
+	shutdownTimeout time.Duration
 }
 
-// New builds the service on d.
-func New(d *deps.Deps) *Server {
-	cfg := d.Config
-	app := fiber.New(fiber.Config{
+// New builds the service on a's services.
+func New(a *app.App) *Server {
+	cfg := a.Config
+	root := fiber.New(fiber.Config{
 		AppName:        cfg.AppName,
 		BodyLimit:      BodyLimit,
 		ReadBufferSize: 16 << 10, // cookies plus a JWT exceed the 4 KiB default
@@ -50,7 +62,7 @@ func New(d *deps.Deps) *Server {
 		WriteTimeout:          RequestTimeout,
 		IdleTimeout:           60 * time.Second,
 		DisableStartupMessage: true,
-		ErrorHandler:          httpx.ErrorHandler(d.Log),
+		ErrorHandler:          httpx.ErrorHandler(a.Log),
 		CaseSensitive:         true,
 		// Every string and byte slice the context hands out (method, path,
 		// params, query, headers, cookies, body) is the caller's own copy,
@@ -59,47 +71,56 @@ func New(d *deps.Deps) *Server {
 		// key, a background load) stays what it was. See docs/DECISIONS.md.
 		Immutable: true,
 	})
-	app.Use(
+	root.Use(
 		middleware.RequestContext(RequestTimeout),
-		middleware.AccessLog(d.Log),
-		middleware.Recover(d.Log),
+		middleware.AccessLog(a.Log),
+		middleware.Recover(a.Log),
 		middleware.ClientIP(trustedNets(cfg)),
 	)
-	registerProbes(app, d)
+	registerProbes(root, a)
 
-	v1 := app.Group("/api/v1")
+	v1 := root.Group("/api/v1")
 	guard := &adminroute.Guard{
-		Auth:    AdminAuth(d),
-		DB:      d.DB,
-		Limiter: ratelimit.New(d.Redis),
+		Auth:    a.AdminAuth,
+		DB:      a.DB,
+		Limiter: a.Limiter,
 		Limits: adminroute.Limits{
 			adminroute.General:   cfg.AdminGeneralRateLimit,
 			adminroute.Bulk:      cfg.AdminBulkRateLimit,
 			adminroute.Analytics: cfg.AdminAnalyticsRateLimit,
 		},
-		Log: d.Log,
+		Log: a.Log,
 	}
 	admin := adminroute.New(v1.Group("/admin"), "/api/v1/admin", guard)
-	m := &mount.Mount{Root: app, Admin: admin, AdminGuard: guard, Deps: d}
-	for _, register := range modules {
-		register(m)
-	}
-	console.Mount(app, admin, cfg)
-	return &Server{App: app, Admin: admin, deps: d}
-}
 
-// AdminAuth builds the admin authentication service from the configuration.
-func AdminAuth(d *deps.Deps) *adminauth.Service {
-	cfg := d.Config
-	return adminauth.New(d.DB, adminauth.Settings{
-		JWTSecret:            []byte(cfg.AdminJWTSecret),
-		AccessTokenTTL:       cfg.AdminAccessTokenTTL,
-		RefreshTTL:           time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
-		SessionTTL:           time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
-		Issuer:               cfg.AppName,
-		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
-		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
-	}).WithEmailQueue(d.Queue, d.Log)
+	customerapi.Register(admin, customerapi.Services{Customers: a.CustomerAdmin})
+	docsapi.Register(root)
+	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
+	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
+	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
+	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles})
+	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
+	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
+	orderapi.Register(admin, orderapi.Services{Orders: a.Orders})
+	identityapi.Register(admin, identityapi.Services{
+		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
+	}, identityapi.Settings{
+		CodeLimit:    cfg.AdminLoginRateLimit,
+		CodeWindow:   time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
+		CookieSecure: cfg.CookieSecure,
+	})
+	storeapi.Register(root, admin, storeapi.Services{
+		Customers: a.Customers, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout,
+		Claims: a.Claims, Reviews: a.Reviews, Queue: a.Queue, Limiter: a.Limiter,
+	}, storeapi.Settings{
+		AuthLimit:            cfg.AdminLoginRateLimit,
+		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
+		DiscountCartLimit:    cfg.DiscountCodeRateLimit,
+		DiscountAddressLimit: cfg.DiscountCodeAddressRateLimit,
+		DiscountWindow:       time.Duration(cfg.DiscountCodeRateWindowS) * time.Second,
+	})
+	console.Mount(root, admin, cfg)
+	return &Server{App: root, Admin: admin, log: a.Log, shutdownTimeout: cfg.ShutdownTimeout}
 }
 
 func trustedNets(cfg *config.Config) []*net.IPNet {
@@ -122,8 +143,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	s.deps.Log.Info("shutting down api", "timeout", s.deps.Config.ShutdownTimeout.String())
-	if err := s.App.ShutdownWithTimeout(s.deps.Config.ShutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	s.log.Info("shutting down api", "timeout", s.shutdownTimeout.String())
+	if err := s.App.ShutdownWithTimeout(s.shutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	// Shutdown is a no-op when the listener goroutine has not begun serving

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/lib/pq"
-	"gorm.io/datatypes"
 )
 
 // Admin roles, from least to most privileged.
@@ -48,7 +46,7 @@ type AdminSession struct {
 type AdminTwoFactor struct {
 	AdminID      uuid.UUID `gorm:"type:uuid;primaryKey"`
 	Secret       string
-	BackupCodes  pq.StringArray `gorm:"type:text[]"`
+	BackupCodes  StringArray `gorm:"type:text[]"`
 	Enabled      bool
 	LastUsedStep int64
 	// FailedCodes counts wrong codes of the login step since FailuresSince;
@@ -74,7 +72,7 @@ type AdminEmail struct {
 	AdminID   uuid.UUID `gorm:"type:uuid"`
 	Kind      string
 	Ref       string
-	Details   datatypes.JSON
+	Details   JSON
 	CreatedAt time.Time
 	SentAt    *time.Time
 }
@@ -85,7 +83,7 @@ type AdminAuditLog struct {
 	AdminID   *uuid.UUID `gorm:"type:uuid"`
 	Action    string
 	EntityID  *string
-	Metadata  datatypes.JSON
+	Metadata  JSON
 	IPAddress string
 	UserAgent string
 	CreatedAt time.Time

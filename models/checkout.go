@@ -5,7 +5,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/google/uuid"
-	"gorm.io/datatypes"
 )
 
 // Cart belongs to a customer or to a guest's X-Session-Id.
@@ -66,10 +65,10 @@ type CheckoutSession struct {
 	Email           string
 	Name            string
 	Phone           string
-	ShippingAddress datatypes.JSON
-	BillingAddress  datatypes.JSON
+	ShippingAddress JSON
+	BillingAddress  JSON
 	// Lines is a JSON array of CheckoutLine: the priced snapshot.
-	Lines           datatypes.JSON
+	Lines           JSON
 	Subtotal        money.Amount
 	DiscountTotal   money.Amount
 	TaxTotal        money.Amount
@@ -107,8 +106,8 @@ type StockReservation struct {
 	CreatedAt         time.Time
 }
 
-// Address is a postal address as stored on sessions and orders (the guest
-// checkout address of the interface).
+// Address is a postal address as stored on sessions and orders
+// (docs/openapi.yaml, OrderAddress).
 type Address struct {
 	Type     string `json:"type"`
 	Street   string `json:"street"`

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/google/uuid"
-	"gorm.io/datatypes"
 )
 
 // Order statuses.
@@ -37,8 +36,8 @@ type Order struct {
 	Email             string
 	Name              string
 	Phone             string
-	ShippingAddress   datatypes.JSON
-	BillingAddress    datatypes.JSON
+	ShippingAddress   JSON
+	BillingAddress    JSON
 	Subtotal          money.Amount
 	DiscountTotal     money.Amount
 	TaxTotal          money.Amount

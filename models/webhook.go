@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/lib/pq"
-	"gorm.io/datatypes"
 )
 
 // Event is an outbox entry: a domain event written in the transaction of the
@@ -13,16 +11,16 @@ import (
 type Event struct {
 	ID           uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
 	Type         string
-	Data         datatypes.JSON
+	Data         JSON
 	CreatedAt    time.Time
 	DispatchedAt *time.Time
 }
 
 // WebhookSubscription is an outbound webhook receiver.
 type WebhookSubscription struct {
-	ID             uuid.UUID      `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
-	URL            string         `gorm:"column:url"`
-	Events         pq.StringArray `gorm:"type:text[]"`
+	ID             uuid.UUID   `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	URL            string      `gorm:"column:url"`
+	Events         StringArray `gorm:"type:text[]"`
 	Secret         string
 	Description    string
 	IsActive       bool

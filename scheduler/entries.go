@@ -3,13 +3,12 @@ package scheduler
 import (
 	"time"
 
-	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 )
 
 // Entries is the timetable. Each domain adds its entries here.
-func Entries(d *deps.Deps) []Entry {
+func Entries() []Entry {
 	return []Entry{
 		analyticsRollup, reconcileNightly, retentionDaily,
 		{

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 	"github.com/robfig/cron/v3"
@@ -34,13 +34,13 @@ type Scheduler struct {
 	entries []Entry
 }
 
-// New builds the scheduler with every entry of Entries(d).
-func New(d *deps.Deps) *Scheduler {
+// New builds the scheduler with every entry of Entries, enqueuing on a's queue.
+func New(a *app.App) *Scheduler {
 	s := &Scheduler{
 		cron:    cron.New(cron.WithSeconds(), cron.WithLocation(time.UTC)),
-		queue:   d.Queue,
-		log:     d.Log.With("process", "scheduler"),
-		entries: Entries(d),
+		queue:   a.Queue,
+		log:     a.Log.With("process", "scheduler"),
+		entries: Entries(),
 	}
 	for _, e := range s.entries {
 		e := e

@@ -8,12 +8,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/analytics"
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/inventory"
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payment"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
@@ -21,8 +17,8 @@ import (
 
 // registerBackoffice mounts the back-office jobs: analytics rollups, bulk
 // inventory updates, reconcile and retention.
-func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
-	stats := analytics.New(d.DB, d.Config.LowStockThreshold, d.Config.StoreCurrency)
+func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
+	stats, bulk, repair := a.Analytics, a.Inventory, a.Reconcile
 	mux.HandleFunc(tasks.TypeAnalyticsRollup, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.AnalyticsRollupPayload
 		if err := tasks.Decode(t, &p); err != nil {
@@ -36,7 +32,6 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 		return stats.Rollup(ctx, analytics.Range{From: from, To: to})
 	})
 
-	bulk := inventory.New(d.DB, d.Queue, d.Log, d.Config.LowStockThreshold, d.Config.StoreCurrency)
 	mux.HandleFunc(tasks.TypeInventoryBulk, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.InventoryBulkPayload
 		if err := tasks.Decode(t, &p); err != nil {
@@ -58,15 +53,6 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 		return writeResult(t, res)
 	})
 
-	provider, err := payment.FromConfig(d.Config)
-	if err != nil {
-		panic("worker: " + err.Error()) // config validation rules this out
-	}
-	refunds := orders.New(d.DB, d.Queue, provider, d.Log.With("component", "refunds"))
-	duplicates := payments.New(d.DB, d.Queue, provider, d.Log.With("component", "payments"), payments.Settings{
-		Provider: d.Config.PaymentProvider, StoreState: d.Config.StoreState, LowStockThreshold: d.Config.LowStockThreshold,
-	})
-	repair := reconcile.New(d.DB, stats, reconcile.Settlers{Refunds: refunds, Duplicates: duplicates}, d.Log.With("component", "reconcile"))
 	mux.HandleFunc(tasks.TypeReconcile, func(ctx context.Context, t *asynq.Task) error {
 		rep, err := repair.Run(ctx)
 		if err != nil {
@@ -76,15 +62,15 @@ func registerBackoffice(mux *asynq.ServeMux, d *deps.Deps) {
 	})
 
 	mux.HandleFunc(tasks.TypeRetention, func(ctx context.Context, t *asynq.Task) error {
-		days := d.Config.DataRetentionDays
+		days := a.Config.DataRetentionDays
 		if days == 0 {
 			return nil // kept forever
 		}
-		rep, err := retention.Prune(ctx, d.DB, time.Now().AddDate(0, 0, -days))
+		rep, err := retention.Prune(ctx, a.DB, time.Now().AddDate(0, 0, -days))
 		if err != nil {
 			return err
 		}
-		d.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts)
+		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts)
 		return nil
 	})
 }

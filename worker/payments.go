@@ -5,26 +5,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
-	"github.com/gocommerce/shop/internal/payment"
-	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 )
 
 // registerPayments handles verified gateway events.
-func registerPayments(mux *asynq.ServeMux, d *deps.Deps) {
-	provider, err := payment.FromConfig(d.Config)
-	if err != nil {
-		panic("worker: " + err.Error()) // config validation rules this out
-	}
-	svc := payments.New(d.DB, d.Queue, provider, d.Log, payments.Settings{
-		Provider:          d.Config.PaymentProvider,
-		StoreState:        d.Config.StoreState,
-		LowStockThreshold: d.Config.LowStockThreshold,
-	})
+func registerPayments(mux *asynq.ServeMux, a *app.App) {
+	svc := a.Payments
 	mux.HandleFunc(tasks.TypeGatewayEvent, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.GatewayEventPayload
 		if err := tasks.Decode(t, &p); err != nil {

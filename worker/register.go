@@ -3,19 +3,19 @@ package worker
 import (
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/hibiken/asynq"
 )
 
-// register mounts every domain's task handlers. Each domain has one
-// registerX function in its own file of this package.
-func register(mux *asynq.ServeMux, d *deps.Deps) {
-	registerOutbox(mux, d)
-	registerBackoffice(mux, d)
-	registerStorefront(mux, d)
-	registerPayments(mux, d)
-	registerWebhooks(mux, d)
-	registerAdminMail(mux, d)
+// register mounts every domain's task handlers on the services of a. Each
+// domain has one registerX function in its own file of this package.
+func register(mux *asynq.ServeMux, a *app.App) {
+	registerOutbox(mux, a)
+	registerBackoffice(mux, a)
+	registerStorefront(mux, a)
+	registerPayments(mux, a)
+	registerWebhooks(mux, a)
+	registerAdminMail(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

@@ -14,8 +14,8 @@ import (
 // with none would be retried and archived without ever running.
 func TestEveryScheduledTaskHasAHandler(t *testing.T) {
 	app := testkit.MustApp(t)
-	mux := worker.New(app.Deps).Handler().(*asynq.ServeMux)
-	for _, e := range scheduler.Entries(app.Deps) {
+	mux := worker.New(app.App).Handler().(*asynq.ServeMux)
+	for _, e := range scheduler.Entries() {
 		task, _ := e.Build(time.Now())
 		if _, pattern := mux.Handler(task); pattern == "" {
 			t.Errorf("scheduler entry %s enqueues %s, which no worker handler takes", e.Name, task.Type())

@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gocommerce/shop/internal/browse"
-	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/claim"
-	"github.com/gocommerce/shop/internal/deps"
-	"github.com/gocommerce/shop/internal/mail"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -19,20 +15,9 @@ import (
 
 // registerStorefront mounts the customer email handlers and the checkout
 // expiry sweep.
-func registerStorefront(mux *asynq.ServeMux, d *deps.Deps) {
-	cfg := d.Config
-	log := d.Log.With("component", "storefront")
-	sender, err := mail.New(cfg.SMTPURL, cfg.EmailFrom, log, cfg.IsDev())
-	if err != nil {
-		panic("worker: " + err.Error()) // config validation rules this out
-	}
-	claims := claim.New(d.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName}, log)
-	provider, err := payment.FromConfig(cfg)
-	if err != nil {
-		panic("worker: " + err.Error())
-	}
-	stock := browse.NewStockStore(d.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
-	sweeper := checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency}, stock, log)
+func registerStorefront(mux *asynq.ServeMux, a *app.App) {
+	log := a.Log.With("component", "storefront")
+	claims, sweeper := a.Claims, a.Checkout
 
 	mux.HandleFunc(tasks.TypeOrderEmails, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.OrderEmailsPayload

@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/deps"
-	"github.com/gocommerce/shop/internal/webhooks"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -13,11 +12,8 @@ import (
 
 // registerWebhooks handles outbound webhooks: the outbox's fan-out, each
 // delivery attempt, and the sweep of overdue attempts.
-func registerWebhooks(mux *asynq.ServeMux, d *deps.Deps) {
-	guard := webhooks.Guard{AllowPrivate: d.Config.WebhookAllowPrivateTargets}
-	retry := webhooks.DefaultRetry
-	retry.Base = d.Config.WebhookRetryBase
-	deliverer := webhooks.NewDeliverer(d.DB, d.Queue, d.Log, webhooks.NewClient(guard, d.Config.WebhookTimeout), retry)
+func registerWebhooks(mux *asynq.ServeMux, a *app.App) {
+	deliverer := a.WebhookDeliverer
 
 	mux.HandleFunc(tasks.TypeEventFanout, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.EventFanoutPayload
@@ -45,7 +41,7 @@ func registerWebhooks(mux *asynq.ServeMux, d *deps.Deps) {
 	mux.HandleFunc(tasks.TypeWebhookSweep, func(ctx context.Context, t *asynq.Task) error {
 		n, err := deliverer.Sweep(ctx)
 		if n > 0 {
-			d.Log.InfoContext(ctx, "webhook sweep queued overdue attempts", "count", n)
+			a.Log.InfoContext(ctx, "webhook sweep queued overdue attempts", "count", n)
 		}
 		return err
 	})

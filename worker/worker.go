@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/metrics"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
@@ -22,13 +22,13 @@ type Worker struct {
 	log *slog.Logger
 }
 
-// New builds the worker on d.
-func New(d *deps.Deps) *Worker {
-	log := d.Log.With("process", "worker")
-	srv := asynq.NewServer(d.RedisOpt, asynq.Config{
-		Concurrency:     d.Config.WorkerConcurrency,
+// New builds the worker on a's services.
+func New(a *app.App) *Worker {
+	log := a.Log.With("process", "worker")
+	srv := asynq.NewServer(a.RedisOpt, asynq.Config{
+		Concurrency:     a.Config.WorkerConcurrency,
 		Queues:          tasks.QueueWeights,
-		ShutdownTimeout: d.Config.ShutdownTimeout,
+		ShutdownTimeout: a.Config.ShutdownTimeout,
 		RetryDelayFunc:  asynq.DefaultRetryDelayFunc, // exponential with jitter
 		Logger:          asynqLogger{log},
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
@@ -39,7 +39,7 @@ func New(d *deps.Deps) *Worker {
 	})
 	mux := asynq.NewServeMux()
 	mux.Use(observe)
-	register(mux, d)
+	register(mux, a)
 	return &Worker{srv: srv, mux: mux, log: log}
 }
 

@@ -17,7 +17,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// Cookie names of the admin tokens (interface section 5).
+// Cookie names of the admin tokens (README "Administrators").
 const (
 	AccessCookie  = "admin_access_token"
 	RefreshCookie = "admin_refresh_token"

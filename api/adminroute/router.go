@@ -13,7 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Bucket names a per-admin rate-limit bucket (interface section 8).
+// Bucket names a per-admin rate-limit bucket (the ADMIN_*_RATE_LIMIT
+// settings, README "Configuration").
 type Bucket string
 
 // Buckets.

@@ -1,5 +1,5 @@
-// Package analyticsapi serves the back office's sales analytics (interface
-// 4.5, API-DECISIONS 10). Answers come from the daily rollups only.
+// Package analyticsapi serves the back office's sales analytics (README "API
+// overview: back office"). Answers come from the daily rollups only.
 package analyticsapi
 
 import (
@@ -8,23 +8,26 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
 )
 
+// Services are what the analytics routes call.
+type Services struct {
+	Analytics *analytics.Service
+}
+
 type handlers struct {
 	stats *analytics.Service
 }
 
-// Register mounts the analytics routes on m, in the analytics rate bucket.
-func Register(m *mount.Mount) {
-	cfg := m.Deps.Config
-	h := &handlers{stats: analytics.New(m.Deps.DB, cfg.LowStockThreshold, cfg.StoreCurrency)}
-	m.Admin.Get("/analytics/orders", rbac.AnalyticsRead, h.orders, adminroute.RateBucket(adminroute.Analytics))
-	m.Admin.Get("/analytics/products", rbac.AnalyticsRead, h.products, adminroute.RateBucket(adminroute.Analytics))
+// Register mounts the analytics routes on a, in the analytics rate bucket.
+func Register(a *adminroute.Router, svc Services) {
+	h := &handlers{stats: svc.Analytics}
+	a.Get("/analytics/orders", rbac.AnalyticsRead, h.orders, adminroute.RateBucket(adminroute.Analytics))
+	a.Get("/analytics/products", rbac.AnalyticsRead, h.products, adminroute.RateBucket(adminroute.Analytics))
 }
 
 // dateRange reads dateFrom and dateTo (YYYY-MM-DD, UTC, inclusive).

@@ -1,19 +1,24 @@
 // Package catalogapi serves the administrator catalog and merchandising API
-// (interface 4.2 and 4.3, API-DECISIONS 7): products, variants and their
-// stock, pricing, categories, collections, customer groups, price lists,
-// discounts and bundles. Handlers parse and validate, call one service
-// method and map the result; the services own the rules.
+// (README "API overview: catalog", docs/DECISIONS.md "Catalog"): products,
+// variants and their stock, pricing, categories, collections, customer groups,
+// price lists, discounts and bundles. Handlers parse and validate, call one
+// service method and map the result; the services own the rules.
 package catalogapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/bundle"
-	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/rbac"
 )
+
+// Services are what the catalog routes call.
+type Services struct {
+	Catalog   *catalog.Service
+	Discounts *discount.Admin
+	Bundles   *bundle.Service
+}
 
 // handlers holds the services behind the endpoints.
 type handlers struct {
@@ -22,20 +27,12 @@ type handlers struct {
 	bundles   *bundle.Service
 }
 
-// Register mounts the catalog routes on m.
-func Register(m *mount.Mount) {
-	d := m.Deps
-	c := cache.New(d.Redis, d.Config.CachePrefix, d.Config.CacheTTL, d.Config.CacheEnabled)
-	h := &handlers{
-		catalog: catalog.New(d.DB, catalog.Options{
-			Cache: c, Queue: d.Queue, Log: d.Log, LowStockThreshold: d.Config.LowStockThreshold,
-		}),
-		discounts: discount.NewAdmin(d.DB),
-		bundles:   bundle.New(d.DB, c, d.Log),
-	}
-	registerCatalog(m.Admin, h)
-	registerDiscounts(m.Admin, h)
-	registerBundles(m.Admin, h)
+// Register mounts the catalog routes on a.
+func Register(a *adminroute.Router, svc Services) {
+	h := &handlers{catalog: svc.Catalog, discounts: svc.Discounts, bundles: svc.Bundles}
+	registerCatalog(a, h)
+	registerDiscounts(a, h)
+	registerBundles(a, h)
 }
 
 func registerCatalog(a *adminroute.Router, h *handlers) {

@@ -1,25 +1,28 @@
 // Package customerapi serves the back office's customer endpoints: list with
-// search, detail with order figures, and administrator changes (interface
-// 4.4, API-DECISIONS 7).
+// search, detail with order figures, and administrator changes (README "API
+// overview: back office").
 package customerapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/customeradmin"
 	"github.com/gocommerce/shop/internal/rbac"
 )
 
 const actionCustomerUpdate = "customer.update"
 
+// Services are what the customer routes call.
+type Services struct {
+	Customers *customeradmin.Service
+}
+
 type handlers struct {
 	customers *customeradmin.Service
 }
 
-// Register mounts the customer routes on m.
-func Register(m *mount.Mount) {
-	h := &handlers{customers: customeradmin.New(m.Deps.DB, m.Deps.Config.StoreCurrency)}
-	a := m.Admin
+// Register mounts the customer routes on a.
+func Register(a *adminroute.Router, svc Services) {
+	h := &handlers{customers: svc.Customers}
 	a.Get("/customers", rbac.CustomersRead, h.list)
 	a.Get("/customers/:customerId", rbac.CustomersRead, h.get)
 	// The group sets the prices a customer pays: assigning one is pricing.

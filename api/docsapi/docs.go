@@ -7,7 +7,6 @@ package docsapi
 import (
 	"embed"
 
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/docs"
 	"github.com/gofiber/fiber/v2"
 )
@@ -44,8 +43,7 @@ func mustRead(name string) []byte {
 
 // Register mounts the document and the reference pages: public, like the
 // document itself (docs/DECISIONS.md, "The published API document").
-func Register(m *mount.Mount) {
-	r := m.Root
+func Register(r fiber.Router) {
 	r.Get(DocumentPath, func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "application/yaml")
 		c.Set(fiber.HeaderCacheControl, "no-cache")

@@ -1,9 +1,9 @@
 // Package gatewayapi mounts the payment gateway's webhook:
-// POST /storefront/payments/gateway/webhook (interface section 4.7).
+// POST /storefront/payments/gateway/webhook (docs/WEBHOOKS.md "Inbound: the
+// payment gateway").
 package gatewayapi
 
 import (
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gofiber/fiber/v2"
 )
@@ -11,12 +11,16 @@ import (
 // Path is the webhook's path; it carries no version segment.
 const Path = "/storefront/payments/gateway/webhook"
 
+// Services are what the webhook calls.
+type Services struct {
+	Receiver *gateway.Receiver
+}
+
 // Register mounts the webhook on the public root: the signature, not a
 // token, establishes who is calling.
-func Register(m *mount.Mount) {
-	d := m.Deps
-	h := &handler{receiver: gateway.NewReceiver(d.Config.GatewayWebhookSecret, d.Redis, d.Queue, d.Log)}
-	m.Root.Post(Path, h.receive)
+func Register(root fiber.Router, svc Services) {
+	h := &handler{receiver: svc.Receiver}
+	root.Post(Path, h.receive)
 }
 
 type handler struct{ receiver *gateway.Receiver }

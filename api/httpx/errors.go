@@ -23,7 +23,7 @@ type ErrorBody struct {
 	Error ErrorObject `json:"error"`
 }
 
-// ErrorObject is the body of every error response (interface section 7).
+// ErrorObject is the body of every error response (docs/openapi.yaml, Error).
 type ErrorObject struct {
 	Code      apperr.Code    `json:"code"`
 	Message   string         `json:"message"`

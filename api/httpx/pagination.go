@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Page is a validated page request (API-DECISIONS 3).
+// Page is a validated page request (docs/openapi.yaml: `page`, `limit`).
 type Page struct {
 	Page  int
 	Limit int

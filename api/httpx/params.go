@@ -78,8 +78,9 @@ func LikePattern(s string) string {
 }
 
 // ClientIP is the socket peer, or the nearest untrusted address in
-// X-Forwarded-For when the peer is a trusted proxy (API-DECISIONS 6), so a
-// client cannot pick its own rate-limit bucket by forging the header.
+// X-Forwarded-For when the peer is in TRUSTED_PROXIES (README
+// "Authentication"), so a client cannot pick its own rate-limit bucket by
+// forging the header.
 func ClientIP(c *fiber.Ctx, trusted []*net.IPNet) string {
 	peer := c.Context().RemoteIP()
 	if !inNets(peer, trusted) {

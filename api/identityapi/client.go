@@ -26,7 +26,7 @@ func clientInfo(c *fiber.Ctx, deviceID string) adminauth.ClientInfo {
 // Errors: RATE_LIMITED, SERVICE_UNAVAILABLE (Redis down: refuse, never let
 // guesses through unlimited).
 func (h *handlers) limit(c *fiber.Ctx, key string) error {
-	res, err := h.limiter.Allow(c.UserContext(), key, h.codeLimit, h.codeWindow)
+	res, err := h.limiter.Allow(c.UserContext(), key, h.set.CodeLimit, h.set.CodeWindow)
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// Cookie paths (API-DECISIONS 5): the access token goes to every admin
+// Cookie paths (README "Administrators"): the access token goes to every admin
 // route, the refresh token only to the auth routes that read it.
 const (
 	accessCookiePath  = "/api/v1/admin"
@@ -23,12 +23,12 @@ func (h *handlers) setAuthCookies(c *fiber.Ctx, tok *adminauth.Tokens) {
 	c.Cookie(&fiber.Cookie{
 		Name: adminroute.AccessCookie, Value: tok.AccessToken, Path: accessCookiePath,
 		MaxAge: tok.ExpiresIn, Expires: now.Add(time.Duration(tok.ExpiresIn) * time.Second),
-		Secure: h.cookieSecure, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+		Secure: h.set.CookieSecure, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
 	})
 	c.Cookie(&fiber.Cookie{
 		Name: adminroute.RefreshCookie, Value: tok.RefreshToken, Path: refreshCookiePath,
 		MaxAge: int(tok.RefreshExpiresAt.Sub(now).Seconds()), Expires: tok.RefreshExpiresAt,
-		Secure: h.cookieSecure, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
+		Secure: h.set.CookieSecure, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
 	})
 }
 
@@ -40,7 +40,7 @@ func (h *handlers) clearAuthCookies(c *fiber.Ctx) {
 	} {
 		c.Cookie(&fiber.Cookie{
 			Name: ck.name, Value: "", Path: ck.path, Expires: fasthttp.CookieExpireDelete,
-			Secure: h.cookieSecure, HTTPOnly: true, SameSite: ck.sameSite,
+			Secure: h.set.CookieSecure, HTTPOnly: true, SameSite: ck.sameSite,
 		})
 	}
 }

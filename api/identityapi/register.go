@@ -1,13 +1,13 @@
 // Package identityapi serves administrator identity: login with optional
 // TOTP second step, refresh rotation, logout and sessions, 2FA setup, the
-// admin users endpoints and the audit log (API-DECISIONS 5).
+// admin users endpoints and the audit log (README "Administrators",
+// docs/DECISIONS.md "Administrator identity").
 package identityapi
 
 import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/adminusers"
 	"github.com/gocommerce/shop/internal/auditlog"
@@ -28,32 +28,43 @@ const (
 	actionAdminUserUpdate = "admin_user.update"
 )
 
+// Services are what the identity routes call.
+type Services struct {
+	Auth     *adminauth.Service
+	Users    *adminusers.Service
+	AuditLog *auditlog.Service
+	Limiter  *ratelimit.Limiter
+}
+
+// Settings are the identity routes' limits and cookie policy.
+type Settings struct {
+	// CodeLimit bounds password and code guesses per CodeWindow: per client
+	// IP for login and the 2FA login step, per admin for the signed-in code
+	// checks (ADMIN_LOGIN_RATE_*).
+	CodeLimit  int
+	CodeWindow time.Duration
+	// CookieSecure marks the refresh cookie Secure (COOKIE_SECURE).
+	CookieSecure bool
+}
+
 // handlers holds what the endpoints need.
 type handlers struct {
 	auth    *adminauth.Service
 	users   *adminusers.Service
 	audit   *auditlog.Service
 	limiter *ratelimit.Limiter
-	// codeLimit bounds password and code guesses: per client IP for login
-	// and the 2FA login step, per admin for the signed-in code checks.
-	codeLimit    int
-	codeWindow   time.Duration
-	cookieSecure bool
+	set     Settings
 }
 
-// Register mounts the identity routes on m.
-func Register(m *mount.Mount) {
-	cfg := m.Deps.Config
+// Register mounts the identity routes on a.
+func Register(a *adminroute.Router, svc Services, set Settings) {
 	h := &handlers{
-		auth:         m.AdminGuard.Auth,
-		users:        adminusers.New(m.Deps.DB),
-		audit:        auditlog.New(m.Deps.DB),
-		limiter:      m.AdminGuard.Limiter,
-		codeLimit:    cfg.AdminLoginRateLimit,
-		codeWindow:   time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
-		cookieSecure: cfg.CookieSecure,
+		auth:    svc.Auth,
+		users:   svc.Users,
+		audit:   svc.AuditLog,
+		limiter: svc.Limiter,
+		set:     set,
 	}
-	a := m.Admin
 	// Public: these authenticate by themselves and write their own entries.
 	a.Public(fiber.MethodPost, "/auth/login", h.login, adminroute.Audit(adminauth.ActionLogin, ""))
 	a.Public(fiber.MethodPost, "/auth/2fa/verify", h.verifyTwoFactor, adminroute.Audit(adminauth.ActionLogin, ""))

@@ -55,9 +55,10 @@ func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"valid": valid})
 }
 
-// lockoutHeaders answers a second-factor lockout like any refused rate
-// limit (API-DECISIONS 6): the bucket is the admin's wrong codes, empty
-// until the lockout ends. Other errors pass through.
+// lockoutHeaders answers a second-factor lockout like any refused rate limit
+// (docs/DECISIONS.md "Administrator identity", "Second-factor lockout"): the
+// bucket is the admin's wrong codes, empty until the lockout ends. Other
+// errors pass through.
 func lockoutHeaders(c *fiber.Ctx, err error) error {
 	var locked *adminauth.TwoFactorLockedError
 	if !errors.As(err, &locked) {

@@ -1,6 +1,6 @@
 // Package inventoryapi serves the back office's catalog-wide stock
-// endpoints: the overview and bulk updates queued as jobs (interface 4.5,
-// API-DECISIONS 10).
+// endpoints: the overview and bulk updates queued as jobs (README "API
+// overview: back office", docs/DECISIONS.md "Back office").
 package inventoryapi
 
 import (
@@ -8,7 +8,6 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/money"
@@ -19,16 +18,20 @@ import (
 
 const actionBulkUpdate = "inventory.bulk_update"
 
+// Services are what the inventory routes call.
+type Services struct {
+	Inventory *inventory.Service
+}
+
 type handlers struct {
 	stock *inventory.Service
 }
 
-// Register mounts the inventory routes on m.
-func Register(m *mount.Mount) {
-	d := m.Deps
-	h := &handlers{stock: inventory.New(d.DB, d.Queue, d.Log, d.Config.LowStockThreshold, d.Config.StoreCurrency)}
-	m.Admin.Get("/inventory/overview", rbac.CatalogRead, h.overview)
-	m.Admin.Post("/inventory/bulk-update", rbac.InventoryBulk, h.bulkUpdate,
+// Register mounts the inventory routes on a.
+func Register(a *adminroute.Router, svc Services) {
+	h := &handlers{stock: svc.Inventory}
+	a.Get("/inventory/overview", rbac.CatalogRead, h.overview)
+	a.Post("/inventory/bulk-update", rbac.InventoryBulk, h.bulkUpdate,
 		adminroute.Audit(actionBulkUpdate, ""), adminroute.RateBucket(adminroute.Bulk))
 }
 
@@ -71,7 +74,7 @@ type bulkRequest struct {
 	Updates []bulkLine `json:"updates" validate:"required,min=1,max=1000,dive"`
 }
 
-// JobAccepted is the 202 answer of queued work (API-DECISIONS 2).
+// JobAccepted is the 202 answer of queued work (docs/openapi.yaml, JobAccepted).
 type JobAccepted struct {
 	JobID  string `json:"jobId"`
 	Status string `json:"status"`

@@ -61,7 +61,7 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// listBody is the order list: the common list body (API-DECISIONS 3) whose
+// listBody is the order list: the common list body (httpx.NewList) whose
 // pagination also carries the cursor of the next page.
 type listBody struct {
 	Data       []summaryView  `json:"data"`

@@ -77,10 +77,10 @@ func owner(c *fiber.Ctx) (cart.Owner, error) {
 // client's /64) for kind (login, register, claim).
 // Errors: RATE_LIMITED, SERVICE_UNAVAILABLE.
 func (h *handlers) limitAuth(c *fiber.Ctx, kind string) error {
-	if h.authLimit <= 0 {
+	if h.set.AuthLimit <= 0 {
 		return nil
 	}
-	res, err := h.limiter.Allow(c.UserContext(), "customer-"+kind+":addr:"+httpx.ClientBucket(c), h.authLimit, h.authWindow)
+	res, err := h.limiter.Allow(c.UserContext(), "customer-"+kind+":addr:"+httpx.ClientBucket(c), h.set.AuthLimit, h.set.AuthWindow)
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
 	}

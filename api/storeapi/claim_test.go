@@ -63,7 +63,7 @@ func TestGuestClaim(t *testing.T) {
 		t.Fatalf("no claim link: %s", invitation.Body)
 	}
 	// Running the task again sends nothing more.
-	if err := worker.New(app.Deps).Handler().ProcessTask(context.Background(), task); err != nil {
+	if err := worker.New(app.App).Handler().ProcessTask(context.Background(), task); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(smtp.to(email)); n != 2 {

@@ -19,14 +19,14 @@ import (
 // allow unlimited guesses).
 func (h *handlers) limitDiscountCode(c *fiber.Ctx, o cart.Owner) error {
 	ctx := c.UserContext()
-	addr, err := h.limiter.Allow(ctx, "discount-code:addr:"+httpx.ClientBucket(c), h.discountAddressLimit, h.discountWindow)
+	addr, err := h.limiter.Allow(ctx, "discount-code:addr:"+httpx.ClientBucket(c), h.set.DiscountAddressLimit, h.set.DiscountWindow)
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
 	}
 	if !addr.Allowed {
 		return adminroute.ApplyLimit(c, addr)
 	}
-	perCart, err := h.limiter.Allow(ctx, "discount-code:cart:"+cartBucket(o), h.discountCartLimit, h.discountWindow)
+	perCart, err := h.limiter.Allow(ctx, "discount-code:cart:"+cartBucket(o), h.set.DiscountCartLimit, h.set.DiscountWindow)
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "rate limiter unavailable", err)
 	}

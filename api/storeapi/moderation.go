@@ -3,7 +3,6 @@ package storeapi
 import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gofiber/fiber/v2"
@@ -11,9 +10,9 @@ import (
 
 // registerModeration mounts GET /admin/reviews and PATCH
 // /admin/reviews/{reviewId} (staff and up write, viewers read; audited).
-func registerModeration(m *mount.Mount, h *handlers) {
-	m.Admin.Get("/reviews", rbac.ReviewsRead, h.adminListReviews)
-	m.Admin.Patch("/reviews/:reviewId", rbac.ReviewsWrite, h.moderateReview, adminroute.Audit("review.moderate", "reviewId"))
+func registerModeration(a *adminroute.Router, h *handlers) {
+	a.Get("/reviews", rbac.ReviewsRead, h.adminListReviews)
+	a.Patch("/reviews/:reviewId", rbac.ReviewsWrite, h.moderateReview, adminroute.Audit("review.moderate", "reviewId"))
 }
 
 // adminListReviews: GET /admin/reviews?status=&productId=&page=&limit= →

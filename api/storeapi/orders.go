@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// orderBody is a customer's order as answered (API-DECISIONS 8).
+// orderBody is a customer's order as answered (docs/openapi.yaml, StoreOrder).
 type orderBody struct {
 	ID              uuid.UUID       `json:"id"`
 	OrderNumber     string          `json:"orderNumber"`

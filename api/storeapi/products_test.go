@@ -4,9 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
-	"time"
 
-	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -30,7 +28,7 @@ func TestProductPagesAreCachedAndInvalidated(t *testing.T) {
 	}
 	list := app.Do(t, http.MethodGet, "/products?limit=5", testkit.Req{}).Map(t)
 	// ...and after the catalog's invalidation it is.
-	c := cache.New(app.Redis, app.Config.CachePrefix, time.Minute, true)
+	c := app.Cache
 	if err := c.Invalidate(context.Background(), "catalog"); err != nil {
 		t.Fatal(err)
 	}

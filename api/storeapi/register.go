@@ -1,24 +1,49 @@
 // Package storeapi serves the storefront at the service root: customer
 // accounts, product browsing, the cart, checkout, a customer's orders, guest
-// account claims and product reviews (interface 4.6, API-DECISIONS 8), and
-// the review moderation routes of the administrator API.
+// account claims and product reviews (README "API overview: storefront",
+// docs/DECISIONS.md "Storefront"), and the review moderation routes of the
+// administrator API.
 package storeapi
 
 import (
 	"time"
 
-	"github.com/gocommerce/shop/api/mount"
+	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/browse"
-	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/tasks"
+	"github.com/gofiber/fiber/v2"
 )
+
+// Services are what the storefront routes call.
+type Services struct {
+	Customers *customer.Service
+	Browse    *browse.Service
+	Carts     *cart.Service
+	Checkout  *checkout.Service
+	Claims    *claim.Service
+	Reviews   *review.Service
+	Queue     tasks.Enqueuer
+	Limiter   *ratelimit.Limiter
+}
+
+// Settings are the storefront's rate limits.
+type Settings struct {
+	// AuthLimit attempts per AuthWindow per client IP for login, register
+	// and claim (the ADMIN_LOGIN_RATE_* settings, shared with admin login).
+	AuthLimit  int
+	AuthWindow time.Duration
+	// POST /cart/discount attempts per DiscountWindow, per cart and per
+	// client address (DISCOUNT_CODE_* settings).
+	DiscountCartLimit    int
+	DiscountAddressLimit int
+	DiscountWindow       time.Duration
+}
 
 // handlers holds the services the storefront endpoints call.
 type handlers struct {
@@ -30,48 +55,23 @@ type handlers struct {
 	reviews   *review.Service
 	queue     tasks.Enqueuer
 	limiter   *ratelimit.Limiter
-	// authLimit attempts per authWindow per client IP for login, register
-	// and claim (the ADMIN_LOGIN_RATE_* settings, shared with admin login).
-	authLimit  int
-	authWindow time.Duration
-	currency   string
-
-	// POST /cart/discount attempts per discountWindow, per cart and per
-	// client address (DISCOUNT_CODE_* settings).
-	discountCartLimit    int
-	discountAddressLimit int
-	discountWindow       time.Duration
+	set       Settings
 }
 
-// Register mounts the storefront routes on m.Root and review moderation on
-// m.Admin.
-func Register(m *mount.Mount) {
-	d, cfg := m.Deps, m.Deps.Config
-	catalogCache := cache.New(d.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
-	stockCache := browse.NewStockStore(d.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
-	provider, err := payment.FromConfig(cfg)
-	if err != nil {
-		panic("storeapi: " + err.Error()) // config validation rules this out
-	}
+// Register mounts the storefront routes on r and review moderation on
+// admin.
+func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settings) {
 	h := &handlers{
-		customers: customer.New(d.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL}),
-		browse:    browse.New(d.DB, catalogCache, stockCache, cfg.StoreCurrency),
-		carts:     cart.New(d.DB, cfg.StoreCurrency),
-		checkout: checkout.New(d.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
-			stockCache, d.Log.With("component", "checkout")),
-		claims:     claim.New(d.DB, nil, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName}, d.Log),
-		reviews:    review.New(d.DB, catalogCache, browse.CatalogNamespace),
-		queue:      d.Queue,
-		limiter:    ratelimit.New(d.Redis),
-		authLimit:  cfg.AdminLoginRateLimit,
-		authWindow: time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
-		currency:   cfg.StoreCurrency,
-
-		discountCartLimit:    cfg.DiscountCodeRateLimit,
-		discountAddressLimit: cfg.DiscountCodeAddressRateLimit,
-		discountWindow:       time.Duration(cfg.DiscountCodeRateWindowS) * time.Second,
+		customers: svc.Customers,
+		browse:    svc.Browse,
+		carts:     svc.Carts,
+		checkout:  svc.Checkout,
+		claims:    svc.Claims,
+		reviews:   svc.Reviews,
+		queue:     svc.Queue,
+		limiter:   svc.Limiter,
+		set:       set,
 	}
-	r := m.Root
 	r.Post("/customers/register", h.register)
 	r.Post("/customers/login", h.login)
 	r.Get("/customers/me", h.requireCustomer, h.me)
@@ -97,5 +97,5 @@ func Register(m *mount.Mount) {
 	r.Get("/orders", h.requireCustomer, h.listOrders)
 	r.Get("/orders/:id", h.requireCustomer, h.getOrder)
 
-	registerModeration(m, h)
+	registerModeration(admin, h)
 }

@@ -4,10 +4,10 @@ import (
 	"sync"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynqmon"
 )
 
@@ -18,8 +18,7 @@ const DashboardPath = "/api/v1/admin/queues"
 // admins only (cookie or bearer, through the admin guard like every admin
 // route). Its page and reads are GETs; its POST and DELETE calls (pause a
 // queue, retry or delete tasks) are audited as queue.manage.
-func mountDashboard(m *mount.Mount) {
-	d := m.Deps
+func mountDashboard(root *fiber.App, a *adminroute.Router, queues asynq.RedisConnOpt) {
 	var (
 		once    sync.Once
 		handler fiber.Handler
@@ -28,21 +27,18 @@ func mountDashboard(m *mount.Mount) {
 	// Built on first use: asynqmon opens its own Redis connections.
 	serve := func(c *fiber.Ctx) error {
 		once.Do(func() {
-			mon = asynqmon.New(asynqmon.Options{RootPath: DashboardPath, RedisConnOpt: d.RedisOpt})
+			mon = asynqmon.New(asynqmon.Options{RootPath: DashboardPath, RedisConnOpt: queues})
 			handler = adaptor.HTTPHandler(mon)
 		})
 		return handler(c)
 	}
-	if app, ok := m.Root.(*fiber.App); ok {
-		app.Hooks().OnShutdown(func() error {
-			once.Do(func() {}) // a dashboard never built stays unbuilt
-			if mon != nil {
-				return mon.Close()
-			}
-			return nil
-		})
-	}
-	a := m.Admin
+	root.Hooks().OnShutdown(func() error {
+		once.Do(func() {}) // a dashboard never built stays unbuilt
+		if mon != nil {
+			return mon.Close()
+		}
+		return nil
+	})
 	// The dashboard polls every few seconds; reads are not rate limited.
 	a.Get("/queues/*", rbac.QueueDashboard, serve, adminroute.RateBucket(adminroute.Unlimited))
 	a.Post("/queues/*", rbac.QueueDashboard, serve, adminroute.Audit(actionQueueManage, ""))

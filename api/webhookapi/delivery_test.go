@@ -14,7 +14,6 @@ import (
 	"github.com/gocommerce/shop/internal/webhooks"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"gorm.io/gorm"
 )
 
@@ -101,7 +100,7 @@ func TestPrivateTargetRefusedAtSendTime(t *testing.T) {
 	a := testkit.MustApp(t, testkit.WithWorker()) // strict
 	_, token := testkit.MustAdmin(t, a, "admin")
 	rcv := newReceiver(t, statuses(200))
-	sub := models.WebhookSubscription{ID: uuid.New(), URL: rcv.URL, Events: pq.StringArray{"order.created"}, Secret: webhooks.NewSecret(), IsActive: true}
+	sub := models.WebhookSubscription{ID: uuid.New(), URL: rcv.URL, Events: models.StringArray{"order.created"}, Secret: webhooks.NewSecret(), IsActive: true}
 	if err := a.DB.Create(&sub).Error; err != nil {
 		t.Fatal(err)
 	}

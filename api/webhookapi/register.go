@@ -1,20 +1,23 @@
 // Package webhookapi mounts the outbound webhook administration:
 // /api/v1/admin/webhooks (subscriptions, their delivery log, test sends).
-// Reading and writing both need the admin role (API-DECISIONS 5).
+// Reading and writing both need the admin role (docs/DECISIONS.md
+// "Payments and webhooks").
 package webhookapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/mount"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/webhooks"
 )
 
-// Register mounts the routes, each with its permission and audit action.
-func Register(m *mount.Mount) {
-	d := m.Deps
-	h := &handler{subs: webhooks.NewSubscriptions(d.DB, d.Queue, webhooks.Guard{AllowPrivate: d.Config.WebhookAllowPrivateTargets})}
-	a := m.Admin
+// Services are what the webhook administration calls.
+type Services struct {
+	Subscriptions *webhooks.Subscriptions
+}
+
+// Register mounts the routes on a, each with its permission and audit action.
+func Register(a *adminroute.Router, svc Services) {
+	h := &handler{subs: svc.Subscriptions}
 	a.Post("/webhooks", rbac.WebhooksWrite, h.create, adminroute.Audit("webhook.create", ""))
 	a.Get("/webhooks", rbac.WebhooksRead, h.list)
 	a.Get("/webhooks/:webhookId", rbac.WebhooksRead, h.get)

@@ -16,16 +16,16 @@ func adminCmd() *cobra.Command {
 		Short: "Create an administrator (roles: viewer, staff, admin, super_admin)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			d, err := boot(ctx, "")
+			a, err := boot(ctx, "")
 			if err != nil {
 				return err
 			}
-			defer d.Close()
-			a, err := adminusers.New(d.DB).Create(ctx, adminusers.CreateInput{Email: email, Name: name, Password: password, Role: role})
+			defer a.Close()
+			adm, err := a.AdminUsers.Create(ctx, adminusers.CreateInput{Email: email, Name: name, Password: password, Role: role})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "created admin %s (%s) with role %s\n", a.Email, a.ID, a.Role)
+			fmt.Fprintf(cmd.OutOrStdout(), "created admin %s (%s) with role %s\n", adm.Email, adm.ID, adm.Role)
 			return nil
 		},
 	}

@@ -8,20 +8,20 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/logging"
 )
 
 // boot loads the configuration (forcing env when not empty), builds the
-// logger and opens the shared connections.
-func boot(ctx context.Context, env string) (*deps.Deps, error) {
+// logger and opens the application: its connections and services.
+func boot(ctx context.Context, env string) (*app.App, error) {
 	cfg, log, err := loadConfig(env)
 	if err != nil {
 		return nil, err
 	}
 	log.Info("starting", "version", version, "config", cfg.Redacted())
-	return deps.Open(ctx, cfg, log)
+	return app.Open(ctx, cfg, log)
 }
 
 func loadConfig(env string) (*config.Config, *slog.Logger, error) {

@@ -4,18 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/spf13/cobra"
 )
-
-func init() { extraCommands = append(extraCommands, gatewayCmd) }
 
 // gatewayCmd is `shop gateway`: the payment gateway's stand-in for local
 // development with the simulator provider.
@@ -38,7 +37,7 @@ APP_ENV the development settings apply, as for 'shop dev'.`,
 			if os.Getenv("APP_ENV") == "" {
 				env = config.Development
 			}
-			cfg, err := config.Load(env)
+			cfg, log, err := loadConfig(env)
 			if err != nil {
 				return err
 			}
@@ -48,7 +47,7 @@ APP_ENV the development settings apply, as for 'shop dev'.`,
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if amount < 0 {
-				if amount, currency, err = sessionTotal(ctx, cfg, orderID, currency); err != nil {
+				if amount, currency, err = sessionTotal(ctx, cfg, log, orderID); err != nil {
 					return err
 				}
 			}
@@ -85,17 +84,17 @@ APP_ENV the development settings apply, as for 'shop dev'.`,
 
 // sessionTotal reads the amount and currency of the checkout session of a
 // gateway order id.
-func sessionTotal(ctx context.Context, cfg *config.Config, orderID, currency string) (int64, string, error) {
-	db, err := database.Open(ctx, cfg.DatabaseURL, database.Options{MaxConns: 1})
+func sessionTotal(ctx context.Context, cfg *config.Config, log *slog.Logger, orderID string) (int64, string, error) {
+	a, err := app.Open(ctx, cfg, log)
 	if err != nil {
 		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)
 	}
-	defer database.Close(db)
+	defer a.Close()
 	var row struct {
 		Total    int64
 		Currency string
 	}
-	err = db.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
+	err = a.DB.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
 		cfg.PaymentProvider, orderID).Scan(&row).Error
 	if err != nil {
 		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)

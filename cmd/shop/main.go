@@ -19,18 +19,12 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(apiCmd(), workerCmd(), schedulerCmd(), devCmd(), migrateCmd(), adminCmd(), seedCmd(), versionCmd())
-	for _, c := range extraCommands {
-		root.AddCommand(c())
-	}
+	root.AddCommand(apiCmd(), workerCmd(), schedulerCmd(), devCmd(), migrateCmd(), adminCmd(), seedCmd(), gatewayCmd(), versionCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "shop:", err)
 		os.Exit(1)
 	}
 }
-
-// extraCommands lets domain command files add subcommands from init.
-var extraCommands []func() *cobra.Command
 
 func versionCmd() *cobra.Command {
 	return &cobra.Command{

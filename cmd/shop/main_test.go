@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bufio"
+	"debug/buildinfo"
 	"fmt"
 	"net"
 	"net/http"
@@ -42,6 +43,29 @@ func TestHelpListsSubcommands(t *testing.T) {
 		if !strings.Contains(string(out), "\n  "+sub+" ") {
 			t.Errorf("--help does not list %q:\n%s", sub, out)
 		}
+	}
+}
+
+// The binary links one database driver, pgx for Postgres: no MySQL, SQLite
+// or SQL Server code, and not a second Postgres driver (what
+// `go version -m bin/shop` lists).
+func TestBinaryLinksOnlyThePostgresDriver(t *testing.T) {
+	info, err := buildinfo.ReadFile(shopBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := []string{"mysql", "sqlite", "sqlserver", "mssql", "github.com/lib/pq", "gorm.io/datatypes"}
+	pgx := false
+	for _, m := range info.Deps {
+		for _, f := range forbidden {
+			if strings.Contains(m.Path, f) {
+				t.Errorf("the binary links %s %s", m.Path, m.Version)
+			}
+		}
+		pgx = pgx || m.Path == "github.com/jackc/pgx/v5"
+	}
+	if !pgx {
+		t.Error("the binary does not link github.com/jackc/pgx/v5")
 	}
 }
 

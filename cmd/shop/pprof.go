@@ -6,12 +6,12 @@ import (
 	"net/http/pprof"
 	"time"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"log/slog"
 )
 
 // servePprof serves the Go profiler on its own listener (PPROF_ADDR), apart
 // from the public API, until ctx ends.
-func servePprof(ctx context.Context, addr string, d *deps.Deps) {
+func servePprof(ctx context.Context, addr string, log *slog.Logger) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -19,9 +19,9 @@ func servePprof(ctx context.Context, addr string, d *deps.Deps) {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
-		d.Log.Info("pprof listening", "addr", addr)
+		log.Info("pprof listening", "addr", addr)
 		if err := srv.ListenAndServe(); err != nil && err != http.ErrServerClosed {
-			d.Log.Error("pprof stopped", "err", err)
+			log.Error("pprof stopped", "err", err)
 		}
 	}()
 	go func() { <-ctx.Done(); srv.Close() }()

@@ -15,16 +15,16 @@ func seedCmd() *cobra.Command {
 		Short: "Seed a demo shop (categories, products with variants and stock, a customer group, a discount code, an admin)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			d, err := boot(ctx, "")
+			a, err := boot(ctx, "")
 			if err != nil {
 				return err
 			}
-			defer d.Close()
-			res, err := seed.Run(ctx, d.DB, seed.Options{Products: products, VariantsPerProduct: variantsPer, ResetAdminPassword: d.Config.IsDev()})
+			defer a.Close()
+			res, err := seed.Run(ctx, a.DB, seed.Options{Products: products, VariantsPerProduct: variantsPer, ResetAdminPassword: a.Config.IsDev()})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), res.Summary(d.Config.Port))
+			fmt.Fprintln(cmd.OutOrStdout(), res.Summary(a.Config.Port))
 			return nil
 		},
 	}

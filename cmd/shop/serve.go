@@ -6,9 +6,9 @@ import (
 	"net"
 
 	"github.com/gocommerce/shop/api"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/database"
-	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/seed"
 	"github.com/gocommerce/shop/scheduler"
 	"github.com/gocommerce/shop/worker"
@@ -67,35 +67,35 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 			return err
 		}
 	}
-	d, err := boot(ctx, env)
+	a, err := boot(ctx, env)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer a.Close()
 	if prepare {
-		if err := printSeed(ctx, d); err != nil {
+		if err := printSeed(ctx, a); err != nil {
 			return err
 		}
 	}
 	g, ctx := errgroup.WithContext(ctx)
-	if addr := d.Config.PprofAddr; addr != "" {
-		servePprof(ctx, addr, d)
+	if addr := a.Config.PprofAddr; addr != "" {
+		servePprof(ctx, addr, a.Log)
 	}
 	if runAPI {
-		srv := api.New(d)
-		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", d.Config.Port))
+		srv := api.New(a)
+		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", a.Config.Port))
 		if err != nil {
 			return err
 		}
-		d.Log.Info("api listening", "addr", ln.Addr().String())
+		a.Log.Info("api listening", "addr", ln.Addr().String())
 		g.Go(func() error { return srv.Serve(ctx, ln) })
 	}
 	if runWorker {
-		w := worker.New(d)
+		w := worker.New(a)
 		g.Go(func() error { return w.Run(ctx) })
 	}
 	if runScheduler {
-		s := scheduler.New(d)
+		s := scheduler.New(a)
 		g.Go(func() error { return s.Run(ctx) })
 	}
 	return g.Wait()
@@ -116,11 +116,11 @@ func prepareDatabase(ctx context.Context, env string) error {
 	return must(database.Migrate(ctx, cfg.DatabaseURL, "up", nil), "migrate")
 }
 
-func printSeed(ctx context.Context, d *deps.Deps) error {
-	res, err := seed.Run(ctx, d.DB, seed.Options{ResetAdminPassword: d.Config.IsDev()})
+func printSeed(ctx context.Context, a *app.App) error {
+	res, err := seed.Run(ctx, a.DB, seed.Options{ResetAdminPassword: a.Config.IsDev()})
 	if err != nil {
 		return must(err, "seed")
 	}
-	fmt.Println(res.Summary(d.Config.Port))
+	fmt.Println(res.Summary(a.Config.Port))
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	"gorm.io/gorm"
@@ -124,7 +123,7 @@ func (s *Service) EnableTwoFactor(ctx context.Context, adminID uuid.UUID, code s
 		for i, c := range codes {
 			hashes[i] = backupCodeHash(adminID, c)
 		}
-		return tx.Model(tf).Updates(map[string]any{"enabled": true, "backup_codes": pq.StringArray(hashes)}).Error
+		return tx.Model(tf).Updates(map[string]any{"enabled": true, "backup_codes": models.StringArray(hashes)}).Error
 	})
 	if err != nil {
 		return nil, database.Translate(err, "two-factor configuration")

@@ -10,10 +10,11 @@ import (
 	"fmt"
 )
 
-// Code is a machine-readable error code from the interface's error table.
+// Code is a machine-readable error code (docs/openapi.yaml, Error).
 type Code string
 
-// The error codes of the interface (section 7) and API-DECISIONS section 2.
+// The error codes; METHOD_NOT_ALLOWED is the one docs/DECISIONS.md
+// ("Foundation") adds.
 const (
 	Validation   Code = "VALIDATION_ERROR"
 	Unauthorized Code = "UNAUTHORIZED"
@@ -27,7 +28,7 @@ const (
 	MethodNotAllowed Code = "METHOD_NOT_ALLOWED"
 )
 
-// Status returns the HTTP status paired with a code (API-DECISIONS section 2).
+// Status returns the HTTP status paired with a code (docs/openapi.yaml).
 func (c Code) Status() int {
 	switch c {
 	case Validation:

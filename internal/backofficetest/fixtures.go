@@ -11,7 +11,6 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"gorm.io/datatypes"
 	"gorm.io/gorm"
 )
 
@@ -77,7 +76,7 @@ func MustOrder(tb testing.TB, db *gorm.DB, s OrderSpec) models.Order {
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = time.Now().UTC()
 	}
-	addr := datatypes.JSON(`{"type":"shipping","street":"1 MG Road","city":"Bengaluru","state":"Karnataka","pincode":"560001","district":"","country":"IN"}`)
+	addr := models.JSON(`{"type":"shipping","street":"1 MG Road","city":"Bengaluru","state":"Karnataka","pincode":"560001","district":"","country":"IN"}`)
 	o := models.Order{
 		CustomerID: s.Customer.ID, Status: s.Status, PaymentStatus: models.PaymentPaid,
 		Email: s.Customer.Email, Name: s.Customer.Name, Phone: s.Customer.Phone,

@@ -4,10 +4,11 @@
 // again (it expires with its TTL). That makes "invalidate every list page and
 // product of the catalog" one INCR, correct across API replicas.
 //
-// Each process also remembers the namespace versions it read, for at most
-// VersionTTL, so that a hit on an in-process copy costs no round trip. The
-// process that invalidates sees its new version at once; other replicas see
-// it within VersionTTL.
+// Each Cache also remembers the namespace versions it read, for at most
+// VersionTTL, so that a hit on an in-process copy costs no round trip. A
+// process builds one Cache (internal/app) that every writer invalidates and
+// every reader reads through, so the process that invalidates sees its new
+// version at once; other replicas see it within VersionTTL.
 package cache
 
 import (
@@ -30,6 +31,10 @@ type Cache struct {
 	prefix  string
 	ttl     time.Duration
 	enabled bool
+
+	mu sync.Mutex
+	// versions are the namespace versions this Cache read or set, by namespace.
+	versions map[string]localVersion
 }
 
 // VersionTTL bounds how long a process trusts a namespace version it read:
@@ -41,34 +46,21 @@ type localVersion struct {
 	read  time.Time
 }
 
-// versionKeyOf identifies a namespace version in the process: every Cache
-// on the same Redis client and prefix shares it, so an invalidation by the
-// catalog's Cache is seen at once by the storefront's.
-type versionKeyOf struct {
-	rdb redis.Cmdable
-	key string
-}
-
-var (
-	versionsMu sync.Mutex
-	versions   = map[versionKeyOf]localVersion{}
-)
-
 // New returns a cache on rdb whose keys all start with prefix.
 func New(rdb redis.Cmdable, prefix string, ttl time.Duration, enabled bool) *Cache {
-	return &Cache{rdb: rdb, prefix: prefix, ttl: ttl, enabled: enabled}
+	return &Cache{rdb: rdb, prefix: prefix, ttl: ttl, enabled: enabled, versions: map[string]localVersion{}}
 }
 
-// Version returns namespace ns's current version: the one this process read
+// Version returns namespace ns's current version: the one this Cache read
 // less than VersionTTL ago, else Redis's. It is "" when the cache is off or
 // Redis cannot be reached (callers then read the database).
 func (c *Cache) Version(ctx context.Context, ns string) string {
 	if !c.enabled {
 		return ""
 	}
-	versionsMu.Lock()
-	lv, ok := versions[versionKeyOf{c.rdb, c.versionKey(ns)}]
-	versionsMu.Unlock()
+	c.mu.Lock()
+	lv, ok := c.versions[ns]
+	c.mu.Unlock()
 	if ok && time.Since(lv.read) < VersionTTL {
 		return lv.value
 	}
@@ -84,15 +76,15 @@ func (c *Cache) Version(ctx context.Context, ns string) string {
 }
 
 func (c *Cache) remember(ns, v string) {
-	versionsMu.Lock()
-	versions[versionKeyOf{c.rdb, c.versionKey(ns)}] = localVersion{value: v, read: time.Now()}
-	versionsMu.Unlock()
+	c.mu.Lock()
+	c.versions[ns] = localVersion{value: v, read: time.Now()}
+	c.mu.Unlock()
 }
 
 func (c *Cache) forget(ns string) {
-	versionsMu.Lock()
-	delete(versions, versionKeyOf{c.rdb, c.versionKey(ns)})
-	versionsMu.Unlock()
+	c.mu.Lock()
+	delete(c.versions, ns)
+	c.mu.Unlock()
 }
 
 // Enabled reports whether reads can hit.
@@ -140,7 +132,7 @@ func (c *Cache) Set(ctx context.Context, ns, version, key string, v any) {
 func (c *Cache) Invalidate(ctx context.Context, ns string) error {
 	v, err := c.rdb.Incr(ctx, c.versionKey(ns)).Result()
 	if err != nil {
-		c.forget(ns) // this process re-reads it
+		c.forget(ns) // the next read asks Redis
 		return fmt.Errorf("cache.invalidate %s: %w", ns, err)
 	}
 	c.remember(ns, strconv.FormatInt(v, 10))

@@ -30,7 +30,7 @@ type Item struct {
 	BundleIssue string `json:"bundleIssue,omitempty"`
 }
 
-// View is the cart as answered (API-DECISIONS 8).
+// View is the cart as answered (docs/openapi.yaml, StoreCart).
 type View struct {
 	// ID is null for a guest who has no cart yet.
 	ID            *uuid.UUID   `json:"id"`

@@ -8,8 +8,9 @@ import (
 // ProductStatuses is the set of product statuses.
 var ProductStatuses = []string{models.ProductDraft, models.ProductActive, models.ProductArchived}
 
-// productMoves are the allowed status transitions (API-DECISIONS 7). Setting
-// the status a product already has is not a move and always allowed.
+// productMoves are the allowed status transitions (docs/DECISIONS.md
+// "Catalog"). Setting the status a product already has is not a move and
+// always allowed.
 var productMoves = map[string][]string{
 	models.ProductDraft:    {models.ProductActive, models.ProductArchived},
 	models.ProductActive:   {models.ProductDraft, models.ProductArchived},

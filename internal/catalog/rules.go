@@ -67,7 +67,7 @@ func checkText(field, s string, max int) error {
 	return nil
 }
 
-// checkPrice is the interface's "price must be greater than 0".
+// checkPrice enforces that a price is greater than 0.
 func checkPrice(field string, a money.Amount) error {
 	if a <= 0 {
 		return apperr.Invalid(field, "must be greater than 0")

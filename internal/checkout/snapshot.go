@@ -7,7 +7,6 @@ import (
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"gorm.io/datatypes"
 	"gorm.io/gorm"
 )
 
@@ -66,7 +65,7 @@ func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship
 		ID: uuid.New(), CartID: c.ID, CustomerID: buyer.ID, State: models.CheckoutPending,
 		CartFingerprint: fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in),
 		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
-		ShippingAddress: datatypes.JSON(ship), BillingAddress: datatypes.JSON(bill), Lines: datatypes.JSON(raw),
+		ShippingAddress: models.JSON(ship), BillingAddress: models.JSON(bill), Lines: models.JSON(raw),
 		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal, ShippingCost: in.ShippingCost,
 		Total: p.Total + in.ShippingCost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
 		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,

@@ -18,7 +18,7 @@ type Fields struct {
 	// Code is stored upper case; nil for an AUTOMATIC discount without one.
 	Code        *string
 	Description string
-	// Type and ValueType are synonyms (the interface shows both): either
+	// Type and ValueType are synonyms (the API accepts both): either
 	// may be given; when both are, they must agree.
 	Type      string
 	ValueType string

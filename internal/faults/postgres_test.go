@@ -37,8 +37,8 @@ func (a *answers) add(route string, status int, body []byte) {
 }
 
 // isUnavailableEnvelope reports whether body is the error envelope with
-// code SERVICE_UNAVAILABLE, as API-DECISIONS documents for a backing
-// service that is down.
+// code SERVICE_UNAVAILABLE, as docs/DECISIONS.md ("Integration and
+// performance") documents for a backing service that is down.
 func isUnavailableEnvelope(body []byte) bool {
 	var e testkit.ErrorBody
 	return json.Unmarshal(body, &e) == nil && e.Error.Code == "SERVICE_UNAVAILABLE" && e.Error.RequestID != ""

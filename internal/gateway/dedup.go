@@ -6,10 +6,11 @@ import (
 	"strconv"
 )
 
-// DedupKey names an event for duplicate detection (API-DECISIONS 9): its
-// `id`, else the gateway's event-id header, else a hash of the event name,
-// the payment id and `created_at`, so that two different events of the same
-// second are both processed while a re-delivery of one is not.
+// DedupKey names an event for duplicate detection (docs/WEBHOOKS.md "Inbound:
+// the payment gateway"): its `id`, else the gateway's event-id header, else a
+// hash of the event name, the payment id and `created_at`, so that two
+// different events of the same second are both processed while a re-delivery
+// of one is not.
 func DedupKey(ev Event, headerEventID string) string {
 	switch {
 	case ev.ID != "":

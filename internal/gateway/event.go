@@ -1,8 +1,8 @@
-// Package gateway receives payment-gateway webhooks: it verifies the
-// signature over the raw body, parses and validates the event, de-duplicates
-// it with a Redis marker and queues it for the worker (interface sections
-// 4.7, 5 and 6; API-DECISIONS 9). It also builds signed events for
-// `shop gateway simulate` and tests.
+// Package gateway receives payment-gateway webhooks: it verifies the signature
+// over the raw body, parses and validates the event, de-duplicates it with a
+// Redis marker and queues it for the worker (docs/WEBHOOKS.md "Inbound: the
+// payment gateway"; docs/DECISIONS.md "Payments and webhooks"). It also builds
+// signed events for `shop gateway simulate` and tests.
 package gateway
 
 import (

@@ -12,14 +12,14 @@ import (
 )
 
 // MarkerTTL is how long a processed event's duplicate markers live
-// (interface section 8).
+// (docs/WEBHOOKS.md "Inbound: the payment gateway").
 const MarkerTTL = 24 * time.Hour
 
 // markerPrefix keeps the markers outside the cache namespace, so clearing
 // the cache never lets a duplicate through.
 const markerPrefix = "shop:webhook:gateway:"
 
-// Answer messages (interface section 6).
+// Answer messages (docs/openapi.yaml, the gateway webhook's answers).
 const (
 	MsgAccepted  = "Webhook accepted"
 	MsgDuplicate = "Webhook already processed"

@@ -9,8 +9,8 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 )
 
-// Signature headers: the generic one of the interface and the gateway's
-// branded one (API-DECISIONS 9).
+// Signature headers: the generic one and the gateway's branded one
+// (docs/WEBHOOKS.md "Inbound: the payment gateway").
 const (
 	SignatureHeader       = "X-Gateway-Signature"
 	RazorpaySignature     = "X-Razorpay-Signature"

@@ -33,7 +33,7 @@ type Simulated struct {
 }
 
 // BuildEvent returns the JSON of a well-formed event in the gateway's shape
-// (interface section 6).
+// (docs/WEBHOOKS.md "Inbound: the payment gateway").
 func BuildEvent(s Simulated) []byte {
 	if s.PaymentID == "" {
 		s.PaymentID = "pay_sim_" + randomHex(7)

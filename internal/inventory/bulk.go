@@ -18,7 +18,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// MaxBulkUpdates bounds one bulk request (API-DECISIONS 10).
+// MaxBulkUpdates bounds one bulk request (README "API overview: back office").
 const MaxBulkUpdates = 1000
 
 // Bulk operations.

@@ -5,10 +5,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 )
 
-// Gateway webhook collectors (interface section 6, rule 7). The event label
-// is the event name for handled events, "other" for unhandled ones and
-// "invalid" for requests refused before their event was known, so that a
-// caller cannot grow the label set.
+// Gateway webhook collectors (docs/WEBHOOKS.md "Inbound: the payment gateway",
+// Metrics). The event label is the event name for handled events, "other" for
+// unhandled ones and "invalid" for requests refused before their event was
+// known, so that a caller cannot grow the label set.
 
 // WebhookReceived counts gateway webhook requests.
 var WebhookReceived = promauto.NewCounterVec(prometheus.CounterOpts{

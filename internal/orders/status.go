@@ -14,7 +14,8 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// transitions are the moves an administrator may make (API-DECISIONS 9).
+// transitions are the moves an administrator may make (README "API overview:
+// back office"; docs/DECISIONS.md "Back office").
 var transitions = map[string][]string{
 	models.OrderPending:    {models.OrderConfirmed, models.OrderCancelled},
 	models.OrderConfirmed:  {models.OrderProcessing, models.OrderCancelled},

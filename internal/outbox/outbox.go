@@ -17,8 +17,8 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Event types published by the service (interface section 6, plus
-// order.shipped as API-DECISIONS 9 adds).
+// Event types published by the service (docs/WEBHOOKS.md "Event types and
+// their data").
 const (
 	OrderCreated       = "order.created"
 	OrderStatusChanged = "order.status_changed"

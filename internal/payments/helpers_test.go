@@ -3,7 +3,7 @@ package payments_test
 import (
 	"testing"
 
-	"github.com/gocommerce/shop/internal/deps"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
@@ -15,7 +15,7 @@ import (
 
 // env is a service over a fresh database and Redis index.
 type env struct {
-	d   *deps.Deps
+	d   *app.App
 	svc *payments.Service
 }
 

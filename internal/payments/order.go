@@ -80,7 +80,7 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 
 // gstSplit divides the tax of an order: shipped within the store's state it
 // is CGST and SGST in halves (an odd paisa goes to SGST), else all IGST
-// (API-DECISIONS 4).
+// (docs/DECISIONS.md "Payments and webhooks").
 func gstSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
 	if storeState != "" && equalFold(shipState, storeState) {
 		cgst = tax / 2

@@ -1,10 +1,11 @@
 // Package payments applies verified gateway events to checkout sessions: a
 // captured payment becomes exactly one order, a failed one releases the
-// session's stock and cart, an authorized one is recorded (interface
-// sections 3 and 6, API-DECISIONS 9). One cart pays once: a capture for a
-// session whose purchase another session already turned into an order is
-// refunded through the provider (duplicate.go). The worker calls it; every method
-// re-reads and locks the session, so running an event twice changes nothing.
+// session's stock and cart, an authorized one is recorded (docs/WEBHOOKS.md
+// "What the worker does"; docs/DECISIONS.md "Payments and webhooks"). One cart
+// pays once: a capture for a session whose purchase another session already
+// turned into an order is refunded through the provider (duplicate.go). The
+// worker calls it; every method re-reads and locks the session, so running an
+// event twice changes nothing.
 package payments
 
 import (

@@ -12,7 +12,8 @@ import (
 	"gorm.io/gorm"
 )
 
-// Sources of an effective price, in order of precedence (API-DECISIONS 7).
+// Sources of an effective price, in order of precedence (docs/DECISIONS.md
+// "Catalog").
 const (
 	SourcePriceList     = "price_list"
 	SourceGroupOverride = "group_override"

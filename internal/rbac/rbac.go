@@ -1,6 +1,6 @@
 // Package rbac names the permissions of the administrator API and the least
-// role that holds each (API-DECISIONS 5). Roles are ordered: a role holds every
-// permission of the roles below it.
+// role that holds each (README "Administrators", Roles). Roles are ordered: a
+// role holds every permission of the roles below it.
 package rbac
 
 // Role is an administrator role.

@@ -23,10 +23,8 @@ type Service struct {
 	started   time.Time
 }
 
-// New returns the service. started is when the process started.
-func New(db *gorm.DB, rdb *redis.Client, inspector *asynq.Inspector, cfg *config.Config, started time.Time) *Service {
-	return &Service{
-		db: db, redis: rdb, inspector: inspector, cfg: cfg, started: started,
-		cache: cache.New(rdb, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled),
-	}
+// New returns the service. c is the application cache that ClearCache
+// clears; started is when the process started.
+func New(db *gorm.DB, rdb *redis.Client, inspector *asynq.Inspector, c *cache.Cache, cfg *config.Config, started time.Time) *Service {
+	return &Service{db: db, redis: rdb, inspector: inspector, cache: c, cfg: cfg, started: started}
 }

@@ -10,16 +10,17 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api"
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/deps"
 	"github.com/gocommerce/shop/internal/logging"
 	"github.com/gocommerce/shop/worker"
 )
 
 // App is an in-process service on a real port, over a fresh database and an
-// isolated Redis database.
+// isolated Redis database. Its connections and services are those of the
+// embedded composition root, built as in production.
 type App struct {
-	*deps.Deps
+	*app.App
 	Server *api.Server
 	// URL is the base address, e.g. http://127.0.0.1:41234.
 	URL string
@@ -68,16 +69,18 @@ func MustConfig(tb testing.TB, dbURL, redisURL string) *config.Config {
 	return cfg
 }
 
-// MustDeps opens the shared connections over cfg; they close when tb ends.
-func MustDeps(tb testing.TB, cfg *config.Config) *deps.Deps {
+// MustDeps opens the application over cfg through the composition root
+// (app.Open): its connections and every service, as a process has them.
+// The connections close when tb ends.
+func MustDeps(tb testing.TB, cfg *config.Config) *app.App {
 	tb.Helper()
 	log := logging.New(TestWriter(tb), true, cfg.LogLevel)
-	d, err := deps.Open(context.Background(), cfg, log)
+	a, err := app.Open(context.Background(), cfg, log)
 	if err != nil {
-		tb.Fatalf("testkit: deps: %v", err)
+		tb.Fatalf("testkit: app: %v", err)
 	}
-	tb.Cleanup(d.Close)
-	return d
+	tb.Cleanup(a.Close)
+	return a
 }
 
 // MustApp starts the API (and, WithWorker, the worker) for tb and stops them
@@ -98,8 +101,8 @@ func MustApp(tb testing.TB, opts ...Option) *App {
 	for _, f := range o.configure {
 		f(cfg)
 	}
-	d := MustDeps(tb, cfg)
-	srv := api.New(d)
+	a := MustDeps(tb, cfg)
+	srv := api.New(a)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatalf("testkit: listen: %v", err)
@@ -109,12 +112,12 @@ func MustApp(tb testing.TB, opts ...Option) *App {
 	wg.Add(1)
 	go func() { defer wg.Done(); srv.Serve(ctx, ln) }()
 	if o.worker {
-		w := worker.New(d)
+		w := worker.New(a)
 		wg.Add(1)
 		go func() { defer wg.Done(); w.Run(ctx) }()
 	}
 	tb.Cleanup(func() { cancel(); wg.Wait() })
-	return &App{Deps: d, Server: srv, URL: "http://" + ln.Addr().String(), DatabaseURL: o.dbURL, RedisURL: o.redisURL}
+	return &App{App: a, Server: srv, URL: "http://" + ln.Addr().String(), DatabaseURL: o.dbURL, RedisURL: o.redisURL}
 }
 
 // Eventually polls cond every 20 ms until it holds or timeout passes.

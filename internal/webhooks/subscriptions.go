@@ -12,7 +12,6 @@ import (
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"gorm.io/gorm"
 )
 
@@ -114,7 +113,7 @@ func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput
 		if err != nil {
 			return nil, err
 		}
-		changes["events"] = pq.StringArray(events)
+		changes["events"] = models.StringArray(events)
 	}
 	if in.Secret != nil {
 		if _, err := SecretKey(*in.Secret); err != nil {

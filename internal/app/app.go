@@ -1,0 +1,239 @@
+// Package app is the composition root: Open connects to Postgres and Redis
+// once and builds every service of the shop once, into the exported fields
+// of App. The HTTP API (api.New), the worker (worker.New), the scheduler
+// (scheduler.New), the command-line tools and the tests all start from an
+// App, so they are wired identically and no service is built anywhere else.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/auditlog"
+	"github.com/gocommerce/shop/internal/browse"
+	"github.com/gocommerce/shop/internal/bundle"
+	"github.com/gocommerce/shop/internal/cache"
+	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/claim"
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/customeradmin"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/inventory"
+	"github.com/gocommerce/shop/internal/mail"
+	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/internal/ratelimit"
+	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/system"
+	"github.com/gocommerce/shop/internal/webhooks"
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"gorm.io/gorm"
+)
+
+func init() {
+	// go-redis prints dial failures to stderr itself; readiness and the
+	// callers' errors already report them.
+	redis.SetLogger(quietRedis{})
+}
+
+type quietRedis struct{}
+
+func (quietRedis) Printf(context.Context, string, ...any) {}
+
+// App is one process's connections and services.
+type App struct {
+	Config *config.Config
+	Log    *slog.Logger
+	// Started is when the process started, for uptime reports.
+	Started time.Time
+
+	DB *gorm.DB
+	// Redis serves the cache, rate limits and webhook de-duplication.
+	Redis *redis.Client
+	// Queue enqueues asynq tasks; Inspector reads their state.
+	Queue     *asynq.Client
+	Inspector *asynq.Inspector
+	// RedisOpt lets asynq servers and the queue dashboard open their own
+	// connections.
+	RedisOpt asynq.RedisConnOpt
+
+	// Cache is the application cache (CACHE_PREFIX). It is the only one:
+	// the namespace versions it remembers are those every writer bumps and
+	// every reader reads in this process.
+	Cache *cache.Cache
+	// StockCache is the storefront's availability cache, dropped by checkout.
+	StockCache *browse.StockStore
+	// Limiter counts attempts for every rate limit.
+	Limiter *ratelimit.Limiter
+	// Mail sends customer and administrator emails.
+	Mail mail.Sender
+	// PaymentProvider calls the configured payment gateway (PAYMENT_PROVIDER).
+	PaymentProvider payment.Provider
+
+	// Administrators: sign-in and sessions, their security emails, the
+	// accounts, and the audit log.
+	AdminAuth   *adminauth.Service
+	AdminMailer *adminauth.Mailer
+	AdminUsers  *adminusers.Service
+	AuditLog    *auditlog.Service
+
+	// Catalog and merchandising.
+	Catalog   *catalog.Service
+	Discounts *discount.Admin
+	Bundles   *bundle.Service
+	Inventory *inventory.Service
+	Reviews   *review.Service
+	// Browse is the shoppers' cached read model of the catalog.
+	Browse *browse.Service
+
+	// Shoppers and their purchases.
+	Customers     *customer.Service
+	CustomerAdmin *customeradmin.Service
+	Claims        *claim.Service
+	Carts         *cart.Service
+	Checkout      *checkout.Service
+	// GatewayReceiver verifies and queues the payment gateway's webhooks;
+	// Payments turns the queued events into orders.
+	GatewayReceiver *gateway.Receiver
+	Payments        *payments.Service
+	Orders          *orders.Service
+
+	// Back office.
+	Analytics *analytics.Service
+	Reconcile *reconcile.Service
+	System    *system.Service
+
+	// Outbound webhooks: the subscriptions and their delivery.
+	WebhookSubscriptions *webhooks.Subscriptions
+	WebhookDeliverer     *webhooks.Deliverer
+}
+
+// Open connects to Postgres and Redis and builds every service. Redis being
+// down does not fail Open: the API must start and report not-ready, then
+// recover when Redis returns.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+	a := &App{Config: cfg, Log: log, Started: time.Now().UTC()}
+	if err := a.connect(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.build(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// connect opens the database pool, the Redis client and the asynq client and
+// inspector over it.
+func (a *App) connect(ctx context.Context) error {
+	cfg := a.Config
+	db, err := database.Open(ctx, cfg.DatabaseURL, database.Options{MaxConns: cfg.DBMaxConns, Logger: a.Log})
+	if err != nil {
+		return err
+	}
+	ropt, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		database.Close(db)
+		return fmt.Errorf("app: REDIS_URL: %w", err)
+	}
+	// Short timeouts: a dead Redis must turn into a fast 503, not a hung request.
+	ropt.DialTimeout = 2 * time.Second
+	ropt.ReadTimeout = 2 * time.Second
+	ropt.WriteTimeout = 2 * time.Second
+	ropt.PoolTimeout = 3 * time.Second
+	ropt.MaxRetries = 1
+	aopt, err := asynq.ParseRedisURI(cfg.RedisURL)
+	if err != nil {
+		database.Close(db)
+		return fmt.Errorf("app: REDIS_URL: %w", err)
+	}
+	rdb := redis.NewClient(ropt)
+	a.DB, a.Redis, a.RedisOpt = db, rdb, aopt
+	a.Queue = asynq.NewClientFromRedisClient(rdb)
+	a.Inspector = asynq.NewInspectorFromRedisClient(rdb)
+	return nil
+}
+
+// build constructs every service, each once, on the open connections.
+func (a *App) build() error {
+	cfg, log := a.Config, a.Log
+	sender, err := mail.New(cfg.SMTPURL, cfg.EmailFrom, log.With("component", "mail"), cfg.IsDev())
+	if err != nil {
+		return err
+	}
+	provider, err := payment.FromConfig(cfg)
+	if err != nil {
+		return err
+	}
+	a.Mail, a.PaymentProvider = sender, provider
+	a.Cache = cache.New(a.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
+	a.StockCache = browse.NewStockStore(a.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
+	a.Limiter = ratelimit.New(a.Redis)
+
+	a.AdminAuth = adminauth.New(a.DB, adminauth.Settings{
+		JWTSecret:            []byte(cfg.AdminJWTSecret),
+		AccessTokenTTL:       cfg.AdminAccessTokenTTL,
+		RefreshTTL:           time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
+		SessionTTL:           time.Duration(cfg.AdminSessionDays) * 24 * time.Hour,
+		Issuer:               cfg.AppName,
+		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
+		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
+	}).WithEmailQueue(a.Queue, log)
+	a.AdminMailer = adminauth.NewMailer(a.DB, sender, cfg.AppName)
+	a.AdminUsers = adminusers.New(a.DB)
+	a.AuditLog = auditlog.New(a.DB)
+
+	a.Catalog = catalog.New(a.DB, catalog.Options{
+		Cache: a.Cache, Queue: a.Queue, Log: log, LowStockThreshold: cfg.LowStockThreshold,
+	})
+	a.Discounts = discount.NewAdmin(a.DB)
+	a.Bundles = bundle.New(a.DB, a.Cache, log)
+	a.Inventory = inventory.New(a.DB, a.Queue, log, cfg.LowStockThreshold, cfg.StoreCurrency)
+	a.Reviews = review.New(a.DB, a.Cache, browse.CatalogNamespace)
+	a.Browse = browse.New(a.DB, a.Cache, a.StockCache, cfg.StoreCurrency)
+
+	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL})
+	a.CustomerAdmin = customeradmin.New(a.DB, cfg.StoreCurrency)
+	a.Claims = claim.New(a.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
+		log.With("component", "claim"))
+	a.Carts = cart.New(a.DB, cfg.StoreCurrency)
+	a.Checkout = checkout.New(a.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
+		a.StockCache, log.With("component", "checkout"))
+	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
+	a.Payments = payments.New(a.DB, a.Queue, provider, log.With("component", "payments"), payments.Settings{
+		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
+	})
+	a.Orders = orders.New(a.DB, a.Queue, provider, log.With("component", "orders"))
+
+	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
+	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Refunds: a.Orders, Duplicates: a.Payments},
+		log.With("component", "reconcile"))
+	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
+
+	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivateTargets}
+	retry := webhooks.DefaultRetry
+	retry.Base = cfg.WebhookRetryBase
+	a.WebhookSubscriptions = webhooks.NewSubscriptions(a.DB, a.Queue, guard)
+	a.WebhookDeliverer = webhooks.NewDeliverer(a.DB, a.Queue, log, webhooks.NewClient(guard, cfg.WebhookTimeout), retry)
+	return nil
+}
+
+// Close releases every connection.
+func (a *App) Close() {
+	// The asynq client and inspector share a.Redis; closing it closes them.
+	a.Redis.Close()
+	database.Close(a.DB)
+}
