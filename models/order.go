@@ -25,6 +25,13 @@ const (
 	PaymentRefunded          = "refunded"
 )
 
+// Order fulfilment statuses: how many of its units have shipped.
+const (
+	FulfillmentUnfulfilled        = "unfulfilled"
+	FulfillmentPartiallyFulfilled = "partially_fulfilled"
+	FulfillmentFulfilled          = "fulfilled"
+)
+
 // Order is a paid purchase, created from a checkout session by the worker.
 type Order struct {
 	ID                uuid.UUID  `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
@@ -53,6 +60,7 @@ type Order struct {
 	DiscountCode      *string
 	PaymentProvider   string
 	PaymentIntentID   string
+	FulfillmentStatus string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 
@@ -129,6 +137,8 @@ type Refund struct {
 	// PaymentID is the gateway payment refunded; nil for a refund only
 	// recorded (money returned another way).
 	PaymentID *string
+	// ReturnID names the return this refund pays for; nil for an order refund.
+	ReturnID *uuid.UUID `gorm:"type:uuid"`
 }
 
 // DiscountUsage counts one use of a discount by a customer's order.
@@ -138,4 +148,88 @@ type DiscountUsage struct {
 	CustomerID uuid.UUID `gorm:"type:uuid"`
 	OrderID    uuid.UUID `gorm:"type:uuid"`
 	CreatedAt  time.Time
+}
+
+// Fulfilment statuses.
+const (
+	ShipmentShipped   = "shipped"
+	ShipmentDelivered = "delivered"
+	ShipmentCancelled = "cancelled"
+)
+
+// Fulfillment ships some units of an order, with the carrier's tracking.
+type Fulfillment struct {
+	ID             uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	OrderID        uuid.UUID `gorm:"type:uuid"`
+	Status         string
+	Carrier        string
+	TrackingNumber string
+	TrackingURL    string     `gorm:"column:tracking_url"`
+	AdminID        *uuid.UUID `gorm:"type:uuid"`
+	ShippedAt      time.Time
+	DeliveredAt    *time.Time
+	CancelledAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+
+	Items []FulfillmentItem `gorm:"foreignKey:FulfillmentID"`
+}
+
+// FulfillmentItem is how many units of one order line a fulfilment ships.
+type FulfillmentItem struct {
+	FulfillmentID uuid.UUID `gorm:"type:uuid;primaryKey"`
+	OrderItemID   uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Quantity      int
+}
+
+// Return statuses (API-DECISIONS 13).
+const (
+	ReturnRequested = "requested"
+	ReturnApproved  = "approved"
+	ReturnRejected  = "rejected"
+	ReturnReceived  = "received"
+	ReturnCancelled = "cancelled"
+	ReturnRefunded  = "refunded"
+)
+
+// Return reasons.
+const (
+	ReturnReasonDamaged        = "damaged"
+	ReturnReasonWrongItem      = "wrong_item"
+	ReturnReasonNotAsDescribed = "not_as_described"
+	ReturnReasonNoLongerNeeded = "no_longer_needed"
+	ReturnReasonOther          = "other"
+)
+
+// ReturnReasons lists every return reason, for validation.
+var ReturnReasons = []string{ReturnReasonDamaged, ReturnReasonWrongItem,
+	ReturnReasonNotAsDescribed, ReturnReasonNoLongerNeeded, ReturnReasonOther}
+
+// Return is a request to send units of an order back, and its refund.
+type Return struct {
+	ID             uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	OrderID        uuid.UUID `gorm:"type:uuid"`
+	CustomerID     uuid.UUID `gorm:"type:uuid"`
+	Status         string
+	RequestedBy    string     // "customer" or "admin"
+	AdminID        *uuid.UUID `gorm:"type:uuid"`
+	Note           string
+	RejectReason   string
+	RefundShipping bool
+	RefundAmount   money.Amount
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+
+	Items []ReturnItem `gorm:"foreignKey:ReturnID"`
+}
+
+// ReturnItem is how many units of one order line a return sends back.
+type ReturnItem struct {
+	ReturnID          uuid.UUID `gorm:"type:uuid;primaryKey"`
+	OrderItemID       uuid.UUID `gorm:"type:uuid;primaryKey"`
+	Quantity          int
+	Reason            string
+	ReceivedQuantity  int
+	RestockedQuantity int
+	RefundAmount      money.Amount
 }
