@@ -104,42 +104,21 @@ func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch)
 }
 
 func applyMethodPatch(m *models.ShippingMethod, p MethodPatch) {
-	if v, ok := p.Name.Get(); ok {
-		m.Name = v
-	}
-	if v, ok := p.Carrier.Get(); ok {
-		m.Carrier = v
-	}
-	if v, ok := p.Price.Get(); ok {
-		m.Price = v
-	}
+	p.Name.ApplyTo(&m.Name)
+	p.Carrier.ApplyTo(&m.Carrier)
+	p.Price.ApplyTo(&m.Price)
 	if p.FreeAbove.Present() {
 		m.FreeAbove = p.FreeAbove.Ptr()
 	}
-	if v, ok := p.GSTRate.Get(); ok {
-		m.GSTRate = v
-	}
-	if v, ok := p.MinDays.Get(); ok {
-		m.MinDays = v
-	}
-	if v, ok := p.MaxDays.Get(); ok {
-		m.MaxDays = v
-	}
-	if v, ok := p.IsActive.Get(); ok {
-		m.IsActive = v
-	}
+	p.GSTRate.ApplyTo(&m.GSTRate)
+	p.MinDays.ApplyTo(&m.MinDays)
+	p.MaxDays.ApplyTo(&m.MaxDays)
+	p.IsActive.ApplyTo(&m.IsActive)
 }
 
 // DeleteMethod removes a method. Errors: NOT_FOUND.
 func (s *Service) DeleteMethod(ctx context.Context, id uuid.UUID) error {
-	res := s.db.WithContext(ctx).Delete(&models.ShippingMethod{}, "id = ?", id)
-	if res.Error != nil {
-		return database.Translate(res.Error, resMethod)
-	}
-	if res.RowsAffected == 0 {
-		return apperr.NotFoundf(resMethod)
-	}
-	return nil
+	return s.deleteRow(ctx, &models.ShippingMethod{}, id, resMethod)
 }
 
 // Method returns a method. Errors: NOT_FOUND.

@@ -13,9 +13,12 @@
 package shipping
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
@@ -42,6 +45,19 @@ func defaultTaken(cause error) error {
 func stateTaken(state string) error {
 	return apperr.New(apperr.Conflict, fmt.Sprintf("%s is already in another zone", state)).
 		WithDetails(map[string]any{"field": "states", "state": state, "issue": "is already in another zone"})
+}
+
+// deleteRow deletes the row of model with id. Errors: NOT_FOUND for
+// resource.
+func (s *Service) deleteRow(ctx context.Context, model any, id uuid.UUID, resource string) error {
+	res := s.db.WithContext(ctx).Delete(model, "id = ?", id)
+	if res.Error != nil {
+		return database.Translate(res.Error, resource)
+	}
+	if res.RowsAffected == 0 {
+		return apperr.NotFoundf(resource)
+	}
+	return nil
 }
 
 func wrap(op string, err error) error {

@@ -92,14 +92,7 @@ func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*m
 // DeleteZone removes a zone and its methods. Orders keep the method they
 // recorded. Errors: NOT_FOUND.
 func (s *Service) DeleteZone(ctx context.Context, id uuid.UUID) error {
-	res := s.db.WithContext(ctx).Delete(&models.ShippingZone{}, "id = ?", id)
-	if res.Error != nil {
-		return database.Translate(res.Error, resZone)
-	}
-	if res.RowsAffected == 0 {
-		return apperr.NotFoundf(resZone)
-	}
-	return nil
+	return s.deleteRow(ctx, &models.ShippingZone{}, id, resZone)
 }
 
 // Zone returns a zone with its states and every method, active or not.
