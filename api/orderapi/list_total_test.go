@@ -9,7 +9,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -23,7 +22,7 @@ import (
 func mustFinalize(t *testing.T, app *testkit.App) *models.Order {
 	t.Helper()
 	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
-	svc := payments.New(app.DB, app.Queue, payment.NewSimulator(), app.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
+	svc := payments.New(app.DB, app.Queue, gateway.NewSimulator(), app.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
 	res, err := svc.Capture(context.Background(), gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
 		Amount: int64(c.Total), Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"})
 	if err != nil || res.Outcome != payments.Created {

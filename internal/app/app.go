@@ -31,7 +31,6 @@ import (
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
@@ -81,7 +80,7 @@ type App struct {
 	// Mail sends customer and administrator emails.
 	Mail mail.Sender
 	// PaymentProvider calls the configured payment gateway (PAYMENT_PROVIDER).
-	PaymentProvider payment.Provider
+	PaymentProvider gateway.Provider
 
 	// Administrators: sign-in and sessions, their security emails, the
 	// accounts, and the audit log.
@@ -174,7 +173,7 @@ func (a *App) build() error {
 	if err != nil {
 		return err
 	}
-	provider, err := payment.FromConfig(cfg)
+	provider, err := gateway.FromConfig(cfg)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -36,7 +36,7 @@ type StockCache interface {
 // Service runs checkouts.
 type Service struct {
 	db       *gorm.DB
-	provider payment.Provider
+	provider gateway.Provider
 	set      Settings
 	log      *slog.Logger
 	stock    StockCache
@@ -44,7 +44,7 @@ type Service struct {
 }
 
 // New returns the service. stock may be nil.
-func New(db *gorm.DB, provider payment.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
+func New(db *gorm.DB, provider gateway.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
 	return &Service{db: db, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() }}
 }
 

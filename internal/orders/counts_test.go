@@ -10,7 +10,6 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -29,7 +28,7 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 	_, redisURL := testkit.MustRedis(t)
 	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
 	ctx := context.Background()
-	pay := payments.New(d.DB, d.Queue, payment.NewSimulator(), d.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
+	pay := payments.New(d.DB, d.Queue, gateway.NewSimulator(), d.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
 	svc := orders.New(d.DB, d.Queue, nil, d.Log)
 
 	const writers, perWriter = 8, 10

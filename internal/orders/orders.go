@@ -15,8 +15,8 @@ import (
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/outbox"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
 )
@@ -25,13 +25,13 @@ import (
 type Service struct {
 	db       *gorm.DB
 	queue    tasks.Enqueuer
-	provider payment.Provider
+	provider gateway.Provider
 	log      *slog.Logger
 }
 
 // New returns the service. provider refunds captured payments; queue
 // receives the outbox nudges and analytics rollups that follow a change.
-func New(db *gorm.DB, queue tasks.Enqueuer, provider payment.Provider, log *slog.Logger) *Service {
+func New(db *gorm.DB, queue tasks.Enqueuer, provider gateway.Provider, log *slog.Logger) *Service {
 	return &Service{db: db, queue: queue, provider: provider, log: log}
 }
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -225,15 +225,15 @@ func (s *Service) askGateway(ctx context.Context, rf *models.Refund, currency st
 		if err != nil {
 			return outcome{status: models.RefundPending, err: err}
 		}
-		if g, ok := payment.FindRefund(list, key); ok {
+		if g, ok := gateway.FindRefund(list, key); ok {
 			return fromGateway(g)
 		}
 	}
-	g, err := s.provider.Refund(ctx, payment.RefundRequest{
+	g, err := s.provider.Refund(ctx, gateway.RefundRequest{
 		PaymentID: *rf.PaymentID, Amount: rf.Amount, Currency: currency, Reason: rf.Reason, Key: key,
 	})
 	switch {
-	case errors.Is(err, payment.ErrRefused):
+	case errors.Is(err, gateway.ErrRefused):
 		return outcome{status: models.RefundFailed, err: err}
 	case err != nil:
 		return outcome{status: models.RefundPending, err: err}
@@ -243,8 +243,8 @@ func (s *Service) askGateway(ctx context.Context, rf *models.Refund, currency st
 
 // fromGateway maps a gateway refund: one the gateway has accepted (pending
 // or processed there) is money on its way back, so it counts as processed.
-func fromGateway(g payment.Refund) outcome {
-	if g.Status == payment.RefundFailed {
+func fromGateway(g gateway.Refund) outcome {
+	if g.Status == gateway.RefundFailed {
 		return outcome{status: models.RefundFailed, providerID: g.ID, err: errors.New("the gateway reports the refund failed")}
 	}
 	return outcome{status: models.RefundProcessed, providerID: g.ID}

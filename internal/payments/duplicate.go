@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -102,12 +102,12 @@ func duplicateKey(id uuid.UUID) string { return "dup-" + id.String() }
 // with the same key.
 func (s *Service) refundDuplicate(ctx context.Context, sess *models.CheckoutSession) (string, error) {
 	if sess.State == models.CheckoutRefunding {
-		g, err := s.provider.Refund(ctx, payment.RefundRequest{PaymentID: *sess.PaymentID, Amount: sess.Total,
+		g, err := s.provider.Refund(ctx, gateway.RefundRequest{PaymentID: *sess.PaymentID, Amount: sess.Total,
 			Currency: sess.Currency, Reason: "duplicate payment of checkout session " + sess.ID.String(), Key: duplicateKey(sess.ID)})
-		if err == nil && g.Status == payment.RefundFailed {
-			err = fmt.Errorf("%w: the gateway reports refund %s failed", payment.ErrRefused, g.ID)
+		if err == nil && g.Status == gateway.RefundFailed {
+			err = fmt.Errorf("%w: the gateway reports refund %s failed", gateway.ErrRefused, g.ID)
 		}
-		if errors.Is(err, payment.ErrRefused) {
+		if errors.Is(err, gateway.ErrRefused) {
 			return models.CheckoutNeedsReview, s.refundRefused(ctx, sess, err)
 		}
 		if err != nil {

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment"
-	"github.com/gocommerce/shop/internal/payment/razorpaytest"
+	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/models"
@@ -20,7 +19,7 @@ import (
 // withGateway is e with its service refunding through a Razorpay API at
 // url, with a 300 ms timeout.
 func (e *env) withGateway(url string) *payments.Service {
-	provider := payment.NewRazorpay(payment.RazorpayConfig{BaseURL: url, KeyID: "rzp_test", KeySecret: "secret",
+	provider := gateway.NewRazorpay(gateway.RazorpayConfig{BaseURL: url, KeyID: "rzp_test", KeySecret: "secret",
 		Client: &http.Client{Timeout: 300 * time.Millisecond}})
 	return payments.New(e.d.DB, e.d.Queue, provider, e.d.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
 }
@@ -133,7 +132,7 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 		if s := e.session(t, ids[lost].SessionID); s.State != models.CheckoutRefunded {
 			t.Fatalf("round %d: losing session %s", round, s.State)
 		}
-		refunds, _ := payment.NewSimulator().Refunds(ctx, pays[lost].ID)
+		refunds, _ := gateway.NewSimulator().Refunds(ctx, pays[lost].ID)
 		if len(refunds) != 1 || refunds[0].Amount != old.Total {
 			t.Fatalf("round %d: simulator refunds of the losing payment %+v", round, refunds)
 		}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -23,7 +22,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	_, redisURL := testkit.MustRedis(t)
 	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
-	return &env{d: d, svc: payments.New(d.DB, d.Queue, payment.NewSimulator(), d.Log, payments.Settings{
+	return &env{d: d, svc: payments.New(d.DB, d.Queue, gateway.NewSimulator(), d.Log, payments.Settings{
 		Provider: "simulator", StoreState: "Karnataka", LowStockThreshold: 10,
 	})}
 }

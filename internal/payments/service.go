@@ -13,7 +13,6 @@ import (
 	"log/slog"
 
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
 )
@@ -33,13 +32,13 @@ type Settings struct {
 type Service struct {
 	db       *gorm.DB
 	queue    tasks.Enqueuer
-	provider payment.Provider
+	provider gateway.Provider
 	log      *slog.Logger
 	set      Settings
 }
 
 // New returns the service. provider refunds duplicate payments.
-func New(db *gorm.DB, q tasks.Enqueuer, provider payment.Provider, log *slog.Logger, s Settings) *Service {
+func New(db *gorm.DB, q tasks.Enqueuer, provider gateway.Provider, log *slog.Logger, s Settings) *Service {
 	return &Service{db: db, queue: q, provider: provider, log: log, set: s}
 }
 

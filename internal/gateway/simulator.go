@@ -1,9 +1,7 @@
-package payment
+package gateway
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"sync"
 )
@@ -107,10 +105,4 @@ func (b *simRefundBook) list(paymentID string) []Refund {
 		}
 	}
 	return out
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

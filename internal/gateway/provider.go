@@ -1,8 +1,9 @@
-// Package payment talks to payment gateways through one interface: create a
-// payment intent (the gateway's order) at checkout, refund a captured payment
+// The outbound half of the gateway: one Provider interface creates a payment
+// intent (the gateway's order) at checkout and refunds a captured payment
 // from the back office. `simulator` works offline; `razorpay` calls the
 // Razorpay Orders and Refunds APIs.
-package payment
+
+package gateway
 
 import (
 	"context"
