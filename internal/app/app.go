@@ -30,8 +30,7 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/mail"
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/review"
@@ -105,10 +104,9 @@ type App struct {
 	Carts         *cart.Service
 	Checkout      *checkout.Service
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
-	// Payments turns the queued events into orders.
+	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
-	Payments        *payments.Service
-	Orders          *orders.Service
+	Orders          *order.Service
 
 	// Back office.
 	Analytics *analytics.Service
@@ -208,17 +206,16 @@ func (a *App) build() error {
 	a.CustomerAdmin = customeradmin.New(a.DB, cfg.StoreCurrency)
 	a.Claims = claim.New(a.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
 		log.With("component", "claim"))
-	a.Carts = cart.New(a.DB, cfg.StoreCurrency)
-	a.Checkout = checkout.New(a.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
-		a.StockCache, log.With("component", "checkout"))
-	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
-	a.Payments = payments.New(a.DB, a.Queue, provider, log.With("component", "payments"), payments.Settings{
+	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
+	a.Checkout = checkout.New(a.DB, a.Queue, provider, checkout.Settings{
+		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
-	})
-	a.Orders = orders.New(a.DB, a.Queue, provider, log.With("component", "orders"))
+	}, a.StockCache, log.With("component", "checkout"))
+	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
+	a.Orders = order.New(a.DB, a.Queue, provider, log.With("component", "order"))
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
-	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Refunds: a.Orders, Duplicates: a.Payments},
+	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 

@@ -68,6 +68,6 @@ func (s *Service) fail(ctx context.Context, sess *models.CheckoutSession) error 
 		if row.PaymentIntentID != nil {
 			return nil // a concurrent repeat got an intent: the session lives on
 		}
-		return cart.EndCheckout(tx, c, sess.ID, models.CheckoutFailed)
+		return endSession(tx, c, sess.ID, models.CheckoutFailed)
 	})
 }

@@ -1,4 +1,4 @@
-package payments
+package order
 
 import (
 	"encoding/json"
@@ -12,17 +12,19 @@ import (
 	"gorm.io/gorm"
 )
 
-// createOrder writes the order of sess with its lines (copied from the
+// Create writes the order of checkout session sess (checkout calls it when
+// the payment p is captured) with its lines (copied from the
 // priced snapshot, so the price paid is the price quoted), its first status
 // history entry and its payment. The order number comes from the sequence
 // (column default); UNIQUE (payment_provider, payment_intent_id) refuses a
 // second order for the intent whatever happens above it.
-func (s *Service) createOrder(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment) (*models.Order, error) {
+// storeState decides the GST split (STORE_STATE).
+func Create(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment, storeState string) (*models.Order, error) {
 	var ship models.Address
 	if err := json.Unmarshal(sess.ShippingAddress, &ship); err != nil {
-		return nil, fmt.Errorf("payments.create_order: session %s shipping address: %w", sess.ID, err)
+		return nil, fmt.Errorf("order.create: session %s shipping address: %w", sess.ID, err)
 	}
-	cgst, sgst, igst := gstSplit(sess.TaxTotal, ship.State, s.set.StoreState)
+	cgst, sgst, igst := gstSplit(sess.TaxTotal, ship.State, storeState)
 	sessionID := sess.ID
 	o := &models.Order{
 		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
@@ -36,31 +38,31 @@ func (s *Service) createOrder(tx *gorm.DB, sess *models.CheckoutSession, lines [
 		PaymentProvider: sess.PaymentProvider, PaymentIntentID: p.OrderID,
 	}
 	if err := tx.Create(o).Error; err != nil {
-		return nil, fmt.Errorf("payments.create_order: %w", err)
+		return nil, fmt.Errorf("order.create: %w", err)
 	}
 	if o.OrderNumber == "" {
 		// The column default is filled by Postgres; read it back if the
 		// driver did not return it.
 		if err := tx.Model(o).Select("order_number").Where("id = ?", o.ID).Scan(&o.OrderNumber).Error; err != nil {
-			return nil, fmt.Errorf("payments.create_order: number: %w", err)
+			return nil, fmt.Errorf("order.create: number: %w", err)
 		}
 	}
 	o.Items = orderItems(o.ID, lines)
 	if len(o.Items) > 0 {
 		if err := tx.Create(&o.Items).Error; err != nil {
-			return nil, fmt.Errorf("payments.create_order: items: %w", err)
+			return nil, fmt.Errorf("order.create: items: %w", err)
 		}
 	}
 	note := fmt.Sprintf("payment %s captured", p.ID)
 	if err := tx.Create(&models.OrderStatusHistory{OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note}).Error; err != nil {
-		return nil, fmt.Errorf("payments.create_order: history: %w", err)
+		return nil, fmt.Errorf("order.create: history: %w", err)
 	}
 	pay := models.Payment{
 		OrderID: o.ID, Provider: sess.PaymentProvider, PaymentIntentID: p.OrderID, PaymentID: p.ID,
 		Amount: money.Amount(p.Amount), Currency: strings.ToUpper(p.Currency), Method: p.Method, Status: "captured",
 	}
 	if err := tx.Create(&pay).Error; err != nil {
-		return nil, fmt.Errorf("payments.create_order: payment: %w", err)
+		return nil, fmt.Errorf("order.create: payment: %w", err)
 	}
 	return o, nil
 }
@@ -82,36 +84,9 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 // is CGST and SGST in halves (an odd paisa goes to SGST), else all IGST
 // (docs/DECISIONS.md "Payments and webhooks").
 func gstSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
-	if storeState != "" && equalFold(shipState, storeState) {
+	if storeState != "" && strings.EqualFold(strings.TrimSpace(shipState), strings.TrimSpace(storeState)) {
 		cgst = tax / 2
 		return cgst, tax - cgst, 0
 	}
 	return 0, 0, tax
-}
-
-// equalFold compares names ignoring case and surrounding space.
-func equalFold(a, b string) bool {
-	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
-}
-
-// countDiscountUse records the order's use of its discount: the total on the
-// discount and a row per order that per-customer limits count. The use is
-// counted even past a limit reached meanwhile: the customer has paid.
-func countDiscountUse(tx *gorm.DB, sess *models.CheckoutSession, orderID uuid.UUID) error {
-	if sess.DiscountID == nil {
-		return nil
-	}
-	res := tx.Exec(`UPDATE discounts SET usage_count = usage_count + 1, updated_at = now() WHERE id = ?`, *sess.DiscountID)
-	if res.Error != nil {
-		return fmt.Errorf("payments.discount_use: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return nil // deleted since checkout
-	}
-	err := tx.Exec(`INSERT INTO discount_usages (discount_id, customer_id, order_id) VALUES (?, ?, ?)
-		ON CONFLICT (discount_id, order_id) DO NOTHING`, *sess.DiscountID, sess.CustomerID, orderID).Error
-	if err != nil {
-		return fmt.Errorf("payments.discount_use: %w", err)
-	}
-	return nil
 }

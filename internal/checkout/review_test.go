@@ -1,13 +1,13 @@
-package payments_test
+package checkout_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/outbox"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/models"
 )
 
@@ -24,11 +24,11 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+			c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 			p := captured(c)
 			tt.change(&p.Amount, &p.Currency)
 			res, err := e.svc.Capture(context.Background(), p)
-			if err != nil || res.Outcome != payments.NeedsReview || !strings.Contains(res.Reason, tt.reason) {
+			if err != nil || res.Outcome != checkout.NeedsReview || !strings.Contains(res.Reason, tt.reason) {
 				t.Fatalf("%+v %v", res, err)
 			}
 			s := e.session(t, c.SessionID)
@@ -45,7 +45,7 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 				t.Fatal("cart still locked")
 			}
 			// The right amount arriving later changes nothing: a person decides.
-			if res, _ := e.svc.Capture(context.Background(), captured(c)); res.Outcome != payments.NeedsReview {
+			if res, _ := e.svc.Capture(context.Background(), captured(c)); res.Outcome != checkout.NeedsReview {
 				t.Fatalf("second capture: %+v", res)
 			}
 			if n := e.count(t, &models.Order{}, "1 = 1"); n != 0 {
@@ -61,18 +61,18 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 // its stock is released.
 func TestCaptureOfAnAlreadyRecordedPaymentNeedsReview(t *testing.T) {
 	e := newEnv(t)
-	first := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	first := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	p := captured(first)
 	res, err := e.svc.Capture(context.Background(), p)
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("first capture: %+v %v", res, err)
 	}
 	firstNumber := res.Order.OrderNumber
-	second := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	second := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	again := captured(second)
 	again.ID = p.ID
 	res, err = e.svc.Capture(context.Background(), again)
-	if err != nil || res.Outcome != payments.NeedsReview || !strings.Contains(res.Reason, "already recorded for order "+firstNumber) {
+	if err != nil || res.Outcome != checkout.NeedsReview || !strings.Contains(res.Reason, "already recorded for order "+firstNumber) {
 		t.Fatalf("second capture: %+v %v", res, err)
 	}
 	if s := e.session(t, second.SessionID); s.State != models.CheckoutNeedsReview || s.OrderID != nil {
@@ -90,10 +90,10 @@ func TestCaptureOfAnAlreadyRecordedPaymentNeedsReview(t *testing.T) {
 // is there, taking it from available stock.
 func TestCaptureAfterExpiryCommitsAvailableStock(t *testing.T) {
 	e := newEnv(t)
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{Inventory: 5})
-	paymenttest.MustExpire(t, e.d.DB, c)
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 5})
+	checkouttest.MustExpire(t, e.d.DB, c)
 	res, err := e.svc.Capture(context.Background(), captured(c))
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
 	}
 	if v := e.variant(t, c.VariantID); v.Committed != c.Quantity || v.Reserved != 0 {
@@ -108,13 +108,13 @@ func TestCaptureAfterExpiryCommitsAvailableStock(t *testing.T) {
 // and never oversells.
 func TestCaptureAfterExpiryWithoutStockNeedsReview(t *testing.T) {
 	e := newEnv(t)
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{Inventory: 3, Quantity: 2})
-	paymenttest.MustExpire(t, e.d.DB, c)
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 3, Quantity: 2})
+	checkouttest.MustExpire(t, e.d.DB, c)
 	// Another shopper's order takes 2 of the 3 units.
 	e.d.DB.Exec(`UPDATE variants SET committed = 2 WHERE id = ?`, c.VariantID)
 
 	res, err := e.svc.Capture(context.Background(), captured(c))
-	if err != nil || res.Outcome != payments.NeedsReview || !strings.Contains(res.Reason, "stock") {
+	if err != nil || res.Outcome != checkout.NeedsReview || !strings.Contains(res.Reason, "stock") {
 		t.Fatalf("%+v %v", res, err)
 	}
 	v := e.variant(t, c.VariantID)
@@ -132,7 +132,7 @@ func TestCaptureAfterExpiryWithoutStockNeedsReview(t *testing.T) {
 func TestFailReleasesTheCheckout(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	p := captured(c)
 	p.Status, p.ErrorCode = "failed", "BAD_REQUEST_ERROR"
 	for range 2 { // the second run changes nothing
@@ -155,7 +155,7 @@ func TestFailReleasesTheCheckout(t *testing.T) {
 		t.Fatalf("events %v", evs)
 	}
 	// A later successful retry of the payment still makes the order.
-	if res, err := e.svc.Capture(ctx, captured(c)); err != nil || res.Outcome != payments.Created {
+	if res, err := e.svc.Capture(ctx, captured(c)); err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("capture after failure: %+v %v", res, err)
 	}
 }
@@ -163,7 +163,7 @@ func TestFailReleasesTheCheckout(t *testing.T) {
 func TestFailNeverMovesACompletedSession(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	if _, err := e.svc.Capture(ctx, captured(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestFailNeverMovesACompletedSession(t *testing.T) {
 		t.Fatalf("events %v", evs)
 	}
 	// Unknown order id: silently nothing.
-	if err := e.svc.Fail(ctx, captured(paymenttest.Checkout{IntentID: "order_nope"})); err != nil {
+	if err := e.svc.Fail(ctx, captured(checkouttest.Checkout{IntentID: "order_nope"})); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -188,7 +188,7 @@ func TestFailNeverMovesACompletedSession(t *testing.T) {
 func TestAuthorize(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	if err := e.svc.Authorize(ctx, captured(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestAuthorize(t *testing.T) {
 	if s := e.session(t, c.SessionID); s.PaymentStatus != models.IntentCaptured {
 		t.Fatalf("payment status %s", s.PaymentStatus)
 	}
-	if err := e.svc.Authorize(ctx, captured(paymenttest.Checkout{IntentID: "order_nope"})); err != nil {
+	if err := e.svc.Authorize(ctx, captured(checkouttest.Checkout{IntentID: "order_nope"})); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,12 +1,12 @@
-package payments_test
+package checkout_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/cart"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
@@ -28,7 +28,7 @@ func TestLateCaptureKeepsWhatTheShopperAddedSince(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			ctx := context.Background()
-			c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{Discount: 100})
+			c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Discount: 100})
 			p := captured(c)
 			failed := p
 			failed.Status = "failed"
@@ -42,7 +42,7 @@ func TestLateCaptureKeepsWhatTheShopperAddedSince(t *testing.T) {
 			// more unit of the one the failed payment was for.
 			crt, _ := e.cart(t, c.CartID)
 			owner := cart.Owner{SessionID: *crt.SessionID}
-			carts := cart.New(e.d.DB, "INR")
+			carts := cart.New(e.d.DB, "INR", checkout.EnsureEditable)
 			other := testkit.MustStoreProduct(t, e.d.DB, testkit.StoreProduct{}).Variants[0]
 			if _, err := carts.AddItem(ctx, owner, other.ID, 3); err != nil {
 				t.Fatal(err)
@@ -54,7 +54,7 @@ func TestLateCaptureKeepsWhatTheShopperAddedSince(t *testing.T) {
 
 			// The shopper's bank retried the old payment after all.
 			res, err := e.svc.Capture(ctx, p)
-			if err != nil || res.Outcome != payments.Created {
+			if err != nil || res.Outcome != checkout.Created {
 				t.Fatalf("late capture: %+v %v", res, err)
 			}
 			var items []models.CartItem

@@ -1,4 +1,4 @@
-package orders
+package order
 
 import (
 	"context"
@@ -95,7 +95,7 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 		}
 		res.Refund.Status, res.Refund.PaymentID = models.RefundPending, &paymentID
 		if err := tx.Create(&res.Refund).Error; err != nil {
-			return fmt.Errorf("orders.refund: %w", err)
+			return fmt.Errorf("order.refund: %w", err)
 		}
 		return nil
 	})
@@ -122,7 +122,7 @@ func pendingRefunds(tx *gorm.DB, orderID uuid.UUID) (pendingSum, error) {
 	err := tx.Raw(`SELECT count(*) AS count, COALESCE(sum(amount), 0)::bigint AS amount, (array_agg(id ORDER BY created_at))[1] AS id
 		FROM refunds WHERE order_id = ? AND status = ?`, orderID, models.RefundPending).Scan(&p).Error
 	if err != nil {
-		return p, fmt.Errorf("orders.refund: pending: %w", err)
+		return p, fmt.Errorf("order.refund: pending: %w", err)
 	}
 	return p, nil
 }
@@ -137,7 +137,7 @@ func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 			WithDetails(map[string]any{"field": "initiatePaymentRefund", "issue": "no captured payment"})
 	}
 	if err != nil {
-		return "", fmt.Errorf("orders.refund: payment: %w", err)
+		return "", fmt.Errorf("order.refund: payment: %w", err)
 	}
 	return p.PaymentID, nil
 }
@@ -146,7 +146,7 @@ func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 // updates the order (see countRefund).
 func applyRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	if err := tx.Create(refund).Error; err != nil {
-		return fmt.Errorf("orders.refund: %w", err)
+		return fmt.Errorf("order.refund: %w", err)
 	}
 	return countRefund(tx, o, refund)
 }
@@ -163,7 +163,7 @@ func countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	if err := tx.Model(o).Updates(map[string]any{
 		"refunded_total": o.RefundedTotal, "payment_status": o.PaymentStatus, "updated_at": o.UpdatedAt,
 	}).Error; err != nil {
-		return fmt.Errorf("orders.refund: %w", err)
+		return fmt.Errorf("order.refund: %w", err)
 	}
 	if o.PaymentStatus == models.PaymentRefunded && holdsStock(o.Status) {
 		note := "cancelled by a full refund"

@@ -1,4 +1,4 @@
-package orders
+package order
 
 import (
 	"context"
@@ -108,7 +108,7 @@ func (s *Service) List(ctx context.Context, f Filter, p Page) (Listed, error) {
 			o.total, o.paid_total, o.refunded_total, o.currency, o.created_at, (?) AS matched`, total).
 		Order("o.created_at DESC, o.id DESC").Scan(&rows).Error
 	if err != nil {
-		return Listed{}, fmt.Errorf("orders.list: %w", err)
+		return Listed{}, fmt.Errorf("order.list: %w", err)
 	}
 
 	var out Listed
@@ -121,7 +121,7 @@ func (s *Service) List(ctx context.Context, f Filter, p Page) (Listed, error) {
 		// A page past the end: count alone. The page is empty, so no row
 		// can be on it without being counted.
 		if err := db.Raw("SELECT (?)", total).Scan(&out.Total).Error; err != nil {
-			return Listed{}, fmt.Errorf("orders.list: count: %w", err)
+			return Listed{}, fmt.Errorf("order.list: count: %w", err)
 		}
 	}
 	if len(rows) > p.Limit {

@@ -1,4 +1,4 @@
-package payments
+package checkout
 
 import (
 	"fmt"
@@ -89,7 +89,7 @@ func (s *Service) publishCaptured(tx *gorm.DB, sess *models.CheckoutSession, o *
 	for _, l := range low {
 		data := LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU, CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}
 		if _, err := outbox.Publish(tx, outbox.InventoryLowStock, data); err != nil {
-			return fmt.Errorf("payments.low_stock: %w", err)
+			return fmt.Errorf("checkout.low_stock: %w", err)
 		}
 	}
 	return nil

@@ -1,12 +1,12 @@
-package payments_test
+package checkout_test
 
 import (
 	"context"
 	"sync/atomic"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -17,7 +17,7 @@ import (
 // order. The process-level version (SIGKILL) is in the fault tests.
 func TestCaptureKilledMidwayThenRetried(t *testing.T) {
 	e := newEnv(t)
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	p := captured(c)
 
 	ctx, kill := context.WithCancel(context.Background())
@@ -46,10 +46,10 @@ func TestCaptureKilledMidwayThenRetried(t *testing.T) {
 	}
 
 	res, err := e.svc.Capture(context.Background(), p)
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("retry: %+v %v", res, err)
 	}
-	if res, _ := e.svc.Capture(context.Background(), p); res.Outcome != payments.Existing {
+	if res, _ := e.svc.Capture(context.Background(), p); res.Outcome != checkout.Existing {
 		t.Fatalf("third run: %+v", res)
 	}
 	if n := e.count(t, &models.Order{}, "1 = 1"); n != 1 {

@@ -1,12 +1,13 @@
-package payments_test
+package checkout_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/app"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -15,20 +16,20 @@ import (
 // env is a service over a fresh database and Redis index.
 type env struct {
 	d   *app.App
-	svc *payments.Service
+	svc *checkout.Service
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	_, redisURL := testkit.MustRedis(t)
 	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
-	return &env{d: d, svc: payments.New(d.DB, d.Queue, gateway.NewSimulator(), d.Log, payments.Settings{
-		Provider: "simulator", StoreState: "Karnataka", LowStockThreshold: 10,
-	})}
+	return &env{d: d, svc: checkout.New(d.DB, d.Queue, gateway.NewSimulator(), checkout.Settings{
+		TTL: time.Minute, Currency: "INR", Provider: "simulator", StoreState: "Karnataka", LowStockThreshold: 10,
+	}, nil, d.Log)}
 }
 
 // captured is the captured payment of c, for its full amount.
-func captured(c paymenttest.Checkout) gateway.Payment {
+func captured(c checkouttest.Checkout) gateway.Payment {
 	return gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment", Amount: int64(c.Total),
 		Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"}
 }

@@ -1,7 +1,7 @@
-// Package paymenttest builds checkout sessions for payment tests without
+// Package checkouttest builds checkout sessions for checkout tests without
 // the storefront: a product and variant, a locked cart, a PENDING session
 // with its priced snapshot, and the stock reserved for it.
-package paymenttest
+package checkouttest
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package orders
+package order
 
 import (
 	"context"
@@ -96,7 +96,7 @@ func (s *Service) settleOrder(ctx context.Context, id uuid.UUID) error {
 	var ids []uuid.UUID
 	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("order_id = ? AND status = ?", id, models.RefundPending).
 		Order("created_at").Pluck("id", &ids).Error; err != nil {
-		return fmt.Errorf("orders.settle: %w", err)
+		return fmt.Errorf("order.settle: %w", err)
 	}
 	for _, rid := range ids {
 		rf, out, err := s.settle(ctx, rid)
@@ -140,7 +140,7 @@ func (s *Service) SettlePendingRefunds(ctx context.Context) (RefundSettlement, e
 	var ids []uuid.UUID
 	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("status = ?", models.RefundPending).
 		Order("created_at").Limit(settleBatch).Pluck("id", &ids).Error; err != nil {
-		return rep, fmt.Errorf("orders.settle_pending: %w", err)
+		return rep, fmt.Errorf("order.settle_pending: %w", err)
 	}
 	for _, id := range ids {
 		rf, out, err := s.settle(ctx, id)
@@ -177,7 +177,7 @@ func (s *Service) settle(ctx context.Context, id uuid.UUID) (*models.Refund, out
 		}
 		var currency string
 		if err := tx.Raw(`SELECT currency FROM orders WHERE id = ?`, rf.OrderID).Scan(&currency).Error; err != nil {
-			return fmt.Errorf("orders.settle: %w", err)
+			return fmt.Errorf("order.settle: %w", err)
 		}
 		out = s.askGateway(ctx, rf, currency, true)
 		return s.record(tx, rf, out, &order)
@@ -204,7 +204,7 @@ func lockRefund(tx *gorm.DB, id uuid.UUID, skipLocked bool) (*models.Refund, err
 	}
 	var rf models.Refund
 	if err := tx.Raw(q, id).Scan(&rf).Error; err != nil {
-		return nil, fmt.Errorf("orders.lock_refund: %w", err)
+		return nil, fmt.Errorf("order.lock_refund: %w", err)
 	}
 	if rf.ID == uuid.Nil {
 		return nil, nil
@@ -266,7 +266,7 @@ func (s *Service) record(tx *gorm.DB, rf *models.Refund, out outcome, o *models.
 	}
 	if err := tx.Model(&models.Refund{}).Where("id = ?", rf.ID).
 		Updates(map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}).Error; err != nil {
-		return fmt.Errorf("orders.record_refund: %w", err)
+		return fmt.Errorf("order.record_refund: %w", err)
 	}
 	if rf.Status != models.RefundProcessed {
 		return nil

@@ -1,4 +1,4 @@
-package payments
+package checkout
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
@@ -68,13 +69,13 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 		return err
 	})
 	if err != nil {
-		return CaptureResult{}, fmt.Errorf("payments.capture: %w", err)
+		return CaptureResult{}, fmt.Errorf("checkout.capture: %w", err)
 	}
 	log := s.log.With("gateway_order_id", p.OrderID, "payment_id", p.ID)
 	if res.Outcome == Duplicate {
 		log.WarnContext(ctx, "captured payment for an already paid cart; refunding it", "reason", res.Reason)
 		if _, err := s.refundDuplicate(ctx, res.session); err != nil {
-			return res, fmt.Errorf("payments.capture: %w", err)
+			return res, fmt.Errorf("checkout.capture: %w", err)
 		}
 	}
 	switch res.Outcome {
@@ -95,7 +96,7 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 		// between commit and here. The task id makes this once per order.
 		task, opts := tasks.NewOrderEmailsTask(res.Order.ID.String())
 		if err := tasks.Enqueue(ctx, s.queue, task, opts...); err != nil {
-			return res, fmt.Errorf("payments.capture: queue order emails: %w", err)
+			return res, fmt.Errorf("checkout.capture: queue order emails: %w", err)
 		}
 	}
 	if res.Outcome == Created {
@@ -165,27 +166,27 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	if short != "" {
 		return s.review(tx, sess, cart, fmt.Sprintf("payment captured after the checkout was released and stock is gone (variant %s)", short), "stock_unavailable")
 	}
-	order, err := s.createOrder(tx, sess, lines, p)
+	o, err := order.Create(tx, sess, lines, p, s.set.StoreState)
 	if err != nil {
 		return CaptureResult{}, err
 	}
-	if err := countDiscountUse(tx, sess, order.ID); err != nil {
+	if err := countDiscountUse(tx, sess, o.ID); err != nil {
 		return CaptureResult{}, err
 	}
 	if err := emptyCart(tx, cart, sess, lines); err != nil {
 		return CaptureResult{}, err
 	}
 	err = tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
-		"state": models.CheckoutCompleted, "payment_status": models.IntentCaptured, "order_id": order.ID,
+		"state": models.CheckoutCompleted, "payment_status": models.IntentCaptured, "order_id": o.ID,
 		"review_reason": nil, "completed_at": gorm.Expr("now()"), "updated_at": gorm.Expr("now()"),
 	}).Error
 	if err != nil {
-		return CaptureResult{}, fmt.Errorf("payments.complete_session: %w", err)
+		return CaptureResult{}, fmt.Errorf("checkout.complete_session: %w", err)
 	}
-	if err := s.publishCaptured(tx, sess, order, p, items); err != nil {
+	if err := s.publishCaptured(tx, sess, o, p, items); err != nil {
 		return CaptureResult{}, err
 	}
-	return CaptureResult{Outcome: Created, Order: order}, nil
+	return CaptureResult{Outcome: Created, Order: o}, nil
 }
 
 // orderOfPayment returns the number of the order gateway payment paymentID
@@ -195,7 +196,7 @@ func orderOfPayment(tx *gorm.DB, provider, paymentID string) (string, error) {
 	err := tx.Raw(`SELECT o.order_number FROM payments p JOIN orders o ON o.id = p.order_id
 		WHERE p.provider = ? AND p.payment_id = ?`, provider, paymentID).Scan(&number).Error
 	if err != nil {
-		return "", fmt.Errorf("payments.order_of_payment: %w", err)
+		return "", fmt.Errorf("checkout.order_of_payment: %w", err)
 	}
 	return number, nil
 }
@@ -264,7 +265,7 @@ func (s *Service) review(tx *gorm.DB, sess *models.CheckoutSession, cart *models
 	if _, err := stock.Release(tx, sess.ID); err != nil {
 		return CaptureResult{}, err
 	}
-	if err := releaseCart(tx, cart, sess.ID); err != nil {
+	if err := unlockCart(tx, cart, sess.ID); err != nil {
 		return CaptureResult{}, err
 	}
 	err := tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
@@ -272,7 +273,7 @@ func (s *Service) review(tx *gorm.DB, sess *models.CheckoutSession, cart *models
 		"review_reason": reason, "updated_at": gorm.Expr("now()"),
 	}).Error
 	if err != nil {
-		return CaptureResult{}, fmt.Errorf("payments.review: %w", err)
+		return CaptureResult{}, fmt.Errorf("checkout.review: %w", err)
 	}
 	return CaptureResult{Outcome: NeedsReview, Reason: reason, reviewKind: kind}, nil
 }

@@ -1,4 +1,4 @@
-package payments_test
+package checkout_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/outbox"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 )
@@ -17,11 +17,11 @@ import (
 func TestCaptureCreatesTheOrder(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{ShippingCost: 5000})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShippingCost: 5000})
 	p := captured(c)
 
 	res, err := e.svc.Capture(ctx, p)
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("capture: %+v, %v", res, err)
 	}
 	var o models.Order
@@ -74,7 +74,7 @@ func TestCaptureCreatesTheOrder(t *testing.T) {
 	}
 	var created models.Event
 	e.d.DB.Take(&created, "type = ?", outbox.OrderCreated)
-	var data payments.OrderCreatedData
+	var data checkout.OrderCreatedData
 	if err := json.Unmarshal(created.Data, &data); err != nil || data.OrderNumber != o.OrderNumber || data.Total != c.Total || len(data.Items) != 1 {
 		t.Fatalf("order.created data %s (%v)", created.Data, err)
 	}
@@ -85,16 +85,16 @@ func TestCaptureCreatesTheOrder(t *testing.T) {
 
 func TestCaptureOutsideStoreStateIsIGST(t *testing.T) {
 	e := newEnv(t)
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{ShipState: "Maharashtra"})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShipState: "Maharashtra"})
 	res, err := e.svc.Capture(context.Background(), captured(c))
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
 	}
 	if o := res.Order; o.IGSTTotal != c.TaxTotal || o.CGSTTotal != 0 || o.SGSTTotal != 0 {
 		t.Fatalf("cgst %d sgst %d igst %d", o.CGSTTotal, o.SGSTTotal, o.IGSTTotal)
 	}
 	// The state compares without case.
-	c2 := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{ShipState: " karnataka "})
+	c2 := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShipState: " karnataka "})
 	res, _ = e.svc.Capture(context.Background(), captured(c2))
 	if res.Order.IGSTTotal != 0 || res.Order.CGSTTotal == 0 {
 		t.Fatalf("lower-case home state taxed as inter-state: %+v", res.Order)
@@ -106,10 +106,10 @@ func TestCaptureOutsideStoreStateIsIGST(t *testing.T) {
 func TestCaptureIsIdempotent(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
 	p := captured(c)
 	var wg sync.WaitGroup
-	results := make([]payments.CaptureResult, 10)
+	results := make([]checkout.CaptureResult, 10)
 	for i := range results {
 		wg.Add(1)
 		go func(i int) {
@@ -123,7 +123,7 @@ func TestCaptureIsIdempotent(t *testing.T) {
 	wg.Wait()
 	created := 0
 	for _, r := range results {
-		if r.Outcome == payments.Created {
+		if r.Outcome == checkout.Created {
 			created++
 		}
 		if r.Order == nil || r.Order.ID != results[0].Order.ID {
@@ -135,7 +135,7 @@ func TestCaptureIsIdempotent(t *testing.T) {
 	}
 	// order.paid for the same payment intent, with another payment id.
 	again := captured(c)
-	if r, err := e.svc.Capture(ctx, again); err != nil || r.Outcome != payments.Existing {
+	if r, err := e.svc.Capture(ctx, again); err != nil || r.Outcome != checkout.Existing {
 		t.Fatalf("second event: %+v %v", r, err)
 	}
 	if n := e.count(t, &models.Order{}, "payment_intent_id = ?", c.IntentID); n != 1 {
@@ -151,17 +151,17 @@ func TestCaptureIsIdempotent(t *testing.T) {
 
 func TestCaptureWithoutSession(t *testing.T) {
 	e := newEnv(t)
-	res, err := e.svc.Capture(context.Background(), captured(paymenttest.Checkout{IntentID: "order_unknown", Total: 100, Currency: "INR"}))
-	if err != nil || res.Outcome != payments.NoSession {
+	res, err := e.svc.Capture(context.Background(), captured(checkouttest.Checkout{IntentID: "order_unknown", Total: 100, Currency: "INR"}))
+	if err != nil || res.Outcome != checkout.NoSession {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
 
 func TestCaptureCountsDiscountUse(t *testing.T) {
 	e := newEnv(t)
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{Discount: 10000})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Discount: 10000})
 	res, err := e.svc.Capture(context.Background(), captured(c))
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
 	}
 	var d models.Discount
@@ -180,7 +180,7 @@ func TestCaptureCountsDiscountUse(t *testing.T) {
 func TestCapturePublishesLowStock(t *testing.T) {
 	e := newEnv(t)
 	// 12 on hand, 2 bought: available falls from 12 to 10, the default threshold.
-	c := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{Inventory: 12})
+	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 12})
 	if _, err := e.svc.Capture(context.Background(), captured(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestCapturePublishesLowStock(t *testing.T) {
 	if err := e.d.DB.Take(&ev, "type = ?", outbox.InventoryLowStock).Error; err != nil {
 		t.Fatalf("no low-stock event: %v", err)
 	}
-	var data payments.LowStockData
+	var data checkout.LowStockData
 	json.Unmarshal(ev.Data, &data)
 	if data.VariantID != c.VariantID.String() || data.CurrentStock != 10 || data.Threshold != 10 {
 		t.Fatalf("low-stock data %s", ev.Data)

@@ -1,4 +1,4 @@
-package customer
+package order
 
 import (
 	"context"
@@ -13,9 +13,11 @@ import (
 
 type gormDB = gorm.DB
 
-// Orders returns a page of customerID's orders, newest first, with their
+// The customer's view of their orders (the storefront's /me/orders).
+
+// CustomerOrders returns a page of customerID's orders, newest first, with their
 // items, and their count: two statements for the page, one for the count.
-func (s *Service) Orders(ctx context.Context, customerID uuid.UUID, limit, offset int) ([]models.Order, int64, error) {
+func (s *Service) CustomerOrders(ctx context.Context, customerID uuid.UUID, limit, offset int) ([]models.Order, int64, error) {
 	db := s.db.WithContext(ctx)
 	var total int64
 	if err := db.Model(&models.Order{}).Where("customer_id = ?", customerID).Count(&total).Error; err != nil {
@@ -27,15 +29,15 @@ func (s *Service) Orders(ctx context.Context, customerID uuid.UUID, limit, offse
 			Limit(limit).Offset(offset).Preload("Items", func(tx *gormDB) *gormDB { return tx.Order("created_at, id") }).
 			Find(&orders).Error
 		if err != nil {
-			return nil, 0, fmt.Errorf("customer.orders: %w", err)
+			return nil, 0, fmt.Errorf("order.customer_orders: %w", err)
 		}
 	}
 	return orders, total, nil
 }
 
-// Order returns customerID's order id with its items. Another customer's
+// CustomerOrder returns customerID's order id with its items. Another customer's
 // order is NOT_FOUND, exactly like an unknown id. Errors: NOT_FOUND.
-func (s *Service) Order(ctx context.Context, customerID, id uuid.UUID) (*models.Order, error) {
+func (s *Service) CustomerOrder(ctx context.Context, customerID, id uuid.UUID) (*models.Order, error) {
 	var o models.Order
 	err := s.db.WithContext(ctx).Where("id = ? AND customer_id = ?", id, customerID).
 		Preload("Items", func(tx *gormDB) *gormDB { return tx.Order("created_at, id") }).Take(&o).Error

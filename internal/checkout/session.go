@@ -1,10 +1,13 @@
-package payments
+package checkout
 
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -23,7 +26,7 @@ func lockSession(tx *gorm.DB, provider, intentID string) (*models.CheckoutSessio
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("payments.lock_session: %w", err)
+		return nil, fmt.Errorf("checkout.lock_session: %w", err)
 	}
 	return &s, nil
 }
@@ -38,44 +41,17 @@ func lockSessionAndCart(tx *gorm.DB, provider, intentID string) (*models.Checkou
 	var cartIDs []uuid.UUID
 	if err := tx.Model(&models.CheckoutSession{}).Where("payment_provider = ? AND payment_intent_id = ?", provider, intentID).
 		Limit(1).Pluck("cart_id", &cartIDs).Error; err != nil {
-		return nil, nil, fmt.Errorf("payments.find_session: %w", err)
+		return nil, nil, fmt.Errorf("checkout.find_session: %w", err)
 	}
 	if len(cartIDs) == 0 {
 		return nil, nil, nil
 	}
-	cart, err := lockCart(tx, cartIDs[0])
+	c, err := cart.LockByID(tx, cartIDs[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	sess, err := lockSession(tx, provider, intentID)
-	return sess, cart, err
-}
-
-// lockCart locks a cart row.
-func lockCart(tx *gorm.DB, cartID uuid.UUID) (*models.Cart, error) {
-	var c models.Cart
-	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", cartID).Take(&c).Error
-	if database.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("payments.lock_cart: %w", err)
-	}
-	return &c, nil
-}
-
-// releaseCart unlocks a cart held by sessionID; a cart unlocked already, or
-// held by a newer checkout, is left alone.
-func releaseCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
-	if cart == nil || cart.LockedBy == nil || *cart.LockedBy != sessionID {
-		return nil
-	}
-	err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).
-		Updates(map[string]any{"locked_by": nil, "updated_at": gorm.Expr("now()")}).Error
-	if err != nil {
-		return fmt.Errorf("payments.release_cart: %w", err)
-	}
-	return nil
+	return sess, c, err
 }
 
 // emptyCart takes out of the cart what the order of sess bought and
@@ -84,19 +60,19 @@ func releaseCart(tx *gorm.DB, cart *models.Cart, sessionID uuid.UUID) error {
 // checkout (the payment failed or the session expired, and the capture came
 // late), so only the bought units are removed, per variant and bundle, and
 // the discount code only when it is the one the order used.
-func emptyCart(tx *gorm.DB, cart *models.Cart, sess *models.CheckoutSession, lines []models.CheckoutLine) error {
-	if cart == nil || (cart.LockedBy != nil && *cart.LockedBy != sess.ID) {
+func emptyCart(tx *gorm.DB, c *models.Cart, sess *models.CheckoutSession, lines []models.CheckoutLine) error {
+	if c == nil || (c.LockedBy != nil && *c.LockedBy != sess.ID) {
 		return nil
 	}
-	if err := removeBought(tx, cart.ID, lines); err != nil {
+	if err := removeBought(tx, c.ID, lines); err != nil {
 		return err
 	}
 	updates := map[string]any{"locked_by": nil, "updated_at": gorm.Expr("now()")}
-	if cart.DiscountCode != nil && sess.DiscountCode != nil && equalFold(*cart.DiscountCode, *sess.DiscountCode) {
+	if c.DiscountCode != nil && sess.DiscountCode != nil && discount.NormalizeCode(*c.DiscountCode) == discount.NormalizeCode(*sess.DiscountCode) {
 		updates["discount_code"] = nil
 	}
-	if err := tx.Model(&models.Cart{}).Where("id = ?", cart.ID).Updates(updates).Error; err != nil {
-		return fmt.Errorf("payments.empty_cart: %w", err)
+	if err := tx.Model(&models.Cart{}).Where("id = ?", c.ID).Updates(updates).Error; err != nil {
+		return fmt.Errorf("checkout.empty_cart: %w", err)
 	}
 	return nil
 }
@@ -107,7 +83,7 @@ func emptyCart(tx *gorm.DB, cart *models.Cart, sess *models.CheckoutSession, lin
 func removeBought(tx *gorm.DB, cartID uuid.UUID, lines []models.CheckoutLine) error {
 	var items []models.CartItem
 	if err := tx.Where("cart_id = ?", cartID).Order("created_at, id").Find(&items).Error; err != nil {
-		return fmt.Errorf("payments.empty_cart: %w", err)
+		return fmt.Errorf("checkout.empty_cart: %w", err)
 	}
 	taken := make([]int, len(items))
 	for _, l := range lines {
@@ -135,7 +111,7 @@ func removeBought(tx *gorm.DB, cartID uuid.UUID, lines []models.CheckoutLine) er
 			err = tx.Exec(`UPDATE cart_items SET quantity = ?, updated_at = now() WHERE id = ?`, it.Quantity-taken[i], it.ID).Error
 		}
 		if err != nil {
-			return fmt.Errorf("payments.empty_cart: %w", err)
+			return fmt.Errorf("checkout.empty_cart: %w", err)
 		}
 	}
 	return nil
@@ -149,7 +125,7 @@ func sameBundle(a, b *uuid.UUID) bool {
 func sessionLines(s *models.CheckoutSession) ([]models.CheckoutLine, error) {
 	var lines []models.CheckoutLine
 	if err := json.Unmarshal(s.Lines, &lines); err != nil {
-		return nil, fmt.Errorf("payments: session %s lines: %w", s.ID, err)
+		return nil, fmt.Errorf("checkout: session %s lines: %w", s.ID, err)
 	}
 	return lines, nil
 }
@@ -171,7 +147,12 @@ func orderFor(tx *gorm.DB, provider, intentID string) (*models.Order, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("payments.order_for: %w", err)
+		return nil, fmt.Errorf("checkout.order_for: %w", err)
 	}
 	return &o, nil
+}
+
+// equalFold compares names ignoring case and surrounding space.
+func equalFold(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }

@@ -1,4 +1,4 @@
-package orders_test
+package order_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -28,25 +28,25 @@ func BenchmarkList(b *testing.B) {
 	var number string
 	db.Raw(`SELECT order_number FROM orders ORDER BY created_at LIMIT 1 OFFSET 5000`).Row().Scan(&number)
 	d := func(s string) *time.Time { t, _ := time.Parse(time.DateOnly, s); return &t }
-	svc := orders.New(db, nil, nil, nil)
-	var deep orders.Position // the last row of page 499, for a cursor to page 500
+	svc := order.New(db, nil, nil, nil)
+	var deep order.Position // the last row of page 499, for a cursor to page 500
 	db.Raw(`SELECT created_at, id FROM orders ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 9979`).Row().Scan(&deep.CreatedAt, &deep.ID)
-	page := func(n int) orders.Page { return orders.Page{Limit: 20, Offset: (n - 1) * 20} }
+	page := func(n int) order.Page { return order.Page{Limit: 20, Offset: (n - 1) * 20} }
 	cases := []struct {
 		name string
-		f    orders.Filter
-		p    orders.Page
+		f    order.Filter
+		p    order.Page
 	}{
-		{"all", orders.Filter{}, page(1)},
-		{"all-page-50", orders.Filter{}, page(50)},
-		{"all-page-500", orders.Filter{}, page(500)},
-		{"all-cursor-page-500", orders.Filter{}, orders.Page{Limit: 20, After: &deep}},
-		{"status", orders.Filter{Status: models.OrderShipped}, page(1)},
-		{"status-page-500", orders.Filter{Status: models.OrderShipped}, page(500)},
-		{"customer", orders.Filter{CustomerID: &cust}, page(1)},
-		{"order-number", orders.Filter{OrderNumber: number}, page(1)},
-		{"one-week", orders.Filter{From: d("2026-01-08"), To: d("2026-01-14")}, page(1)},
-		{"status-and-week", orders.Filter{Status: models.OrderPending, From: d("2026-01-08"), To: d("2026-01-14")}, page(1)},
+		{"all", order.Filter{}, page(1)},
+		{"all-page-50", order.Filter{}, page(50)},
+		{"all-page-500", order.Filter{}, page(500)},
+		{"all-cursor-page-500", order.Filter{}, order.Page{Limit: 20, After: &deep}},
+		{"status", order.Filter{Status: models.OrderShipped}, page(1)},
+		{"status-page-500", order.Filter{Status: models.OrderShipped}, page(500)},
+		{"customer", order.Filter{CustomerID: &cust}, page(1)},
+		{"order-number", order.Filter{OrderNumber: number}, page(1)},
+		{"one-week", order.Filter{From: d("2026-01-08"), To: d("2026-01-14")}, page(1)},
+		{"status-and-week", order.Filter{Status: models.OrderPending, From: d("2026-01-08"), To: d("2026-01-14")}, page(1)},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -1,4 +1,4 @@
-package orders_test
+package order_test
 
 import (
 	"context"
@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/migrations"
 	"github.com/gocommerce/shop/models"
@@ -28,13 +28,13 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 	_, redisURL := testkit.MustRedis(t)
 	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
 	ctx := context.Background()
-	pay := payments.New(d.DB, d.Queue, gateway.NewSimulator(), d.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
-	svc := orders.New(d.DB, d.Queue, nil, d.Log)
+	pay := checkout.New(d.DB, d.Queue, gateway.NewSimulator(), checkout.Settings{Provider: "simulator", StoreState: "Karnataka"}, nil, d.Log)
+	svc := order.New(d.DB, d.Queue, nil, d.Log)
 
 	const writers, perWriter = 8, 10
-	checkouts := make([]paymenttest.Checkout, writers*perWriter)
+	checkouts := make([]checkouttest.Checkout, writers*perWriter)
 	for i := range checkouts {
-		checkouts[i] = paymenttest.MustCheckout(t, d.DB, paymenttest.Options{})
+		checkouts[i] = checkouttest.MustCheckout(t, d.DB, checkouttest.Options{})
 	}
 	p := backofficetest.MustProduct(t, d.DB, "Tray", 10000)
 	v := backofficetest.MustVariant(t, d.DB, p.ID, 10000)
@@ -49,7 +49,7 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 	errs := make(chan error, len(checkouts)+len(moved)*2+1)
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
-		go func(batch []paymenttest.Checkout) {
+		go func(batch []checkouttest.Checkout) {
 			defer wg.Done()
 			for _, c := range batch {
 				_, err := pay.Capture(ctx, gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
@@ -64,7 +64,7 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 			defer wg.Done()
 			for _, o := range batch {
 				for _, to := range []string{models.OrderProcessing, models.OrderCancelled} {
-					_, err := svc.UpdateStatus(ctx, o.ID, orders.StatusChange{Status: to})
+					_, err := svc.UpdateStatus(ctx, o.ID, order.StatusChange{Status: to})
 					errs <- err
 				}
 			}
@@ -94,7 +94,7 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 		t.Fatalf("%d orders, want %d", total, len(checkouts)+len(moved)+500)
 	}
 	for _, s := range []string{"", models.OrderConfirmed, models.OrderCancelled, models.OrderShipped} {
-		res, err := svc.List(ctx, orders.Filter{Status: s}, orders.Page{Limit: 1})
+		res, err := svc.List(ctx, order.Filter{Status: s}, order.Page{Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package payments
+package checkout
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
 	"github.com/gocommerce/shop/internal/stock"
@@ -46,7 +45,7 @@ func purchaseOrder(tx *gorm.DB, sess *models.CheckoutSession) (string, error) {
 		WHERE COALESCE(cs.purchase_id, cs.id) = ? AND cs.state = ? AND cs.id <> ?`,
 		purchase(sess), models.CheckoutCompleted, sess.ID).Scan(&number).Error
 	if err != nil {
-		return "", fmt.Errorf("payments.purchase_order: %w", err)
+		return "", fmt.Errorf("checkout.purchase_order: %w", err)
 	}
 	return number, nil
 }
@@ -59,10 +58,10 @@ func endRivals(tx *gorm.DB, c *models.Cart, sess *models.CheckoutSession) error 
 	var rivals []uuid.UUID
 	if err := tx.Raw(`SELECT id FROM checkout_sessions WHERE COALESCE(purchase_id, id) = ? AND id <> ? AND state = ?`,
 		purchase(sess), sess.ID, models.CheckoutPending).Scan(&rivals).Error; err != nil {
-		return fmt.Errorf("payments.end_rivals: %w", err)
+		return fmt.Errorf("checkout.end_rivals: %w", err)
 	}
 	for _, id := range rivals {
-		if err := cart.EndCheckout(tx, c, id, models.CheckoutExpired); err != nil {
+		if err := endSession(tx, c, id, models.CheckoutExpired); err != nil {
 			return err
 		}
 	}
@@ -76,7 +75,7 @@ func refundInstead(tx *gorm.DB, sess *models.CheckoutSession, c *models.Cart, pa
 	if _, err := stock.Release(tx, sess.ID); err != nil {
 		return CaptureResult{}, err
 	}
-	if err := releaseCart(tx, c, sess.ID); err != nil {
+	if err := unlockCart(tx, c, sess.ID); err != nil {
 		return CaptureResult{}, err
 	}
 	err := tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
@@ -84,7 +83,7 @@ func refundInstead(tx *gorm.DB, sess *models.CheckoutSession, c *models.Cart, pa
 		"updated_at": gorm.Expr("now()"),
 	}).Error
 	if err != nil {
-		return CaptureResult{}, fmt.Errorf("payments.refund_instead: %w", err)
+		return CaptureResult{}, fmt.Errorf("checkout.refund_instead: %w", err)
 	}
 	sess.State, sess.PaymentID = models.CheckoutRefunding, &paymentID
 	return CaptureResult{Outcome: Duplicate, Reason: "the cart's purchase was already paid: order " + number, session: sess}, nil
@@ -111,12 +110,12 @@ func (s *Service) refundDuplicate(ctx context.Context, sess *models.CheckoutSess
 			return models.CheckoutNeedsReview, s.refundRefused(ctx, sess, err)
 		}
 		if err != nil {
-			return sess.State, fmt.Errorf("payments.refund_duplicate: %w", err)
+			return sess.State, fmt.Errorf("checkout.refund_duplicate: %w", err)
 		}
 		res := s.db.WithContext(ctx).Model(&models.CheckoutSession{}).Where("id = ? AND state = ?", sess.ID, models.CheckoutRefunding).
 			Updates(map[string]any{"state": models.CheckoutRefunded, "refund_id": g.ID, "updated_at": gorm.Expr("now()")})
 		if res.Error != nil {
-			return sess.State, fmt.Errorf("payments.refund_duplicate: %w", res.Error)
+			return sess.State, fmt.Errorf("checkout.refund_duplicate: %w", res.Error)
 		}
 		if res.RowsAffected == 1 {
 			metrics.DuplicatePaymentsRefunded.Inc()
@@ -127,7 +126,7 @@ func (s *Service) refundDuplicate(ctx context.Context, sess *models.CheckoutSess
 	}
 	task, opts := tasks.NewDuplicatePaymentEmailTask(sess.ID.String())
 	if err := tasks.Enqueue(ctx, s.queue, task, opts...); err != nil {
-		return sess.State, fmt.Errorf("payments.refund_duplicate: queue email: %w", err)
+		return sess.State, fmt.Errorf("checkout.refund_duplicate: queue email: %w", err)
 	}
 	return sess.State, nil
 }
@@ -139,7 +138,7 @@ func (s *Service) refundRefused(ctx context.Context, sess *models.CheckoutSessio
 	res := s.db.WithContext(ctx).Model(&models.CheckoutSession{}).Where("id = ? AND state = ?", sess.ID, models.CheckoutRefunding).
 		Updates(map[string]any{"state": models.CheckoutNeedsReview, "review_reason": reason, "updated_at": gorm.Expr("now()")})
 	if res.Error != nil {
-		return fmt.Errorf("payments.refund_refused: %w", res.Error)
+		return fmt.Errorf("checkout.refund_refused: %w", res.Error)
 	}
 	if res.RowsAffected == 1 {
 		metrics.PaymentsNeedingReview.WithLabelValues("duplicate_refund_refused").Inc()
@@ -169,7 +168,7 @@ func (s *Service) RefundDuplicates(ctx context.Context) (DuplicateRefunds, error
 	var stuck []models.CheckoutSession
 	if err := s.db.WithContext(ctx).Where("state = ? AND updated_at < ?", models.CheckoutRefunding, time.Now().Add(-duplicateGrace)).
 		Order("updated_at").Limit(500).Find(&stuck).Error; err != nil {
-		return rep, fmt.Errorf("payments.refund_duplicates: %w", err)
+		return rep, fmt.Errorf("checkout.refund_duplicates: %w", err)
 	}
 	for i := range stuck {
 		state, err := s.refundDuplicate(ctx, &stuck[i])

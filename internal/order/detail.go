@@ -1,4 +1,4 @@
-package orders
+package order
 
 import (
 	"context"
@@ -28,13 +28,13 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 		return nil, database.Translate(err, "order")
 	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Payments).Error; err != nil {
-		return nil, fmt.Errorf("orders.get: payments: %w", err)
+		return nil, fmt.Errorf("order.get: payments: %w", err)
 	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Refunds).Error; err != nil {
-		return nil, fmt.Errorf("orders.get: refunds: %w", err)
+		return nil, fmt.Errorf("order.get: refunds: %w", err)
 	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.History).Error; err != nil {
-		return nil, fmt.Errorf("orders.get: history: %w", err)
+		return nil, fmt.Errorf("order.get: history: %w", err)
 	}
 	return &d, nil
 }

@@ -1,4 +1,4 @@
-package payments_test
+package checkout_test
 
 import (
 	"context"
@@ -9,19 +9,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/models"
 )
 
 // withGateway is e with its service refunding through a Razorpay API at
 // url, with a 300 ms timeout.
-func (e *env) withGateway(url string) *payments.Service {
+func (e *env) withGateway(url string) *checkout.Service {
 	provider := gateway.NewRazorpay(gateway.RazorpayConfig{BaseURL: url, KeyID: "rzp_test", KeySecret: "secret",
 		Client: &http.Client{Timeout: 300 * time.Millisecond}})
-	return payments.New(e.d.DB, e.d.Queue, provider, e.d.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
+	return checkout.New(e.d.DB, e.d.Queue, provider, checkout.Settings{Provider: "simulator", StoreState: "Karnataka"}, nil, e.d.Log)
 }
 
 // The refund of a duplicate payment times out at the gateway (which made
@@ -33,10 +33,10 @@ func TestDuplicateRefundWithUnknownOutcomeIsAskedAgainWithTheSameKey(t *testing.
 	ctx := context.Background()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, time.Second)
 	svc := e.withGateway(gw.URL)
-	old := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
-	current := paymenttest.MustReplace(t, e.d.DB, old)
+	old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	current := checkouttest.MustReplace(t, e.d.DB, old)
 
-	if res, err := svc.Capture(ctx, captured(current)); err != nil || res.Outcome != payments.Created {
+	if res, err := svc.Capture(ctx, captured(current)); err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("capture of the current session: %+v %v", res, err)
 	}
 	p := captured(old)
@@ -53,7 +53,7 @@ func TestDuplicateRefundWithUnknownOutcomeIsAskedAgainWithTheSameKey(t *testing.
 		t.Fatalf("reconcile: %+v %v", rep, err)
 	}
 	// The task's retry finds the session refunded and asks nothing more.
-	if res, err := svc.Capture(ctx, p); err != nil || res.Outcome != payments.Duplicate {
+	if res, err := svc.Capture(ctx, p); err != nil || res.Outcome != checkout.Duplicate {
 		t.Fatalf("retried capture: %+v %v", res, err)
 	}
 	refunds, keys := gw.Refunds(), gw.IdempotencyKeys()
@@ -81,12 +81,12 @@ func TestDuplicateRefundRefusedNeedsReview(t *testing.T) {
 	}))
 	defer gw.Close()
 	svc := e.withGateway(gw.URL)
-	old := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
-	current := paymenttest.MustReplace(t, e.d.DB, old)
+	old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	current := checkouttest.MustReplace(t, e.d.DB, old)
 	if _, err := svc.Capture(ctx, captured(old)); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := svc.Capture(ctx, captured(current)); err != nil || res.Outcome != payments.Duplicate {
+	if res, err := svc.Capture(ctx, captured(current)); err != nil || res.Outcome != checkout.Duplicate {
 		t.Fatalf("capture of the replacing session: %+v %v", res, err)
 	}
 	s := e.session(t, current.SessionID)
@@ -104,10 +104,10 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	for round := range 5 {
-		old := paymenttest.MustCheckout(t, e.d.DB, paymenttest.Options{})
-		current := paymenttest.MustReplace(t, e.d.DB, old)
+		old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+		current := checkouttest.MustReplace(t, e.d.DB, old)
 		pays := []gateway.Payment{captured(old), captured(current)}
-		results := make([]payments.CaptureResult, 2)
+		results := make([]checkout.CaptureResult, 2)
 		var wg sync.WaitGroup
 		for i := range pays {
 			wg.Add(1)
@@ -121,14 +121,14 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 		}
 		wg.Wait()
 		won := 0
-		if results[1].Outcome == payments.Created {
+		if results[1].Outcome == checkout.Created {
 			won = 1
 		}
 		lost := 1 - won
-		if results[won].Outcome != payments.Created || results[lost].Outcome != payments.Duplicate {
+		if results[won].Outcome != checkout.Created || results[lost].Outcome != checkout.Duplicate {
 			t.Fatalf("round %d: outcomes %s and %s", round, results[0].Outcome, results[1].Outcome)
 		}
-		ids := []paymenttest.Checkout{old, current}
+		ids := []checkouttest.Checkout{old, current}
 		if s := e.session(t, ids[lost].SessionID); s.State != models.CheckoutRefunded {
 			t.Fatalf("round %d: losing session %s", round, s.State)
 		}

@@ -1,4 +1,4 @@
-package payments
+package checkout
 
 import (
 	"context"
@@ -30,14 +30,14 @@ func (s *Service) Fail(ctx context.Context, p gateway.Payment) error {
 		if _, err := stock.Release(tx, sess.ID); err != nil {
 			return err
 		}
-		if err := releaseCart(tx, cart, sess.ID); err != nil {
+		if err := unlockCart(tx, cart, sess.ID); err != nil {
 			return err
 		}
 		err = tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
 			"state": models.CheckoutFailed, "payment_status": models.IntentFailed, "updated_at": gorm.Expr("now()"),
 		}).Error
 		if err != nil {
-			return fmt.Errorf("payments.fail: %w", err)
+			return fmt.Errorf("checkout.fail: %w", err)
 		}
 		if _, err := outbox.Publish(tx, outbox.PaymentFailed, paymentData(sess, p)); err != nil {
 			return err
@@ -46,7 +46,7 @@ func (s *Service) Fail(ctx context.Context, p gateway.Payment) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("payments.fail: %w", err)
+		return fmt.Errorf("checkout.fail: %w", err)
 	}
 	if changed {
 		s.log.InfoContext(ctx, "payment failed; checkout released", "gateway_order_id", p.OrderID, "payment_id", p.ID, "error_code", p.ErrorCode)
@@ -65,7 +65,7 @@ func (s *Service) Authorize(ctx context.Context, p gateway.Payment) error {
 		Where("payment_status IN ? AND state <> ?", []string{models.IntentCreated, models.IntentFailed}, models.CheckoutCompleted).
 		Updates(map[string]any{"payment_status": models.IntentAuthorized, "updated_at": gorm.Expr("now()")})
 	if res.Error != nil {
-		return fmt.Errorf("payments.authorize: %w", res.Error)
+		return fmt.Errorf("checkout.authorize: %w", res.Error)
 	}
 	if res.RowsAffected == 0 {
 		var n int64

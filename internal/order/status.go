@@ -1,4 +1,4 @@
-package orders
+package order
 
 import (
 	"context"
@@ -101,7 +101,7 @@ func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 	}
 	now := time.Now().UTC()
 	if err := tx.Model(o).Updates(map[string]any{"status": ch.Status, "updated_at": now}).Error; err != nil {
-		return fmt.Errorf("orders.move: %w", err)
+		return fmt.Errorf("order.move: %w", err)
 	}
 	o.Status, o.UpdatedAt = ch.Status, now
 	admin := ch.AdminID
@@ -110,7 +110,7 @@ func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 		h.AdminID = &admin
 	}
 	if err := tx.Create(&h).Error; err != nil {
-		return fmt.Errorf("orders.move: history: %w", err)
+		return fmt.Errorf("order.move: history: %w", err)
 	}
 	ev := statusEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID,
 		From: from, To: ch.Status, Note: ch.Note, ChangedAt: now}
@@ -150,7 +150,7 @@ func stockItems(tx *gorm.DB, orderID uuid.UUID) ([]stock.Item, error) {
 	var lines []models.OrderItem
 	if err := tx.Select("variant_id", "quantity").Where("order_id = ? AND variant_id IS NOT NULL", orderID).
 		Find(&lines).Error; err != nil {
-		return nil, fmt.Errorf("orders.stock_items: %w", err)
+		return nil, fmt.Errorf("order.stock_items: %w", err)
 	}
 	items := make([]stock.Item, 0, len(lines))
 	for _, l := range lines {

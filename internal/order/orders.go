@@ -5,7 +5,7 @@
 // its transaction, so two admins acting on one order are serialized: two
 // refunds can never together exceed what was paid, and a status move is
 // checked against the status it really replaces.
-package orders
+package order
 
 import (
 	"context"
