@@ -18,7 +18,7 @@ import (
 // /admin/orders, exact total included: one client, so ns/op is the
 // database work of a request.
 //
-//	go test -run '^$' -bench List -benchtime 100x ./internal/orders
+//	go test -run '^$' -bench List -benchtime 100x ./internal/order
 func BenchmarkList(b *testing.B) {
 	db, _ := testkit.MustDB(b)
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
