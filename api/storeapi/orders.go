@@ -18,7 +18,7 @@ type orderBody struct {
 	OrderNumber     string          `json:"orderNumber"`
 	Status          string          `json:"status"`
 	PaymentStatus   string          `json:"paymentStatus"`
-	Items           []order.Line   `json:"items"`
+	Items           []order.Line    `json:"items"`
 	Subtotal        money.Amount    `json:"subtotal"`
 	DiscountTotal   money.Amount    `json:"discountTotal"`
 	TaxTotal        money.Amount    `json:"taxTotal"`
