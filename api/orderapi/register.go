@@ -5,7 +5,7 @@ package orderapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/rbac"
 )
 
@@ -17,11 +17,11 @@ const (
 
 // Services are what the order routes call.
 type Services struct {
-	Orders *orders.Service
+	Orders *order.Service
 }
 
 type handlers struct {
-	orders *orders.Service
+	orders *order.Service
 }
 
 // Register mounts the order routes on a.

@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -27,6 +28,7 @@ type Services struct {
 	Browse    *browse.Service
 	Carts     *cart.Service
 	Checkout  *checkout.Service
+	Orders    *order.Service
 	Claims    *claim.Service
 	Reviews   *review.Service
 	Shipping  *shipping.Service
@@ -53,6 +55,7 @@ type handlers struct {
 	browse    *browse.Service
 	carts     *cart.Service
 	checkout  *checkout.Service
+	orders    *order.Service
 	claims    *claim.Service
 	reviews   *review.Service
 	shipping  *shipping.Service
@@ -69,6 +72,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 		browse:    svc.Browse,
 		carts:     svc.Carts,
 		checkout:  svc.Checkout,
+		orders:    svc.Orders,
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
 		shipping:  svc.Shipping,
