@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
