@@ -76,7 +76,7 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 			return err
 		}
 		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts,
-			"idempotency_keys", keys)
+			"admin_emails", rep.AdminEmails, "idempotency_keys", keys)
 		return nil
 	})
 }
