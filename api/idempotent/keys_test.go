@@ -105,3 +105,27 @@ func TestAdminReplayIsNotAuditedTwice(t *testing.T) {
 		t.Fatalf("%d audit entries", n)
 	}
 }
+
+// An answer carrying a credential (a webhook signing secret, marked
+// no-store) is not kept: the repeat is 409, nothing is created twice, and
+// no body is kept in idempotency_keys.
+func TestCredentialAnswerIsNotKept(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
+	r := keyed(testkit.Req{Token: token}, "hook-1", map[string]any{"url": "https://8.8.8.8/hook", "events": []string{"order.created"}})
+	first := app.Do(t, http.MethodPost, "/api/v1/admin/webhooks", r).Expect(t, http.StatusCreated)
+	secret, _ := first.Map(t)["secret"].(string)
+	if secret == "" {
+		t.Fatalf("no secret in %s", first.Body)
+	}
+	app.Do(t, http.MethodPost, "/api/v1/admin/webhooks", r).ExpectError(t, http.StatusConflict, "CONFLICT")
+	if n := count(t, app, `SELECT count(*) FROM webhook_subscriptions`); n != 1 {
+		t.Fatalf("%d subscriptions", n)
+	}
+	if n := count(t, app, `SELECT count(*) FROM idempotency_keys WHERE state = 'done' AND response_body IS NULL`); n != 1 {
+		t.Fatalf("%d withheld answers, want 1", n)
+	}
+	if n := count(t, app, `SELECT count(*) FROM idempotency_keys WHERE response_body IS NOT NULL`); n != 0 {
+		t.Fatalf("%d kept bodies", n)
+	}
+}
