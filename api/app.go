@@ -21,6 +21,7 @@ import (
 	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/middleware"
@@ -81,6 +82,7 @@ func New(a *app.App) *Server {
 	registerProbes(root, a)
 
 	v1 := root.Group("/api/v1")
+	keyed := idempotent.New(a.Idempotency, a.Log)
 	guard := &adminroute.Guard{
 		Auth:    a.AdminAuth,
 		DB:      a.DB,
@@ -90,7 +92,8 @@ func New(a *app.App) *Server {
 			adminroute.Bulk:      cfg.AdminBulkRateLimit,
 			adminroute.Analytics: cfg.AdminAnalyticsRateLimit,
 		},
-		Log: a.Log,
+		Log:         a.Log,
+		Idempotency: keyed.Handler(adminroute.Caller),
 	}
 	admin := adminroute.New(v1.Group("/admin"), "/api/v1/admin", guard)
 
@@ -113,7 +116,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, admin, storeapi.Services{
 		Customers: a.Customers, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
-		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -149,6 +149,9 @@ type Refund struct {
 	PaymentID *string
 	// ReturnID names the return this refund pays for; nil for an order refund.
 	ReturnID *uuid.UUID `gorm:"type:uuid"`
+	// GatewayKey is the gateway idempotency key derived from the admin's
+	// Idempotency-Key; nil: the key derived from ID.
+	GatewayKey *string
 }
 
 // DiscountUsage counts one use of a discount by a customer's order.

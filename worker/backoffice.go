@@ -62,15 +62,21 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 	})
 
 	mux.HandleFunc(tasks.TypeRetention, func(ctx context.Context, t *asynq.Task) error {
+		keys, err := retention.PruneIdempotencyKeys(ctx, a.DB)
+		if err != nil {
+			return err
+		}
 		days := a.Config.DataRetentionDays
 		if days == 0 {
-			return nil // kept forever
+			a.Log.InfoContext(ctx, "retention: pruned", "idempotency_keys", keys)
+			return nil // the rest is kept forever
 		}
 		rep, err := retention.Prune(ctx, a.DB, time.Now().AddDate(0, 0, -days))
 		if err != nil {
 			return err
 		}
-		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts, "admin_emails", rep.AdminEmails)
+		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts,
+			"admin_emails", rep.AdminEmails, "idempotency_keys", keys)
 		return nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
@@ -39,6 +40,9 @@ type Guard struct {
 	Limiter *ratelimit.Limiter
 	Limits  Limits
 	Log     *slog.Logger
+	// Idempotency runs between the guard and the handler of every mutating
+	// protected route (api/idempotent, with Caller); nil runs none.
+	Idempotency fiber.Handler
 }
 
 // protect returns the middleware chain of one route.
@@ -61,7 +65,8 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 		if err := c.Next(); err != nil {
 			return err
 		}
-		if rt.Mutating() && c.Response().StatusCode() < 400 {
+		// A replayed answer changed nothing: the first request was audited.
+		if rt.Mutating() && c.Response().StatusCode() < 400 && !idempotent.Replayed(c) {
 			g.audit(c, p, rt)
 		}
 		return nil
@@ -83,6 +88,16 @@ func (g *Guard) authenticate(c *fiber.Ctx) (*adminauth.Principal, error) {
 		}
 	}
 	return g.Auth.Authenticate(c.UserContext(), token)
+}
+
+// Caller names the admin of a protected route's request for the
+// Idempotency-Key scope.
+func Caller(c *fiber.Ctx) (string, error) {
+	p := PrincipalOf(c)
+	if p == nil {
+		return "", adminauth.ErrUnauthenticated
+	}
+	return "admin:" + p.AdminID.String(), nil
 }
 
 // BearerOrCookie returns the access token of a request, bearer first.

@@ -90,6 +90,10 @@ func (r *Router) Handle(method, path string, perm rbac.Permission, h fiber.Handl
 		panic("adminroute: read-only route " + method + " " + rt.Path + " declares field permissions")
 	}
 	r.routes = append(r.routes, rt)
+	if rt.Mutating() && r.guard.Idempotency != nil {
+		r.group.Add(method, path, r.guard.protect(rt), r.guard.Idempotency, h)
+		return
+	}
 	r.group.Add(method, path, r.guard.protect(rt), h)
 }
 

@@ -73,6 +73,24 @@ func owner(c *fiber.Ctx) (cart.Owner, error) {
 	return o, nil
 }
 
+// idempotencyCaller names the caller of a keyed storefront write: the
+// customer of the token, else the guest's X-Session-Id. Errors:
+// VALIDATION_ERROR (malformed X-Session-Id; neither a token nor a session
+// id: an anonymous key would be shared by every anonymous client).
+func idempotencyCaller(c *fiber.Ctx) (string, error) {
+	if cu := customerOf(c); cu != nil {
+		return "customer:" + cu.ID.String(), nil
+	}
+	sid := c.Get(SessionHeader)
+	if sid == "" {
+		return "", apperr.Invalid("Idempotency-Key", "needs a caller: a customer token or an X-Session-Id")
+	}
+	if err := cart.CheckSessionID(sid); err != nil {
+		return "", err
+	}
+	return "session:" + sid, nil
+}
+
 // limitAuth counts one attempt in the client address's bucket (an IPv6
 // client's /64) for kind (login, register, claim).
 // Errors: RATE_LIMITED, SERVICE_UNAVAILABLE.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
@@ -34,6 +35,8 @@ type Services struct {
 	Shipping  *shipping.Service
 	Queue     tasks.Enqueuer
 	Limiter   *ratelimit.Limiter
+	// Idempotency keeps the answers of writes sent with an Idempotency-Key.
+	Idempotency *idempotent.Middleware
 }
 
 // Settings are the storefront's rate limits.
@@ -80,29 +83,32 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 		limiter:   svc.Limiter,
 		set:       set,
 	}
-	r.Post("/customers/register", h.register)
+	// Every write but login takes an Idempotency-Key (API-DECISIONS 14),
+	// checked after the customer is known.
+	keyed := svc.Idempotency.Handler(idempotencyCaller)
+	r.Post("/customers/register", keyed, h.register)
 	r.Post("/customers/login", h.login)
 	r.Get("/customers/me", h.requireCustomer, h.me)
-	r.Post("/customers/me/addresses", h.requireCustomer, h.addAddress)
+	r.Post("/customers/me/addresses", h.requireCustomer, keyed, h.addAddress)
 	r.Get("/customers/me/addresses", h.requireCustomer, h.listAddresses)
-	r.Post("/customers/claim/request", h.requestClaim)
-	r.Post("/customers/claim", h.claim)
+	r.Post("/customers/claim/request", keyed, h.requestClaim)
+	r.Post("/customers/claim", keyed, h.claim)
 
 	r.Get("/products", h.optionalCustomer, h.listProducts)
 	r.Get("/products/:id", h.optionalCustomer, h.getProduct)
 	r.Get("/products/:id/reviews", h.listReviews)
-	r.Post("/products/:id/reviews", h.requireCustomer, h.createReview)
+	r.Post("/products/:id/reviews", h.requireCustomer, keyed, h.createReview)
 
 	r.Get("/cart", h.optionalCustomer, h.getCart)
-	r.Post("/cart/items", h.optionalCustomer, h.addItem)
-	r.Post("/cart/bundles", h.optionalCustomer, h.addBundle)
-	r.Patch("/cart/items/:itemId", h.optionalCustomer, h.updateItem)
-	r.Delete("/cart/items/:itemId", h.optionalCustomer, h.removeItem)
-	r.Post("/cart/discount", h.optionalCustomer, h.applyDiscount)
-	r.Delete("/cart/discount", h.optionalCustomer, h.removeDiscount)
+	r.Post("/cart/items", h.optionalCustomer, keyed, h.addItem)
+	r.Post("/cart/bundles", h.optionalCustomer, keyed, h.addBundle)
+	r.Patch("/cart/items/:itemId", h.optionalCustomer, keyed, h.updateItem)
+	r.Delete("/cart/items/:itemId", h.optionalCustomer, keyed, h.removeItem)
+	r.Post("/cart/discount", h.optionalCustomer, keyed, h.applyDiscount)
+	r.Delete("/cart/discount", h.optionalCustomer, keyed, h.removeDiscount)
 	r.Get("/cart/shipping-options", h.optionalCustomer, h.shippingOptions)
 
-	r.Post("/orders", h.optionalCustomer, h.checkoutOrder)
+	r.Post("/orders", h.optionalCustomer, keyed, h.checkoutOrder)
 	r.Get("/orders", h.requireCustomer, h.listOrders)
 	r.Get("/orders/:id", h.requireCustomer, h.getOrder)
 

@@ -29,6 +29,9 @@ func (h *handler) create(c *fiber.Ctx) error {
 	}
 	body := subscriptionOf(sub)
 	body.Secret = sub.Secret
+	// The signing secret is shown this once: not cached, and not kept as
+	// an Idempotency-Key answer (docs/DECISIONS.md "Idempotency-Key").
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Status(fiber.StatusCreated).JSON(body)
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/order"
@@ -77,6 +78,8 @@ type App struct {
 	StockCache *browse.StockStore
 	// Limiter counts attempts for every rate limit.
 	Limiter *ratelimit.Limiter
+	// Idempotency keeps the answers of writes sent with an Idempotency-Key.
+	Idempotency *idempotency.Store
 	// Mail sends customer and administrator emails.
 	Mail mail.Sender
 	// PaymentProvider calls the configured payment gateway (PAYMENT_PROVIDER).
@@ -182,6 +185,7 @@ func (a *App) build() error {
 	a.Cache = cache.New(a.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
 	a.StockCache = browse.NewStockStore(a.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
 	a.Limiter = ratelimit.New(a.Redis)
+	a.Idempotency = idempotency.New(a.DB)
 
 	a.AdminAuth = adminauth.New(a.DB, adminauth.Settings{
 		JWTSecret:            []byte(cfg.AdminJWTSecret),

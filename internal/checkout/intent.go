@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -22,7 +23,11 @@ func (s *Service) ensureIntent(ctx context.Context, sess *models.CheckoutSession
 	if sess.PaymentIntentID != nil {
 		return nil
 	}
-	intent, err := s.provider.CreateIntent(ctx, gateway.IntentRequest{Amount: sess.Total, Currency: sess.Currency, Receipt: sess.ID.String()})
+	// A request sent with an Idempotency-Key asks with a key derived from
+	// it: its retry, after a crash between this call and the update below,
+	// gets the same gateway order.
+	intent, err := s.provider.CreateIntent(ctx, gateway.IntentRequest{Amount: sess.Total, Currency: sess.Currency,
+		Receipt: sess.ID.String(), Key: idempotency.GatewayKey(ctx, "payment_intent")})
 	if err != nil {
 		s.log.WarnContext(ctx, "payment intent not created; releasing the checkout", "checkoutSessionId", sess.ID, "err", err)
 		if ferr := s.fail(ctx, sess); ferr != nil {

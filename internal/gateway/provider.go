@@ -36,6 +36,10 @@ type IntentRequest struct {
 	Currency string
 	// Receipt is our reference (the checkout session id), at most 40 bytes.
 	Receipt string
+	// Key, when set, makes the request idempotent: the gateway creates one
+	// intent per key (Razorpay: the receipt with unique_receipt). Same
+	// characters as RefundRequest.Key.
+	Key string
 }
 
 // Intent is a created payment intent.

@@ -43,6 +43,12 @@ func (p *RazorpayProvider) CreateIntent(ctx context.Context, r IntentRequest) (I
 		Status string `json:"status"`
 	}
 	body := map[string]any{"amount": int64(r.Amount), "currency": r.Currency, "receipt": truncate(r.Receipt, 40)}
+	if r.Key != "" {
+		// Razorpay's idempotent order create: a repeated receipt with
+		// unique_receipt returns the order made first.
+		body["receipt"], body["unique_receipt"] = r.Key, true
+		body["notes"] = map[string]string{"reference": truncate(r.Receipt, 255)}
+	}
 	if err := p.do(ctx, http.MethodPost, "/v1/orders", nil, body, &out); err != nil {
 		return Intent{}, unavailable("create_intent", err)
 	}

@@ -21,12 +21,39 @@ func NewSimulator() *SimulatorProvider { return &SimulatorProvider{} }
 // Name is "simulator".
 func (*SimulatorProvider) Name() string { return Simulator }
 
-// CreateIntent returns a new order_sim_... id.
+// CreateIntent returns a new order_sim_... id, or the one made before with
+// r.Key.
 func (*SimulatorProvider) CreateIntent(ctx context.Context, r IntentRequest) (Intent, error) {
 	if err := ctx.Err(); err != nil {
 		return Intent{}, unavailable("create_intent", err)
 	}
-	return Intent{ID: "order_sim_" + randomHex(8), Status: "created"}, nil
+	if r.Key == "" {
+		return Intent{ID: "order_sim_" + randomHex(8), Status: "created"}, nil
+	}
+	return Intent{ID: simIntents.idFor(r.Key), Status: "created"}, nil
+}
+
+// simIntentBook remembers the intent made per key, up to simMaxRefunds
+// keys (then it starts again: a key older than that is long expired).
+type simIntentBook struct {
+	mu    sync.Mutex
+	byKey map[string]string
+}
+
+var simIntents = &simIntentBook{byKey: map[string]string{}}
+
+func (b *simIntentBook) idFor(key string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if id, ok := b.byKey[key]; ok {
+		return id
+	}
+	if len(b.byKey) >= simMaxRefunds {
+		clear(b.byKey)
+	}
+	id := "order_sim_" + randomHex(8)
+	b.byKey[key] = id
+	return id
 }
 
 // Refund makes a processed rfnd_sim_... refund, or returns the refund made

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -54,6 +55,10 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 	if r.Amount <= 0 {
 		return nil, apperr.Invalid("amount", "must be greater than 0")
 	}
+	gatewayKey := idempotency.GatewayKey(ctx, "refund")
+	if res, made, err := s.refundMadeWith(ctx, id, gatewayKey); made {
+		return res, err
+	}
 	if err := s.settleOrder(ctx, id); err != nil {
 		return nil, err
 	}
@@ -94,6 +99,9 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			return err
 		}
 		res.Refund.Status, res.Refund.PaymentID = models.RefundPending, &paymentID
+		if gatewayKey != "" {
+			res.Refund.GatewayKey = &gatewayKey
+		}
 		if err := tx.Create(&res.Refund).Error; err != nil {
 			return fmt.Errorf("order.refund: %w", err)
 		}
@@ -107,6 +115,30 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 	}
 	s.afterCommit(ctx, res.Order.CreatedAt)
 	return &res, nil
+}
+
+// refundMadeWith finds the refund of order id that a request with the same
+// Idempotency-Key made (key is its gateway key, "" for a request without
+// one): a retry after a 5xx, which the middleware lets run again, answers
+// with that refund, settled with the gateway now if it was still pending,
+// instead of deciding a new one. made is false when there is none.
+func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string) (res *RefundResult, made bool, err error) {
+	if key == "" {
+		return nil, false, nil
+	}
+	var found RefundResult
+	q := s.db.WithContext(ctx).Where("order_id = ? AND gateway_key = ?", id, key).Limit(1).Find(&found.Refund)
+	if q.Error != nil {
+		return nil, true, fmt.Errorf("orders.refund: by key: %w", q.Error)
+	}
+	if q.RowsAffected == 0 {
+		return nil, false, nil
+	}
+	if err := s.db.WithContext(ctx).First(&found.Order, "id = ?", id).Error; err != nil {
+		return nil, true, translate(err)
+	}
+	res, err = s.refundAtGateway(ctx, &found)
+	return res, true, err
 }
 
 // pendingSum is the pending refunds of an order.

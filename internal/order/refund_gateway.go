@@ -33,6 +33,15 @@ func refundKey(id uuid.UUID) string {
 	return "refund_" + hex.EncodeToString(id[:])
 }
 
+// gatewayKeyOf is the key rf is asked with: the one derived from the
+// admin's Idempotency-Key when there was one, else refundKey.
+func gatewayKeyOf(rf *models.Refund) string {
+	if rf.GatewayKey != nil {
+		return *rf.GatewayKey
+	}
+	return refundKey(rf.ID)
+}
+
 // outcome is what the gateway said about a refund.
 type outcome struct {
 	// status is RefundProcessed, RefundFailed, or RefundPending (unknown).
@@ -216,7 +225,7 @@ func lockRefund(tx *gorm.DB, id uuid.UUID, skipLocked bool) (*models.Refund, err
 // looks for it among the payment's refunds by its key and makes it only if
 // it is not there (the same key again: the gateway cannot make it twice).
 func (s *Service) askGateway(ctx context.Context, rf *models.Refund, currency string, settling bool) outcome {
-	key := refundKey(rf.ID)
+	key := gatewayKeyOf(rf)
 	if rf.PaymentID == nil {
 		return outcome{status: models.RefundPending, err: errors.New("the pending refund names no gateway payment")}
 	}

@@ -3,7 +3,8 @@
 // with their finished webhook deliveries and attempt logs, abandoned guest
 // carts, and security emails to administrators once sent. Orders, payments, refunds, customers and the audit log are
 // never pruned; spent claim tokens and expired admin sessions go sooner,
-// with the nightly reconcile.
+// with the nightly reconcile. Idempotency-Key answers go after their 24
+// hours (PruneIdempotencyKeys), whatever the retention period.
 package retention
 
 import (

@@ -1,5 +1,6 @@
 // Package razorpaytest is a stand-in for the Razorpay API in tests: it
-// creates orders (POST /v1/orders), makes refunds (POST
+// creates orders (POST /v1/orders, one per receipt sent with
+// unique_receipt), makes refunds (POST
 // /v1/payments/{id}/refund, one per X-Refund-Idempotency key, as Razorpay
 // does) and lists them (GET /v1/payments/{id}/refunds). It can answer a
 // refund request late, after the client gave up, having made the refund or
@@ -41,6 +42,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	orders   int
+	receipts map[string]string // unique receipt → order id
 	refunds  []Refund
 	keys     []string
 	requests int
@@ -83,11 +85,7 @@ func (s *Server) IdempotencyKeys() []string {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.URL.Path == "/v1/orders" {
-		s.mu.Lock()
-		s.orders++
-		id := fmt.Sprintf("order_stub%06d", s.orders)
-		s.mu.Unlock()
-		json.NewEncoder(w).Encode(map[string]any{"id": id, "entity": "order", "status": "created"})
+		s.order(w, r)
 		return
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/payments/"), "/")
@@ -103,6 +101,38 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.WriteHeader(http.StatusNotFound)
 	}
+}
+
+// Orders is how many orders the stub made.
+func (s *Server) Orders() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.orders
+}
+
+// order makes an order, or, for a receipt sent before with unique_receipt,
+// returns the order made then, as Razorpay does.
+func (s *Server) order(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Receipt       string `json:"receipt"`
+		UniqueReceipt bool   `json:"unique_receipt"`
+	}
+	b, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(b, &body)
+	s.mu.Lock()
+	id, seen := s.receipts[body.Receipt]
+	if !body.UniqueReceipt || !seen {
+		s.orders++
+		id = fmt.Sprintf("order_stub%06d", s.orders)
+		if body.UniqueReceipt {
+			if s.receipts == nil {
+				s.receipts = map[string]string{}
+			}
+			s.receipts[body.Receipt] = id
+		}
+	}
+	s.mu.Unlock()
+	json.NewEncoder(w).Encode(map[string]any{"id": id, "entity": "order", "status": "created", "receipt": body.Receipt})
 }
 
 func (s *Server) list(w http.ResponseWriter, payment string) {
