@@ -2,6 +2,7 @@ package tracing_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -58,7 +59,7 @@ func newSubscriber(t *testing.T) *subscriber {
 func purchase(t *testing.T, a *testkit.App, sub *subscriber) (string, *testkit.Response) {
 	t.Helper()
 	if err := a.DB.Create(&models.WebhookSubscription{ID: uuid.New(), URL: sub.URL, Events: models.StringArray{"order.created"},
-		Secret: "whsec_tracing_test_0123456789", IsActive: true}).Error; err != nil {
+		Secret: "whsec_" + base64.StdEncoding.EncodeToString([]byte("tracing-test-secret-0123456789ab")), IsActive: true}).Error; err != nil {
 		t.Fatal(err)
 	}
 	p := testkit.MustStoreProduct(t, a.DB, testkit.StoreProduct{Price: 49900, GSTRate: 500})
