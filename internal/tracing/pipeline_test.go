@@ -201,6 +201,7 @@ func TestPurchaseIsOneTrace(t *testing.T) {
 	if sql < 10 || rds < 2 {
 		t.Fatalf("%d SQL spans and %d Redis spans, want both kinds", sql, rds)
 	}
+	t.Logf("%d spans in all, %d SQL, %d Redis", len(spans), sql, rds)
 	if !hasStatement(spans, root.SpanContext.TraceID(), "INSERT INTO \"orders\"", "$1") {
 		t.Errorf("no INSERT INTO orders with placeholders in the trace")
 	}
