@@ -25,6 +25,7 @@ import (
 	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/shippingapi"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
 	"github.com/gocommerce/shop/api/webhookapi"
@@ -106,6 +107,7 @@ func New(a *app.App) *Server {
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders})
+	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
@@ -115,7 +117,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, admin, storeapi.Services{
 		Customers: a.Customers, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout,
-		Claims: a.Claims, Reviews: a.Reviews, Queue: a.Queue, Limiter: a.Limiter,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
