@@ -73,12 +73,16 @@ func New(a *app.App) *Server {
 		// key, a background load) stays what it was. See docs/DECISIONS.md.
 		Immutable: true,
 	})
-	root.Use(
-		middleware.RequestContext(RequestTimeout),
+	chain := []any{middleware.RequestContext(RequestTimeout)}
+	if a.Tracing.Enabled() {
+		// After RequestContext, whose context the server span extends.
+		chain = append(chain, a.Tracing.HTTPServer(a.CheckoutTraces.WebhookParent(gatewayapi.Path)))
+	}
+	root.Use(append(chain,
 		middleware.AccessLog(a.Log),
 		middleware.Recover(a.Log),
 		middleware.ClientIP(trustedNets(cfg)),
-	)
+	)...)
 	registerProbes(root, a)
 
 	v1 := root.Group("/api/v1")

@@ -32,12 +32,12 @@ type fixture struct {
 	client   *http.Client
 }
 
-func newFixture(b *testing.B, cacheOn bool) *fixture {
+func newFixture(b *testing.B, cacheOn bool, opts ...testkit.Option) *fixture {
 	b.Helper()
-	app := testkit.MustApp(b, testkit.WithConfig(func(c *config.Config) {
+	app := testkit.MustApp(b, append([]testkit.Option{testkit.WithConfig(func(c *config.Config) {
 		c.CacheEnabled = cacheOn
 		c.LogLevel = "error"
-	}))
+	})}, opts...)...)
 	if _, err := seed.Run(context.Background(), app.DB, seed.Options{Products: catalogSize, VariantsPerProduct: 3}); err != nil {
 		b.Fatal(err)
 	}

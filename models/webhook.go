@@ -14,6 +14,9 @@ type Event struct {
 	Data         JSON
 	CreatedAt    time.Time
 	DispatchedAt *time.Time
+	// TraceContext is the traceparent of the code that published the event
+	// (tracing on), resumed when it is dispatched.
+	TraceContext *string
 }
 
 // WebhookSubscription is an outbound webhook receiver.

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/app"
+	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 	"github.com/robfig/cron/v3"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Entry is one periodic task.
@@ -30,6 +32,7 @@ type Entry struct {
 type Scheduler struct {
 	cron    *cron.Cron
 	queue   tasks.Enqueuer
+	tracing *tracing.Provider
 	log     *slog.Logger
 	entries []Entry
 }
@@ -39,6 +42,7 @@ func New(a *app.App) *Scheduler {
 	s := &Scheduler{
 		cron:    cron.New(cron.WithSeconds(), cron.WithLocation(time.UTC)),
 		queue:   a.Queue,
+		tracing: a.Tracing,
 		log:     a.Log.With("process", "scheduler"),
 		entries: Entries(),
 	}
@@ -59,6 +63,11 @@ func (s *Scheduler) Tick(ctx context.Context, e Entry, now time.Time) {
 	opts = append(opts, asynq.TaskID(tasks.TickID(task.Type(), now, e.Period)), asynq.Retention(tasks.TickRetention))
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if s.tracing.Enabled() {
+		var span trace.Span
+		ctx, span = s.tracing.StartTick(ctx, e.Name)
+		defer span.End()
+	}
 	if err := tasks.Enqueue(ctx, s.queue, task, opts...); err != nil {
 		s.log.Warn("scheduled enqueue failed", "entry", e.Name, "err", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/hibiken/asynq"
 )
 
@@ -31,11 +32,22 @@ type Enqueuer interface {
 // Enqueue enqueues task and treats a task-id conflict as success: a task with
 // that id is already queued, which is what the caller wanted.
 func Enqueue(ctx context.Context, q Enqueuer, task *asynq.Task, opts ...asynq.Option) error {
-	_, err := q.EnqueueContext(ctx, task, opts...)
+	_, err := Submit(ctx, q, task, opts...)
 	if errors.Is(err, asynq.ErrTaskIDConflict) || errors.Is(err, asynq.ErrDuplicateTask) {
 		return nil
 	}
 	return err
+}
+
+// Submit enqueues task and returns asynq's answer as it is. Every enqueue
+// goes through here, so that with tracing on each one is a producer span
+// and the task carries its trace context to the worker (docs/DECISIONS.md
+// "Tracing").
+func Submit(ctx context.Context, q Enqueuer, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
+	ctx, task, end := tracing.Enqueuing(ctx, task, opts)
+	info, err := q.EnqueueContext(ctx, task, opts...)
+	end(info, err)
+	return info, err
 }
 
 // Decode unmarshals a payload; a payload that cannot be decoded will never

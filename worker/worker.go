@@ -39,6 +39,10 @@ func New(a *app.App) *Worker {
 	})
 	mux := asynq.NewServeMux()
 	mux.Use(observe)
+	if a.Tracing.Enabled() {
+		// Each task a consumer span in the trace its payload carries.
+		mux.Use(a.Tracing.TaskMiddleware)
+	}
 	register(mux, a)
 	return &Worker{srv: srv, mux: mux, log: log}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/payment/razorpaytest"
+	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/testkit"
 )
 

@@ -16,7 +16,7 @@ func adminCmd() *cobra.Command {
 		Short: "Create an administrator (roles: viewer, staff, admin, super_admin)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			a, err := boot(ctx, "")
+			a, err := boot(ctx, "", "")
 			if err != nil {
 				return err
 			}

@@ -11,17 +11,31 @@ import (
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/logging"
+	"github.com/gocommerce/shop/internal/tracing"
 )
 
 // boot loads the configuration (forcing env when not empty), builds the
-// logger and opens the application: its connections and services.
-func boot(ctx context.Context, env string) (*app.App, error) {
+// logger and opens the application: its connections and services. A
+// long-running process (process not empty: api, worker, scheduler, dev) is
+// traced when the OTEL_* variables ask for it; one-off commands are not.
+func boot(ctx context.Context, env, process string) (*app.App, error) {
 	cfg, log, err := loadConfig(env)
 	if err != nil {
 		return nil, err
 	}
 	log.Info("starting", "version", version, "config", cfg.Redacted())
-	return app.Open(ctx, cfg, log)
+	if process == "" {
+		return app.Open(ctx, cfg, log)
+	}
+	tp, err := tracing.Setup(ctx, cfg.Tracing, tracing.Settings{Process: process, Version: version})
+	if err != nil {
+		return nil, err
+	}
+	a, err := app.Open(ctx, cfg, log, app.WithTracing(tp))
+	if err != nil {
+		_ = tp.Shutdown(ctx)
+	}
+	return a, err
 }
 
 func loadConfig(env string) (*config.Config, *slog.Logger, error) {

@@ -15,7 +15,7 @@ func seedCmd() *cobra.Command {
 		Short: "Seed a demo shop (categories, products with variants and stock, a customer group, a discount code, an admin)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			a, err := boot(ctx, "")
+			a, err := boot(ctx, "", "")
 			if err != nil {
 				return err
 			}

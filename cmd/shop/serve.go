@@ -67,7 +67,7 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 			return err
 		}
 	}
-	a, err := boot(ctx, env)
+	a, err := boot(ctx, env, processName(runAPI, runWorker, runScheduler))
 	if err != nil {
 		return err
 	}
@@ -99,6 +99,19 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 		g.Go(func() error { return s.Run(ctx) })
 	}
 	return g.Wait()
+}
+
+// processName names the process for tracing: the one it runs, or dev.
+func processName(runAPI, runWorker, runScheduler bool) string {
+	switch {
+	case runAPI && !runWorker && !runScheduler:
+		return "api"
+	case runWorker && !runAPI && !runScheduler:
+		return "worker"
+	case runScheduler && !runAPI && !runWorker:
+		return "scheduler"
+	}
+	return "dev"
 }
 
 func prepareDatabase(ctx context.Context, env string) error {

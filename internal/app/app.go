@@ -37,6 +37,8 @@ import (
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/system"
+	"github.com/gocommerce/shop/internal/tracing"
+	"github.com/gocommerce/shop/internal/tracing/checkouttrace"
 	"github.com/gocommerce/shop/internal/webhooks"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -59,6 +61,12 @@ type App struct {
 	Log    *slog.Logger
 	// Started is when the process started, for uptime reports.
 	Started time.Time
+	// Tracing is the tracer provider (OTEL_*); off unless WithTracing gave
+	// an enabled one. Close flushes it.
+	Tracing *tracing.Provider
+	// CheckoutTraces joins payment webhooks to their checkout's trace; nil
+	// when tracing is off.
+	CheckoutTraces *checkouttrace.Store
 
 	DB *gorm.DB
 	// Redis serves the cache, rate limits and webhook de-duplication.
@@ -124,11 +132,22 @@ type App struct {
 	WebhookDeliverer     *webhooks.Deliverer
 }
 
+// Option adjusts what Open builds.
+type Option func(*App)
+
+// WithTracing traces the process with p (main builds it from the OTEL_*
+// variables; tests pass one that exports to memory). Without it, or with a
+// provider that is off, no instrumentation is installed at all.
+func WithTracing(p *tracing.Provider) Option { return func(a *App) { a.Tracing = p } }
+
 // Open connects to Postgres and Redis and builds every service. Redis being
 // down does not fail Open: the API must start and report not-ready, then
 // recover when Redis returns.
-func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
-	a := &App{Config: cfg, Log: log, Started: time.Now().UTC()}
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Option) (*App, error) {
+	a := &App{Config: cfg, Log: log, Started: time.Now().UTC(), Tracing: tracing.Off()}
+	for _, o := range opts {
+		o(a)
+	}
 	if err := a.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -164,9 +183,29 @@ func (a *App) connect(ctx context.Context) error {
 		return fmt.Errorf("app: REDIS_URL: %w", err)
 	}
 	rdb := redis.NewClient(ropt)
+	if err := a.instrument(db, rdb); err != nil {
+		rdb.Close()
+		database.Close(db)
+		return err
+	}
 	a.DB, a.Redis, a.RedisOpt = db, rdb, aopt
 	a.Queue = asynq.NewClientFromRedisClient(rdb)
 	a.Inspector = asynq.NewInspectorFromRedisClient(rdb)
+	return nil
+}
+
+// instrument traces SQL and Redis when tracing is on; off, it installs
+// nothing, so queries and commands run exactly as without tracing.
+func (a *App) instrument(db *gorm.DB, rdb *redis.Client) error {
+	if !a.Tracing.Enabled() {
+		return nil
+	}
+	if err := a.Tracing.InstrumentDB(db); err != nil {
+		return fmt.Errorf("app: tracing: %w", err)
+	}
+	if err := a.Tracing.InstrumentRedis(rdb); err != nil {
+		return fmt.Errorf("app: tracing: %w", err)
+	}
 	return nil
 }
 
@@ -177,9 +216,15 @@ func (a *App) build() error {
 	if err != nil {
 		return err
 	}
-	provider, err := gateway.FromConfig(cfg)
+	// The gateway's calls are client spans that carry the trace context.
+	provider, err := gateway.FromConfig(cfg, a.Tracing.Transport(nil, true))
 	if err != nil {
 		return err
+	}
+	if a.Tracing.Enabled() {
+		// Kept past the time to pay, for a webhook that comes late.
+		a.CheckoutTraces = checkouttrace.New(a.Redis, cfg.CheckoutSessionTTL+time.Hour)
+		provider = a.CheckoutTraces.Provider(provider)
 	}
 	a.Mail, a.PaymentProvider = sender, provider
 	a.Cache = cache.New(a.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
@@ -231,13 +276,21 @@ func (a *App) build() error {
 	retry := webhooks.DefaultRetry
 	retry.Base = cfg.WebhookRetryBase
 	a.WebhookSubscriptions = webhooks.NewSubscriptions(a.DB, a.Queue, guard)
-	a.WebhookDeliverer = webhooks.NewDeliverer(a.DB, a.Queue, log, webhooks.NewClient(guard, cfg.WebhookTimeout), retry)
+	deliveries := webhooks.NewClient(guard, cfg.WebhookTimeout)
+	// Subscribers are third parties: they get spans of ours, not our trace ids.
+	deliveries.Transport = a.Tracing.Transport(deliveries.Transport, false)
+	a.WebhookDeliverer = webhooks.NewDeliverer(a.DB, a.Queue, log, deliveries, retry)
 	return nil
 }
 
-// Close releases every connection.
+// Close releases every connection, then exports the spans still buffered.
 func (a *App) Close() {
 	// The asynq client and inspector share a.Redis; closing it closes them.
 	a.Redis.Close()
 	database.Close(a.DB)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.Tracing.Shutdown(ctx); err != nil {
+		a.Log.Warn("tracing: spans not exported at shutdown", "err", err)
+	}
 }

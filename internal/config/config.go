@@ -100,6 +100,39 @@ type Config struct {
 	// DataRetentionDays is how long dispatched events (and their webhook
 	// delivery logs) and abandoned guest carts are kept; 0 keeps them forever.
 	DataRetentionDays int `env:"DATA_RETENTION_DAYS" envDefault:"90"`
+
+	// Tracing is OpenTelemetry's standard variables (API-DECISIONS 16). They
+	// are declared here so that start-up validates them and the deployment
+	// lists them; the SDK reads the same variables itself when it builds the
+	// exporter, sampler and resource (docs/DECISIONS.md "Tracing").
+	Tracing Tracing
+}
+
+// Tracing is the OTEL_* variables the service acts on. Traces are on when
+// an OTLP endpoint or a traces exporter other than "none" is named and the
+// SDK is not disabled.
+type Tracing struct {
+	Endpoint       string `env:"OTEL_EXPORTER_OTLP_ENDPOINT"`
+	TracesEndpoint string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"`
+	// Protocol is http/protobuf (the SDK's default) or grpc.
+	Protocol string `env:"OTEL_EXPORTER_OTLP_PROTOCOL"`
+	// Headers may carry the collector's credentials: a secret.
+	Headers        string `env:"OTEL_EXPORTER_OTLP_HEADERS"`
+	TracesExporter string `env:"OTEL_TRACES_EXPORTER"`
+	// ServiceName defaults to shop-<process> (shop-api, shop-worker, ...).
+	ServiceName        string `env:"OTEL_SERVICE_NAME"`
+	ResourceAttributes string `env:"OTEL_RESOURCE_ATTRIBUTES"`
+	Sampler            string `env:"OTEL_TRACES_SAMPLER"`
+	SamplerArg         string `env:"OTEL_TRACES_SAMPLER_ARG"`
+	SDKDisabled        bool   `env:"OTEL_SDK_DISABLED" envDefault:"false"`
+}
+
+// Enabled reports whether traces are to be exported.
+func (t Tracing) Enabled() bool {
+	if t.SDKDisabled || t.TracesExporter == "none" {
+		return false
+	}
+	return t.Endpoint != "" || t.TracesEndpoint != "" || t.TracesExporter != ""
 }
 
 // Dev secrets let `shop dev` start with no set-up. Production refuses them.
@@ -236,10 +269,37 @@ func (c *Config) validate() error {
 	default:
 		return fieldErr("PAYMENT_PROVIDER", "must be simulator or razorpay")
 	}
+	if err := c.Tracing.validate(); err != nil {
+		return err
+	}
 	if c.SMTPURL != "" {
 		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") {
 			return fieldErr("SMTP_URL", "must be an smtp:// or smtps:// URL")
 		}
+	}
+	return nil
+}
+
+func (t Tracing) validate() error {
+	for name, v := range map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": t.Endpoint, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": t.TracesEndpoint} {
+		if u, err := url.Parse(v); v != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https")) {
+			return fieldErr(name, "must be an http:// or https:// URL")
+		}
+	}
+	switch t.Protocol {
+	case "", "http/protobuf", "grpc":
+	default:
+		return fieldErr("OTEL_EXPORTER_OTLP_PROTOCOL", "must be http/protobuf or grpc")
+	}
+	switch t.TracesExporter {
+	case "", "otlp", "console", "none":
+	default:
+		return fieldErr("OTEL_TRACES_EXPORTER", "must be otlp, console or none")
+	}
+	switch t.Sampler {
+	case "", "always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio":
+	default:
+		return fieldErr("OTEL_TRACES_SAMPLER", "must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio")
 	}
 	return nil
 }
@@ -274,6 +334,7 @@ func (c *Config) Redacted() map[string]any {
 		"paymentProvider": c.PaymentProvider, "adminJwtSecret": mask(c.AdminJWTSecret),
 		"customerJwtSecret": mask(c.CustomerJWTSecret), "gatewayWebhookSecret": mask(c.GatewayWebhookSecret),
 		"smtp": redactURL(c.SMTPURL), "cacheEnabled": c.CacheEnabled, "cookieSecure": c.CookieSecure,
+		"tracing": c.Tracing.Enabled(), "otlpHeaders": mask(c.Tracing.Headers),
 	}
 }
 

@@ -78,3 +78,28 @@ func TestDevelopmentDefaults(t *testing.T) {
 		t.Fatalf("secret not masked: %v", red)
 	}
 }
+
+func TestTracingIsOnlyOnWithAnExporter(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		tr   Tracing
+		on   bool
+	}{
+		{"nothing set", Tracing{}, false},
+		{"service name alone", Tracing{ServiceName: "shop"}, false},
+		{"endpoint", Tracing{Endpoint: "http://collector:4318"}, true},
+		{"traces endpoint", Tracing{TracesEndpoint: "http://collector:4318/v1/traces"}, true},
+		{"console exporter", Tracing{TracesExporter: "console"}, true},
+		{"exporter none", Tracing{Endpoint: "http://collector:4318", TracesExporter: "none"}, false},
+		{"sdk disabled", Tracing{Endpoint: "http://collector:4318", SDKDisabled: true}, false},
+	} {
+		if got := tt.tr.Enabled(); got != tt.on {
+			t.Errorf("%s: Enabled() = %v, want %v", tt.name, got, tt.on)
+		}
+	}
+	t.Setenv("APP_ENV", Development)
+	t.Setenv("OTEL_TRACES_SAMPLER", "sometimes")
+	if _, err := Load(""); err == nil || !strings.Contains(err.Error(), "OTEL_TRACES_SAMPLER") {
+		t.Fatalf("a bad sampler: %v", err)
+	}
+}

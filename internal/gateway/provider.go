@@ -106,15 +106,16 @@ func FindRefund(list []Refund, key string) (Refund, bool) {
 }
 
 // FromConfig returns the configured provider. Every call it makes is bounded
-// by GATEWAY_TIMEOUT.
-func FromConfig(cfg *config.Config) (Provider, error) {
+// by GATEWAY_TIMEOUT and goes through transport (nil: Go's default; the
+// composition root passes a traced one when tracing is on).
+func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, error) {
 	switch cfg.PaymentProvider {
 	case Simulator:
 		return NewSimulator(), nil
 	case Razorpay:
 		return NewRazorpay(RazorpayConfig{
 			BaseURL: cfg.RazorpayBaseURL, KeyID: cfg.RazorpayKeyID, KeySecret: cfg.RazorpayKeySecret,
-			Client: &http.Client{Timeout: cfg.GatewayTimeout},
+			Client: &http.Client{Timeout: cfg.GatewayTimeout, Transport: transport},
 		}), nil
 	}
 	return nil, fmt.Errorf("payment: unknown provider %q", cfg.PaymentProvider)

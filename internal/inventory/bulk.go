@@ -89,7 +89,7 @@ func (s *Service) SubmitBulk(ctx context.Context, updates []Update) (string, err
 		lines[i] = tasks.InventoryUpdate{VariantID: u.VariantID.String(), Inventory: u.Inventory, Operation: u.Operation}
 	}
 	task, opts := tasks.NewInventoryBulkTask(jobID, lines)
-	if _, err := s.queue.EnqueueContext(ctx, task, opts...); err != nil {
+	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil {
 		return "", apperr.Wrap(apperr.Unavailable, "the job queue is unavailable; nothing was queued", err)
 	}
 	return jobID, nil

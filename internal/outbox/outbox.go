@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -40,6 +42,9 @@ func Publish(tx *gorm.DB, eventType string, data any) (uuid.UUID, error) {
 		return uuid.Nil, fmt.Errorf("outbox.publish: %w", err)
 	}
 	ev := models.Event{ID: uuid.New(), Type: eventType, Data: b, CreatedAt: time.Now().UTC()}
+	if tp := tracing.Traceparent(tx.Statement.Context); tp != "" {
+		ev.TraceContext = &tp
+	}
 	if err := tx.Create(&ev).Error; err != nil {
 		return uuid.Nil, fmt.Errorf("outbox.publish: %w", err)
 	}
@@ -74,7 +79,7 @@ func Dispatch(ctx context.Context, db *gorm.DB, q tasks.Enqueuer, wanted Wanted)
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var pending []models.Event
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Select("id", "type").Where("dispatched_at IS NULL").Order("created_at").Limit(batchSize).
+			Select("id", "type", "trace_context").Where("dispatched_at IS NULL").Order("created_at").Limit(batchSize).
 			Find(&pending).Error; err != nil {
 			return err
 		}
@@ -89,7 +94,7 @@ func Dispatch(ctx context.Context, db *gorm.DB, q tasks.Enqueuer, wanted Wanted)
 		for _, ev := range pending {
 			if want[ev.Type] {
 				task, opts := tasks.NewEventFanoutTask(ev.ID.String())
-				if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
+				if err := enqueueFanout(ctx, q, ev, task, opts); err != nil {
 					// Keep what was queued so far; the rest stays pending.
 					if len(ids) == 0 {
 						return fmt.Errorf("outbox.dispatch: enqueue: %w", err)
@@ -103,6 +108,17 @@ func Dispatch(ctx context.Context, db *gorm.DB, q tasks.Enqueuer, wanted Wanted)
 		return tx.Model(&models.Event{}).Where("id IN ?", ids).Update("dispatched_at", time.Now().UTC()).Error
 	})
 	return moved, err
+}
+
+// enqueueFanout queues an event's fan-out in the trace of the code that
+// published it, when that was traced.
+func enqueueFanout(ctx context.Context, q tasks.Enqueuer, ev models.Event, task *asynq.Task, opts []asynq.Option) error {
+	if ev.TraceContext != nil {
+		var end func()
+		ctx, end = tracing.Resume(ctx, *ev.TraceContext, "dispatch "+ev.Type)
+		defer end()
+	}
+	return tasks.Enqueue(ctx, q, task, opts...)
 }
 
 // All wants every event type (a consumer that takes everything).

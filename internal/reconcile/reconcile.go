@@ -153,7 +153,7 @@ func (s *Service) rollups(ctx context.Context, r *Report) error {
 func Enqueue(ctx context.Context, q tasks.Enqueuer) (string, error) {
 	id := uuid.NewString()
 	task, opts := tasks.NewReconcileTask(id)
-	if _, err := q.EnqueueContext(ctx, task, opts...); err != nil {
+	if _, err := tasks.Submit(ctx, q, task, opts...); err != nil {
 		return "", apperr.Wrap(apperr.Unavailable, "the job queue is unavailable; nothing was queued", err)
 	}
 	return id, nil

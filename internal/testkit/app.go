@@ -34,6 +34,7 @@ type Option func(*appOptions)
 
 type appOptions struct {
 	worker    bool
+	open      []app.Option
 	configure []func(*config.Config)
 	dbURL     string
 	redisURL  string
@@ -41,6 +42,11 @@ type appOptions struct {
 
 // WithWorker also runs the asynq worker in-process on the app's Redis.
 func WithWorker() Option { return func(o *appOptions) { o.worker = true } }
+
+// WithOpen passes options to app.Open (e.g. app.WithTracing).
+func WithOpen(opts ...app.Option) Option {
+	return func(o *appOptions) { o.open = append(o.open, opts...) }
+}
 
 // WithConfig changes the configuration before the app is built.
 func WithConfig(f func(*config.Config)) Option {
@@ -72,10 +78,10 @@ func MustConfig(tb testing.TB, dbURL, redisURL string) *config.Config {
 // MustDeps opens the application over cfg through the composition root
 // (app.Open): its connections and every service, as a process has them.
 // The connections close when tb ends.
-func MustDeps(tb testing.TB, cfg *config.Config) *app.App {
+func MustDeps(tb testing.TB, cfg *config.Config, opts ...app.Option) *app.App {
 	tb.Helper()
 	log := logging.New(TestWriter(tb), true, cfg.LogLevel)
-	a, err := app.Open(context.Background(), cfg, log)
+	a, err := app.Open(context.Background(), cfg, log, opts...)
 	if err != nil {
 		tb.Fatalf("testkit: app: %v", err)
 	}
@@ -101,7 +107,7 @@ func MustApp(tb testing.TB, opts ...Option) *App {
 	for _, f := range o.configure {
 		f(cfg)
 	}
-	a := MustDeps(tb, cfg)
+	a := MustDeps(tb, cfg, o.open...)
 	srv := api.New(a)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
