@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/tasks"
@@ -23,13 +24,15 @@ import (
 // Services are what the storefront routes call.
 type Services struct {
 	Customers *customer.Service
-	Browse    *browse.Service
-	Carts     *cart.Service
-	Checkout  *checkout.Service
-	Claims    *claim.Service
-	Reviews   *review.Service
-	Queue     tasks.Enqueuer
-	Limiter   *ratelimit.Limiter
+	// Fulfillments shows an order's shipments (API-DECISIONS 12).
+	Fulfillments *fulfillment.Service
+	Browse       *browse.Service
+	Carts        *cart.Service
+	Checkout     *checkout.Service
+	Claims       *claim.Service
+	Reviews      *review.Service
+	Queue        tasks.Enqueuer
+	Limiter      *ratelimit.Limiter
 }
 
 // Settings are the storefront's rate limits.
@@ -48,6 +51,7 @@ type Settings struct {
 // handlers holds the services the storefront endpoints call.
 type handlers struct {
 	customers *customer.Service
+	shipments *fulfillment.Service
 	browse    *browse.Service
 	carts     *cart.Service
 	checkout  *checkout.Service
@@ -63,6 +67,7 @@ type handlers struct {
 func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settings) {
 	h := &handlers{
 		customers: svc.Customers,
+		shipments: svc.Fulfillments,
 		browse:    svc.Browse,
 		carts:     svc.Carts,
 		checkout:  svc.Checkout,

@@ -27,6 +27,7 @@ import (
 	"github.com/gocommerce/shop/internal/customeradmin"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/mail"
@@ -110,6 +111,10 @@ type App struct {
 	GatewayReceiver *gateway.Receiver
 	Payments        *payments.Service
 	Orders          *orders.Service
+	// Fulfillments ships orders in parts with tracking (API-DECISIONS 12);
+	// FulfillmentMailer sends the customers' shipment emails.
+	Fulfillments      *fulfillment.Service
+	FulfillmentMailer *fulfillment.Mailer
 
 	// Back office.
 	Analytics *analytics.Service
@@ -217,6 +222,9 @@ func (a *App) build() error {
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
 	})
 	a.Orders = orders.New(a.DB, a.Queue, provider, log.With("component", "orders"))
+	a.Fulfillments = fulfillment.New(a.DB, a.Queue, log.With("component", "fulfillment"))
+	a.Orders.UseFulfilments(a.Fulfillments)
+	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Refunds: a.Orders, Duplicates: a.Payments},
