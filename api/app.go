@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
+	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/customerapi"
 	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
