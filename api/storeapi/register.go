@@ -17,6 +17,7 @@ import (
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/gofiber/fiber/v2"
 )
@@ -31,6 +32,7 @@ type Services struct {
 	Checkout     *checkout.Service
 	Claims       *claim.Service
 	Reviews      *review.Service
+	Shipping     *shipping.Service
 	Queue        tasks.Enqueuer
 	Limiter      *ratelimit.Limiter
 }
@@ -57,6 +59,7 @@ type handlers struct {
 	checkout  *checkout.Service
 	claims    *claim.Service
 	reviews   *review.Service
+	shipping  *shipping.Service
 	queue     tasks.Enqueuer
 	limiter   *ratelimit.Limiter
 	set       Settings
@@ -73,6 +76,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 		checkout:  svc.Checkout,
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
+		shipping:  svc.Shipping,
 		queue:     svc.Queue,
 		limiter:   svc.Limiter,
 		set:       set,
@@ -97,6 +101,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 	r.Delete("/cart/items/:itemId", h.optionalCustomer, h.removeItem)
 	r.Post("/cart/discount", h.optionalCustomer, h.applyDiscount)
 	r.Delete("/cart/discount", h.optionalCustomer, h.removeDiscount)
+	r.Get("/cart/shipping-options", h.optionalCustomer, h.shippingOptions)
 
 	r.Post("/orders", h.optionalCustomer, h.checkoutOrder)
 	r.Get("/orders", h.requireCustomer, h.listOrders)

@@ -61,6 +61,9 @@ var (
 	CustomersWrite = Permission{"customers.write", Staff}
 	ReviewsRead    = Permission{"reviews.read", Viewer}
 	ReviewsWrite   = Permission{"reviews.write", Staff}
+	// Shipping zones and methods set what checkout charges: admin writes.
+	ShippingRead  = Permission{"shipping.read", Viewer}
+	ShippingWrite = Permission{"shipping.write", Admin}
 
 	AnalyticsRead = Permission{"analytics.read", Viewer}
 	SystemRead    = Permission{"system.read", Viewer}
