@@ -114,7 +114,7 @@ func New(a *app.App) *Server {
 		CookieSecure: cfg.CookieSecure,
 	})
 	storeapi.Register(root, admin, storeapi.Services{
-		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout,
+		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
 		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,

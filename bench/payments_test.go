@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
@@ -27,7 +27,7 @@ func BenchmarkCapturedWebhookToOrder(b *testing.B) {
 	app := testkit.MustApp(b, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.LogLevel = "error" }))
 	bodies := make([][]byte, b.N)
 	for i := range bodies {
-		c := paymenttest.MustCheckout(b, app.DB, paymenttest.Options{Inventory: 100, Quantity: 1})
+		c := checkouttest.MustCheckout(b, app.DB, checkouttest.Options{Inventory: 100, Quantity: 1})
 		bodies[i] = gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentCaptured, EventID: gateway.NewEventID(),
 			OrderID: c.IntentID, Amount: int64(c.Total), Currency: c.Currency})
 	}

@@ -17,6 +17,13 @@ const (
 	OrderCancelled  = "cancelled"
 )
 
+// OrderStatuses lists every order status, in lifecycle order; reports count
+// each, zero included, and filters accept exactly these.
+var OrderStatuses = []string{
+	OrderPending, OrderConfirmed, OrderProcessing,
+	OrderShipped, OrderDelivered, OrderCancelled,
+}
+
 // Order payment statuses.
 const (
 	PaymentPending           = "pending"

@@ -14,7 +14,7 @@ import (
 
 // registerPayments handles verified gateway events.
 func registerPayments(mux *asynq.ServeMux, a *app.App) {
-	svc := a.Payments
+	svc := a.Checkout
 	mux.HandleFunc(tasks.TypeGatewayEvent, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.GatewayEventPayload
 		if err := tasks.Decode(t, &p); err != nil {

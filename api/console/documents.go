@@ -7,13 +7,13 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/systemapi"
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/models"
 )
 
 // permissionsDoc is /admin/permissions.json, read from the admin route
@@ -70,10 +70,10 @@ type settingsDoc struct {
 
 func newSettings(cfg *config.Config) []byte {
 	moves := map[string][]string{}
-	for _, from := range analytics.OrderStatuses {
+	for _, from := range models.OrderStatuses {
 		moves[from] = []string{}
-		for _, to := range analytics.OrderStatuses {
-			if orders.Allowed(from, to) {
+		for _, to := range models.OrderStatuses {
+			if order.Allowed(from, to) {
 				moves[from] = append(moves[from], to)
 			}
 		}
@@ -81,7 +81,7 @@ func newSettings(cfg *config.Config) []byte {
 	return mustJSON(settingsDoc{
 		AppName: cfg.AppName, Currency: cfg.StoreCurrency,
 		QueueDashboard: systemapi.DashboardPath + "/", EventTypes: outbox.EventTypes,
-		ProductStatuses: catalog.ProductStatuses, OrderStatuses: analytics.OrderStatuses, OrderMoves: moves,
+		ProductStatuses: catalog.ProductStatuses, OrderStatuses: models.OrderStatuses, OrderMoves: moves,
 		States: region.States,
 	})
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment/razorpaytest"
+	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/prometheus/client_golang/prometheus"

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/google/uuid"
 )
 
@@ -17,7 +17,7 @@ import (
 // that follows it. It is opaque to clients: base64url of
 // "1:<createdAt in Unix µs>:<id>:<page>", the 1 a version.
 type listCursor struct {
-	after orders.Position
+	after order.Position
 	page  int
 }
 
@@ -67,5 +67,5 @@ func parseCursor(s string) (listCursor, error) {
 	if err != nil || page < 2 || page > math.MaxInt32 {
 		return listCursor{}, bad
 	}
-	return listCursor{after: orders.Position{CreatedAt: time.UnixMicro(micros).UTC(), ID: id}, page: page}, nil
+	return listCursor{after: order.Position{CreatedAt: time.UnixMicro(micros).UTC(), ID: id}, page: page}, nil
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/payment/razorpaytest"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"

@@ -2,9 +2,9 @@ package orderapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -18,7 +18,7 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	window := orders.Page{Limit: page.Limit, Offset: page.Offset()}
+	window := order.Page{Limit: page.Limit, Offset: page.Offset()}
 	if s := c.Query("cursor"); s != "" {
 		if c.Query("page") != "" {
 			return apperr.Invalid("cursor", "cannot be combined with page")
@@ -29,8 +29,8 @@ func (h *handlers) list(c *fiber.Ctx) error {
 		}
 		window.Offset, window.After, page.Page = 0, &cur.after, cur.page
 	}
-	var f orders.Filter
-	if f.Status, err = httpx.QueryEnum(c, "status", analytics.OrderStatuses...); err != nil {
+	var f order.Filter
+	if f.Status, err = httpx.QueryEnum(c, "status", models.OrderStatuses...); err != nil {
 		return err
 	}
 	if f.CustomerID, err = httpx.QueryUUID(c, "customerId"); err != nil {

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/payment"
-	"github.com/gocommerce/shop/internal/payments"
-	"github.com/gocommerce/shop/internal/payments/paymenttest"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -22,11 +21,11 @@ import (
 // finalization that the gateway webhook runs.
 func mustFinalize(t *testing.T, app *testkit.App) *models.Order {
 	t.Helper()
-	c := paymenttest.MustCheckout(t, app.DB, paymenttest.Options{})
-	svc := payments.New(app.DB, app.Queue, payment.NewSimulator(), app.Log, payments.Settings{Provider: "simulator", StoreState: "Karnataka"})
+	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	svc := checkout.New(app.DB, app.Queue, gateway.NewSimulator(), checkout.Settings{Provider: "simulator", StoreState: "Karnataka"}, nil, app.Log)
 	res, err := svc.Capture(context.Background(), gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
 		Amount: int64(c.Total), Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"})
-	if err != nil || res.Outcome != payments.Created {
+	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("capture: %v %+v", err, res)
 	}
 	return res.Order

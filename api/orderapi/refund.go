@@ -4,7 +4,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -41,7 +41,7 @@ func (h *handlers) refund(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := h.orders.Refund(c.UserContext(), id, orders.RefundRequest{
+	res, err := h.orders.Refund(c.UserContext(), id, order.RefundRequest{
 		Amount: req.Amount, Reason: req.Reason, InitiatePaymentRefund: req.InitiatePaymentRefund,
 		AdminID: adminroute.PrincipalOf(c).AdminID,
 	})

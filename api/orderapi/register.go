@@ -6,7 +6,7 @@ package orderapi
 import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/fulfillment"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/rbac"
 )
 
@@ -18,13 +18,13 @@ const (
 
 // Services are what the order routes call.
 type Services struct {
-	Orders *orders.Service
+	Orders *order.Service
 	// Fulfillments shows an order's shipments in its detail.
 	Fulfillments *fulfillment.Service
 }
 
 type handlers struct {
-	orders    *orders.Service
+	orders    *order.Service
 	shipments *fulfillment.Service
 }
 

@@ -3,7 +3,7 @@ package orderapi
 import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -23,7 +23,7 @@ func (h *handlers) updateStatus(c *fiber.Ctx) error {
 		return err
 	}
 	p := adminroute.PrincipalOf(c)
-	if _, err := h.orders.UpdateStatus(c.UserContext(), id, orders.StatusChange{
+	if _, err := h.orders.UpdateStatus(c.UserContext(), id, order.StatusChange{
 		Status: req.Status, Note: req.Note, AdminID: p.AdminID,
 	}); err != nil {
 		return err

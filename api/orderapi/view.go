@@ -6,7 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -31,7 +31,7 @@ type summaryView struct {
 	CreatedAt     string       `json:"createdAt"`
 }
 
-func newSummaryView(s orders.Summary) summaryView {
+func newSummaryView(s order.Summary) summaryView {
 	return summaryView{
 		ID: s.ID.String(), OrderNumber: s.OrderNumber, Status: s.Status, PaymentStatus: s.PaymentStatus,
 		CustomerID: s.CustomerID.String(), Email: s.Email, Name: s.Name, ItemCount: s.ItemCount,
@@ -89,7 +89,7 @@ type detailView struct {
 	Email             string             `json:"email"`
 	Name              string             `json:"name"`
 	Phone             string             `json:"phone"`
-	Items             []orders.Line      `json:"items"`
+	Items             []order.Line       `json:"items"`
 	Subtotal          money.Amount       `json:"subtotal"`
 	DiscountTotal     money.Amount       `json:"discountTotal"`
 	DiscountCode      *string            `json:"discountCode"`
@@ -128,7 +128,7 @@ func rawJSON(b []byte) json.RawMessage {
 	return json.RawMessage(b)
 }
 
-func newDetailView(d *orders.Detail, fs []models.Fulfillment) detailView {
+func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 	o := d.Order
 	v := detailView{
 		ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
@@ -139,7 +139,7 @@ func newDetailView(d *orders.Detail, fs []models.Fulfillment) detailView {
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
-		Items: orders.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
+		Items: order.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
 		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),
 		CreatedAt: iso(o.CreatedAt), UpdatedAt: iso(o.UpdatedAt),
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
@@ -21,7 +21,7 @@ type orderBody struct {
 	Status            string          `json:"status"`
 	PaymentStatus     string          `json:"paymentStatus"`
 	FulfillmentStatus string          `json:"fulfillmentStatus"`
-	Items             []orders.Line   `json:"items"`
+	Items             []order.Line    `json:"items"`
 	Subtotal          money.Amount    `json:"subtotal"`
 	DiscountTotal     money.Amount    `json:"discountTotal"`
 	TaxTotal          money.Amount    `json:"taxTotal"`
@@ -37,7 +37,7 @@ type orderBody struct {
 func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		FulfillmentStatus: o.FulfillmentStatus,
-		Items:             orders.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
+		Items:             order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
@@ -60,13 +60,13 @@ func (h *handlers) listOrders(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	orders, total, err := h.customers.Orders(c.UserContext(), customerOf(c).ID, p.Limit, p.Offset())
+	list, total, err := h.orders.CustomerOrders(c.UserContext(), customerOf(c).ID, p.Limit, p.Offset())
 	if err != nil {
 		return err
 	}
-	out := make([]orderBody, len(orders))
-	for i := range orders {
-		out[i] = toOrder(&orders[i])
+	out := make([]orderBody, len(list))
+	for i := range list {
+		out[i] = toOrder(&list[i])
 	}
 	return c.JSON(httpx.NewList(out, p, total))
 }
@@ -78,7 +78,7 @@ func (h *handlers) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.customers.Order(c.UserContext(), customerOf(c).ID, id)
+	o, err := h.orders.CustomerOrder(c.UserContext(), customerOf(c).ID, id)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/fulfillment"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -27,6 +28,7 @@ type Services struct {
 	Customers *customer.Service
 	// Fulfillments shows an order's shipments (API-DECISIONS 12).
 	Fulfillments *fulfillment.Service
+	Orders       *order.Service
 	Browse       *browse.Service
 	Carts        *cart.Service
 	Checkout     *checkout.Service
@@ -57,6 +59,7 @@ type handlers struct {
 	browse    *browse.Service
 	carts     *cart.Service
 	checkout  *checkout.Service
+	orders    *order.Service
 	claims    *claim.Service
 	reviews   *review.Service
 	shipping  *shipping.Service
@@ -74,6 +77,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 		browse:    svc.Browse,
 		carts:     svc.Carts,
 		checkout:  svc.Checkout,
+		orders:    svc.Orders,
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
 		shipping:  svc.Shipping,

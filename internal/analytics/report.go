@@ -11,13 +11,6 @@ import (
 	"github.com/google/uuid"
 )
 
-// OrderStatuses lists every order status, in lifecycle order; reports count
-// each, zero included.
-var OrderStatuses = []string{
-	models.OrderPending, models.OrderConfirmed, models.OrderProcessing,
-	models.OrderShipped, models.OrderDelivered, models.OrderCancelled,
-}
-
 // OrdersReport is the order analytics of a range.
 type OrdersReport struct {
 	Range Range
@@ -57,7 +50,7 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	}
 
 	rep := &OrdersReport{Range: r, OrdersByStatus: map[string]int64{}, Currency: s.currency}
-	for _, st := range OrderStatuses {
+	for _, st := range models.OrderStatuses {
 		rep.OrdersByStatus[st] = 0
 	}
 	for _, st := range statuses {

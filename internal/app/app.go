@@ -31,9 +31,7 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/mail"
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payment"
-	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/review"
@@ -83,7 +81,7 @@ type App struct {
 	// Mail sends customer and administrator emails.
 	Mail mail.Sender
 	// PaymentProvider calls the configured payment gateway (PAYMENT_PROVIDER).
-	PaymentProvider payment.Provider
+	PaymentProvider gateway.Provider
 
 	// Administrators: sign-in and sessions, their security emails, the
 	// accounts, and the audit log.
@@ -110,10 +108,9 @@ type App struct {
 	// Shipping holds the zones and methods checkout charges by.
 	Shipping *shipping.Service
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
-	// Payments turns the queued events into orders.
+	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
-	Payments        *payments.Service
-	Orders          *orders.Service
+	Orders          *order.Service
 	// Fulfillments ships orders in parts with tracking (API-DECISIONS 12);
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
@@ -182,7 +179,7 @@ func (a *App) build() error {
 	if err != nil {
 		return err
 	}
-	provider, err := payment.FromConfig(cfg)
+	provider, err := gateway.FromConfig(cfg)
 	if err != nil {
 		return err
 	}
@@ -217,21 +214,20 @@ func (a *App) build() error {
 	a.CustomerAdmin = customeradmin.New(a.DB, cfg.StoreCurrency)
 	a.Claims = claim.New(a.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
 		log.With("component", "claim"))
-	a.Carts = cart.New(a.DB, cfg.StoreCurrency)
+	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)
-	a.Checkout = checkout.New(a.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
-		a.StockCache, log.With("component", "checkout"))
-	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
-	a.Payments = payments.New(a.DB, a.Queue, provider, log.With("component", "payments"), payments.Settings{
+	a.Checkout = checkout.New(a.DB, a.Queue, provider, checkout.Settings{
+		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
-	})
-	a.Orders = orders.New(a.DB, a.Queue, provider, log.With("component", "orders"))
+	}, a.StockCache, log.With("component", "checkout"))
+	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
+	a.Orders = order.New(a.DB, a.Queue, provider, log.With("component", "order"))
 	a.Fulfillments = fulfillment.New(a.DB, a.Queue, log.With("component", "fulfillment"))
 	a.Orders.UseFulfilments(a.Fulfillments)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
-	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Refunds: a.Orders, Duplicates: a.Payments},
+	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 

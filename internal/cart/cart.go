@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -38,16 +39,23 @@ type Service struct {
 	db       *gorm.DB
 	currency string
 	autos    discount.AutomaticSource
+	guard    Guard
 	now      func() time.Time
 }
+
+// Guard refuses an edit of cart c (locked FOR UPDATE in tx) while a checkout
+// holds it; the checkout owns the cart lock, so it supplies the guard
+// (checkout.EnsureEditable). Errors: CONFLICT.
+type Guard func(tx *gorm.DB, c *models.Cart, now time.Time) error
 
 // AutomaticTTL bounds how old the automatic discounts a cart is shown with
 // may be (checkout always re-reads them).
 const AutomaticTTL = 2 * time.Second
 
-// New returns the service on db; currency is STORE_CURRENCY.
-func New(db *gorm.DB, currency string) *Service {
-	return &Service{db: db, currency: currency, autos: discount.NewRecent(AutomaticTTL), now: func() time.Time { return time.Now().UTC() }}
+// New returns the service on db; currency is STORE_CURRENCY; guard (nil:
+// carts are always editable) is asked before every edit.
+func New(db *gorm.DB, currency string, guard Guard) *Service {
+	return &Service{db: db, currency: currency, guard: guard, autos: discount.NewRecent(AutomaticTTL), now: func() time.Time { return time.Now().UTC() }}
 }
 
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)

@@ -68,3 +68,8 @@ func lockBy(tx *gorm.DB, column string, key any, create bool) (*models.Cart, err
 	}
 	return &c, nil
 }
+
+// LockByID returns cart id locked FOR UPDATE in tx, or nil when it is gone.
+func LockByID(tx *gorm.DB, id uuid.UUID) (*models.Cart, error) {
+	return lockBy(tx, "id", id, false)
+}

@@ -53,8 +53,8 @@ func (s *Service) edit(ctx context.Context, owner Owner, editable bool, change f
 		if c, warnings, err = lock(tx, owner, true); err != nil {
 			return err
 		}
-		if editable {
-			if err := EnsureEditable(tx, c, s.now()); err != nil {
+		if editable && s.guard != nil {
+			if err := s.guard(tx, c, s.now()); err != nil {
 				return err
 			}
 		}

@@ -1,9 +1,15 @@
-// Package checkout turns a cart into a checkout session: re-priced, its
-// discount re-checked, its stock reserved and the cart locked in one
-// transaction, then a payment intent created with the payment provider. The
-// order itself is made later from the session's snapshot when the gateway
-// reports the payment captured. A scheduled sweep expires sessions that were
-// never paid and returns their stock.
+// Package checkout owns the checkout session and its cart lock, from open to
+// end. Open (create.go) turns a cart into a session: re-priced, its discount
+// re-checked, its stock reserved and the cart locked in one transaction, then
+// a payment intent created with the payment provider; a changed cart replaces
+// its pending session. Verified gateway events (handle.go) complete it — a
+// captured payment becomes exactly one order (order.Create) — fail it, or put
+// it in review; a payment for a purchase already made is refunded
+// (duplicate.go). A scheduled sweep (expire.go, also run by reconcile)
+// expires sessions never paid and returns their stock. lock.go is the one
+// place that sets and clears carts.locked_by (docs/WEBHOOKS.md "What the
+// worker does"; docs/DECISIONS.md "Payments and webhooks"). Every event
+// re-reads and locks the session, so running one twice changes nothing.
 package checkout
 
 import (
@@ -12,9 +18,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/payment"
 	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -25,6 +32,13 @@ type Settings struct {
 	TTL time.Duration
 	// Currency is STORE_CURRENCY.
 	Currency string
+	// Provider is the configured payment provider (PAYMENT_PROVIDER): the
+	// gateway whose order ids the webhooks carry.
+	Provider string
+	// StoreState decides the GST split (STORE_STATE).
+	StoreState string
+	// LowStockThreshold applies to variants without their own (LOW_STOCK_THRESHOLD).
+	LowStockThreshold int
 }
 
 // StockCache is told which products' availability changed, so cached
@@ -36,16 +50,18 @@ type StockCache interface {
 // Service runs checkouts.
 type Service struct {
 	db       *gorm.DB
-	provider payment.Provider
+	queue    tasks.Enqueuer
+	provider gateway.Provider
 	set      Settings
 	log      *slog.Logger
 	stock    StockCache
 	now      func() time.Time
 }
 
-// New returns the service. stock may be nil.
-func New(db *gorm.DB, provider payment.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
-	return &Service{db: db, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() }}
+// New returns the service. provider creates intents and refunds duplicate
+// payments; q receives the events of completed checkouts; stock may be nil.
+func New(db *gorm.DB, q tasks.Enqueuer, provider gateway.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
+	return &Service{db: db, queue: q, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() }}
 }
 
 // forget drops the cached availability of the products of a session's

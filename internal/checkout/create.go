@@ -94,7 +94,7 @@ func (s *Service) pendingSession(tx *gorm.DB, c *models.Cart, in Input) (*models
 		return nil, apperr.New(apperr.Conflict, "the payment of this cart's pending checkout is being completed").
 			WithDetails(map[string]any{"checkoutSessionId": sess.ID.String()})
 	}
-	return nil, cart.EndCheckout(tx, c, sess.ID, models.CheckoutExpired)
+	return nil, endSession(tx, c, sess.ID, models.CheckoutExpired)
 }
 
 // open prices the cart, resolves buyer and addresses, writes the session,
@@ -145,8 +145,8 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 			return nil, err
 		}
 	}
-	if err := tx.Exec(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sess.ID, c.ID).Error; err != nil {
-		return nil, wrap("lock_cart", err)
+	if err := lockCartFor(tx, c, sess.ID); err != nil {
+		return nil, err
 	}
 	return sess, nil
 }

@@ -66,7 +66,7 @@ func (s *Service) expireOne(ctx context.Context, id, cartID uuid.UUID, now time.
 			return nil
 		}
 		done, lines = true, sess.Lines
-		return cart.EndCheckout(tx, c, id, models.CheckoutExpired)
+		return endSession(tx, c, id, models.CheckoutExpired)
 	})
 	if done && err == nil {
 		// Released units are available again; show them without waiting.

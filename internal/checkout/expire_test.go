@@ -11,7 +11,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
@@ -23,8 +23,8 @@ func TestExpireDueConcurrentAndRepeated(t *testing.T) {
 	ctx := context.Background()
 	p := testkit.MustStoreProduct(t, db, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 50}}})
 	v := p.Variants[0].ID
-	carts := cart.New(db, "INR")
-	svc := checkout.New(db, payment.NewSimulator(), checkout.Settings{TTL: time.Minute, Currency: "INR"}, nil, slog.New(slog.DiscardHandler))
+	carts := cart.New(db, "INR", checkout.EnsureEditable)
+	svc := checkout.New(db, nil, gateway.NewSimulator(), checkout.Settings{TTL: time.Minute, Currency: "INR"}, nil, slog.New(slog.DiscardHandler))
 	const sessions = 20
 	for i := 0; i < sessions; i++ {
 		owner := cart.Owner{SessionID: fmt.Sprintf("sweep-guest-%03d", i)}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/cart"
-	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -22,7 +22,7 @@ func (s *Service) ensureIntent(ctx context.Context, sess *models.CheckoutSession
 	if sess.PaymentIntentID != nil {
 		return nil
 	}
-	intent, err := s.provider.CreateIntent(ctx, payment.IntentRequest{Amount: sess.Total, Currency: sess.Currency, Receipt: sess.ID.String()})
+	intent, err := s.provider.CreateIntent(ctx, gateway.IntentRequest{Amount: sess.Total, Currency: sess.Currency, Receipt: sess.ID.String()})
 	if err != nil {
 		s.log.WarnContext(ctx, "payment intent not created; releasing the checkout", "checkoutSessionId", sess.ID, "err", err)
 		if ferr := s.fail(ctx, sess); ferr != nil {
@@ -68,6 +68,6 @@ func (s *Service) fail(ctx context.Context, sess *models.CheckoutSession) error 
 		if row.PaymentIntentID != nil {
 			return nil // a concurrent repeat got an intent: the session lives on
 		}
-		return cart.EndCheckout(tx, c, sess.ID, models.CheckoutFailed)
+		return endSession(tx, c, sess.ID, models.CheckoutFailed)
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
-	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
@@ -139,7 +139,7 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 // fulfilment of every unfulfilled unit without tracking and without an
 // email; delivered delivers every live fulfilment; cancelling an order with
 // shipped units is refused (its fulfilments are cancelled first).
-func (s *Service) Move(tx *gorm.DB, o *models.Order, ch orders.StatusChange) (bool, error) {
+func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (bool, error) {
 	switch ch.Status {
 	case models.OrderShipped:
 		_, err := create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
@@ -154,7 +154,7 @@ func (s *Service) Move(tx *gorm.DB, o *models.Order, ch orders.StatusChange) (bo
 				return true, err
 			}
 		}
-		return true, orders.Record(tx, o, ch)
+		return true, order.Record(tx, o, ch)
 	case models.OrderCancelled:
 		if o.FulfillmentStatus != models.FulfillmentUnfulfilled {
 			return true, apperr.Conflictf("an order with shipped units cannot be cancelled; cancel its fulfilments first").
@@ -401,13 +401,13 @@ func settle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) error 
 	}
 	target := path[len(path)-1]
 	if o.Status == models.OrderShipped && target == models.OrderProcessing {
-		return orders.Record(tx, o, orders.StatusChange{Status: target, Note: note, AdminID: adminID})
+		return order.Record(tx, o, order.StatusChange{Status: target, Note: note, AdminID: adminID})
 	}
 	for _, st := range path {
-		if !orders.Allowed(o.Status, st) {
+		if !order.Allowed(o.Status, st) {
 			continue
 		}
-		if err := orders.Record(tx, o, orders.StatusChange{Status: st, Note: note, AdminID: adminID}); err != nil {
+		if err := order.Record(tx, o, order.StatusChange{Status: st, Note: note, AdminID: adminID}); err != nil {
 			return err
 		}
 	}

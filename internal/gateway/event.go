@@ -1,4 +1,6 @@
-// Package gateway receives payment-gateway webhooks: it verifies the signature
+// Package gateway is the payment gateway, both ways. Outbound (provider.go,
+// razorpay.go, simulator.go) it creates payment intents and refunds through
+// one Provider interface. Inbound it receives payment-gateway webhooks: it verifies the signature
 // over the raw body, parses and validates the event, de-duplicates it with a
 // Redis marker and queues it for the worker (docs/WEBHOOKS.md "Inbound: the
 // payment gateway"; docs/DECISIONS.md "Payments and webhooks"). It also builds

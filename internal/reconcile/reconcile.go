@@ -18,8 +18,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -58,10 +58,10 @@ type Report struct {
 	RollupDays int `json:"rollupDays"`
 	// Refunds counts the pending gateway refunds settled, and those still
 	// without an answer.
-	Refunds orders.RefundSettlement `json:"refunds"`
+	Refunds order.RefundSettlement `json:"refunds"`
 	// DuplicatePayments counts the refunds of payments for already paid
 	// carts retried.
-	DuplicatePayments payments.DuplicateRefunds `json:"duplicatePayments"`
+	DuplicatePayments checkout.DuplicateRefunds `json:"duplicatePayments"`
 	// Found counts every inconsistency; Fixed those repaired.
 	Found int `json:"found"`
 	Fixed int `json:"fixed"`

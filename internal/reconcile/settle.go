@@ -2,28 +2,49 @@ package reconcile
 
 import (
 	"context"
+	"time"
 
-	"github.com/gocommerce/shop/internal/orders"
-	"github.com/gocommerce/shop/internal/payments"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/order"
 )
 
 // RefundSettler settles gateway refunds left pending (the gateway's answer
-// never came); orders.Service is one.
+// never came); order.Service is one.
 type RefundSettler interface {
-	SettlePendingRefunds(ctx context.Context) (orders.RefundSettlement, error)
+	SettlePendingRefunds(ctx context.Context) (order.RefundSettlement, error)
 }
 
 // DuplicateRefunder refunds duplicate payments whose refund was left
-// unanswered; payments.Service is one.
+// unanswered; checkout.Service is one.
 type DuplicateRefunder interface {
-	RefundDuplicates(ctx context.Context) (payments.DuplicateRefunds, error)
+	RefundDuplicates(ctx context.Context) (checkout.DuplicateRefunds, error)
 }
 
-// Settlers are the steps that ask the payment gateway what became of money
+// SessionExpirer ends the pending checkouts past their expiry;
+// checkout.Service is one (its ExpireDue is also the scheduled sweep).
+type SessionExpirer interface {
+	ExpireDue(ctx context.Context, now time.Time) (int, error)
+}
+
+// Settlers are the steps that belong to another package's lifecycle: the
+// checkout's expiry, and asking the payment gateway what became of money
 // whose movement is not known yet. A nil field skips its step.
 type Settlers struct {
+	Sessions   SessionExpirer
 	Refunds    RefundSettler
 	Duplicates DuplicateRefunder
+}
+
+// expireSessions ends every pending checkout past its expiry through the
+// checkout's own sweep (which runs every minute; reconcile is the safety net
+// when it has not).
+func (s *Service) expireSessions(ctx context.Context, r *Report) error {
+	if s.settle.Sessions == nil {
+		return nil
+	}
+	var err error
+	r.ExpiredSessions, err = s.settle.Sessions.ExpireDue(ctx, s.now())
+	return err
 }
 
 // settleRefunds settles pending gateway refunds: each is looked up among

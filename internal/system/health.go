@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/database"
-	"github.com/gocommerce/shop/internal/payment"
+	"github.com/gocommerce/shop/internal/gateway"
 )
 
 // Service states in a health report.
@@ -82,9 +82,9 @@ func (s *Service) Health(ctx context.Context) Health {
 
 func (s *Service) gatewayState() string {
 	switch s.cfg.PaymentProvider {
-	case payment.Simulator:
+	case gateway.Simulator:
 		return StateOK
-	case payment.Razorpay:
+	case gateway.Razorpay:
 		if s.cfg.RazorpayKeyID != "" && s.cfg.RazorpayKeySecret != "" {
 			return StateConfigured
 		}

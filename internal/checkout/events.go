@@ -1,0 +1,125 @@
+package checkout
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"gorm.io/gorm"
+)
+
+// The `data` of the events published here; docs/WEBHOOKS.md documents them.
+
+// OrderCreatedData is the data of order.created.
+type OrderCreatedData struct {
+	OrderID         string          `json:"orderId"`
+	OrderNumber     string          `json:"orderNumber"`
+	Status          string          `json:"status"`
+	PaymentStatus   string          `json:"paymentStatus"`
+	CustomerID      string          `json:"customerId"`
+	Email           string          `json:"email"`
+	Items           []OrderItemData `json:"items"`
+	Subtotal        money.Amount    `json:"subtotal"`
+	DiscountTotal   money.Amount    `json:"discountTotal"`
+	TaxTotal        money.Amount    `json:"taxTotal"`
+	ShippingCost    money.Amount    `json:"shippingCost"`
+	Total           money.Amount    `json:"total"`
+	Currency        string          `json:"currency"`
+	DiscountCode    *string         `json:"discountCode"`
+	ShippingAddress models.Address  `json:"shippingAddress"`
+	CreatedAt       time.Time       `json:"createdAt"`
+}
+
+// OrderItemData is a line of OrderCreatedData.
+type OrderItemData struct {
+	ProductID string       `json:"productId"`
+	VariantID string       `json:"variantId"`
+	SKU       string       `json:"sku"`
+	Title     string       `json:"title"`
+	Quantity  int          `json:"quantity"`
+	UnitPrice money.Amount `json:"unitPrice"`
+	LineTotal money.Amount `json:"lineTotal"`
+	TaxAmount money.Amount `json:"taxAmount"`
+}
+
+// PaymentData is the data of payment.succeeded and payment.failed.
+type PaymentData struct {
+	// OrderID and OrderNumber are empty for payment.failed.
+	OrderID           string       `json:"orderId,omitempty"`
+	OrderNumber       string       `json:"orderNumber,omitempty"`
+	CheckoutSessionID string       `json:"checkoutSessionId"`
+	Provider          string       `json:"paymentProvider"`
+	PaymentIntentID   string       `json:"paymentIntentId"`
+	PaymentID         string       `json:"paymentId"`
+	Amount            money.Amount `json:"amount"`
+	Currency          string       `json:"currency"`
+	Method            string       `json:"method,omitempty"`
+	ErrorCode         string       `json:"errorCode,omitempty"`
+	ErrorDescription  string       `json:"errorDescription,omitempty"`
+}
+
+// LowStockData is the data of inventory.low_stock.
+type LowStockData struct {
+	VariantID    string `json:"variantId"`
+	SKU          string `json:"sku"`
+	CurrentStock int    `json:"currentStock"`
+	Threshold    int    `json:"threshold"`
+	OrderID      string `json:"orderId"`
+}
+
+// publishCaptured writes the events of a new order in its transaction.
+func (s *Service) publishCaptured(tx *gorm.DB, sess *models.CheckoutSession, o *models.Order, p gateway.Payment, items []stock.Item) error {
+	if _, err := outbox.Publish(tx, outbox.OrderCreated, orderCreatedData(o)); err != nil {
+		return err
+	}
+	pay := paymentData(sess, p)
+	pay.OrderID, pay.OrderNumber = o.ID.String(), o.OrderNumber
+	if _, err := outbox.Publish(tx, outbox.PaymentSucceeded, pay); err != nil {
+		return err
+	}
+	low, err := stock.CrossedLow(tx, items, s.set.LowStockThreshold)
+	if err != nil {
+		return err
+	}
+	for _, l := range low {
+		data := LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU, CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}
+		if _, err := outbox.Publish(tx, outbox.InventoryLowStock, data); err != nil {
+			return fmt.Errorf("checkout.low_stock: %w", err)
+		}
+	}
+	return nil
+}
+
+func orderCreatedData(o *models.Order) OrderCreatedData {
+	d := OrderCreatedData{
+		OrderID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
+		CustomerID: o.CustomerID.String(), Email: o.Email, Items: make([]OrderItemData, 0, len(o.Items)),
+		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal, ShippingCost: o.ShippingCost,
+		Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode, CreatedAt: o.CreatedAt.UTC(),
+	}
+	_ = jsonInto(o.ShippingAddress, &d.ShippingAddress)
+	for _, it := range o.Items {
+		line := OrderItemData{SKU: it.SKU, Title: it.Title, Quantity: it.Quantity, UnitPrice: it.UnitPrice, LineTotal: it.LineTotal, TaxAmount: it.TaxAmount}
+		if it.ProductID != nil {
+			line.ProductID = it.ProductID.String()
+		}
+		if it.VariantID != nil {
+			line.VariantID = it.VariantID.String()
+		}
+		d.Items = append(d.Items, line)
+	}
+	return d
+}
+
+func paymentData(sess *models.CheckoutSession, p gateway.Payment) PaymentData {
+	return PaymentData{
+		CheckoutSessionID: sess.ID.String(), Provider: sess.PaymentProvider, PaymentIntentID: p.OrderID,
+		PaymentID: p.ID, Amount: money.Amount(p.Amount), Currency: strings.ToUpper(p.Currency), Method: p.Method,
+		ErrorCode: p.ErrorCode, ErrorDescription: p.ErrorDescription,
+	}
+}

@@ -1,0 +1,166 @@
+package order_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/migrations"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"github.com/pressly/goose/v3"
+	"gorm.io/gorm"
+)
+
+// TestOrderCountsExactUnderConcurrentChanges finalizes payments into orders
+// from many goroutines while administrators move other orders and a bulk
+// insert runs, then checks every counter against the orders themselves:
+// no increment lost, no deadlock, the list totals exact.
+func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
+	_, redisURL := testkit.MustRedis(t)
+	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
+	ctx := context.Background()
+	pay := checkout.New(d.DB, d.Queue, gateway.NewSimulator(), checkout.Settings{Provider: "simulator", StoreState: "Karnataka"}, nil, d.Log)
+	svc := order.New(d.DB, d.Queue, nil, d.Log)
+
+	const writers, perWriter = 8, 10
+	checkouts := make([]checkouttest.Checkout, writers*perWriter)
+	for i := range checkouts {
+		checkouts[i] = checkouttest.MustCheckout(t, d.DB, checkouttest.Options{})
+	}
+	p := backofficetest.MustProduct(t, d.DB, "Tray", 10000)
+	v := backofficetest.MustVariant(t, d.DB, p.ID, 10000)
+	cust := backofficetest.MustCustomer(t, d.DB, "A")
+	var moved []models.Order
+	for i := 0; i < 40; i++ {
+		moved = append(moved, backofficetest.MustOrder(t, d.DB, backofficetest.OrderSpec{Customer: cust,
+			CreatedAt: time.Now().UTC().AddDate(0, 0, -i%3), Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}}))
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, len(checkouts)+len(moved)*2+1)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(batch []checkouttest.Checkout) {
+			defer wg.Done()
+			for _, c := range batch {
+				_, err := pay.Capture(ctx, gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
+					Amount: int64(c.Total), Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"})
+				errs <- err
+			}
+		}(checkouts[w*perWriter : (w+1)*perWriter])
+	}
+	for a := 0; a < 4; a++ {
+		wg.Add(1)
+		go func(batch []models.Order) {
+			defer wg.Done()
+			for _, o := range batch {
+				for _, to := range []string{models.OrderProcessing, models.OrderCancelled} {
+					_, err := svc.UpdateStatus(ctx, o.ID, order.StatusChange{Status: to})
+					errs <- err
+				}
+			}
+		}(moved[a*10 : (a+1)*10])
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		errs <- d.DB.Exec(`INSERT INTO orders (customer_id, status, email, shipping_address, billing_address,
+			subtotal, total, currency, payment_provider, payment_intent_id, created_at)
+			SELECT ?, (ARRAY['pending','shipped','delivered'])[1 + g % 3], 'bulk@example.com', '{}', '{}', 100, 100, 'INR',
+				'bulk', 'bulk_' || g, now() - g * interval '7 hours'
+			FROM generate_series(1, 500) g`, cust.ID).Error
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	assertCountsExact(t, d.DB)
+	var total int64
+	d.DB.Raw("SELECT count(*) FROM orders").Scan(&total)
+	if total != int64(len(checkouts)+len(moved)+500) {
+		t.Fatalf("%d orders, want %d", total, len(checkouts)+len(moved)+500)
+	}
+	for _, s := range []string{"", models.OrderConfirmed, models.OrderCancelled, models.OrderShipped} {
+		res, err := svc.List(ctx, order.Filter{Status: s}, order.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want int64
+		d.DB.Raw("SELECT count(*) FROM orders WHERE ? = '' OR status = ?", s, s).Scan(&want)
+		if res.Total != want {
+			t.Errorf("status %q: list total %d, want %d", s, res.Total, want)
+		}
+	}
+}
+
+// assertCountsExact compares the counter tables with counts of the orders.
+func assertCountsExact(t *testing.T, db *gorm.DB) {
+	t.Helper()
+	var off []string
+	err := db.Raw(`SELECT coalesce(a.status, b.status) || ': ' || coalesce(a.n, 0) || ' orders, counted ' || coalesce(b.n, 0)
+		FROM (SELECT status, count(*) AS n FROM orders GROUP BY status) a
+		FULL JOIN (SELECT status, sum(n) AS n FROM order_counts GROUP BY status) b USING (status)
+		WHERE coalesce(a.n, 0) <> coalesce(b.n, 0)
+		UNION ALL
+		SELECT coalesce(a.day, b.day) || ' ' || coalesce(a.status, b.status) || ': ' || coalesce(a.n, 0) || ' orders, counted ' || coalesce(b.n, 0)
+		FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, status, count(*) AS n FROM orders GROUP BY 1, 2) a
+		FULL JOIN (SELECT day, status, sum(n) AS n FROM order_day_counts GROUP BY 1, 2) b USING (day, status)
+		WHERE coalesce(a.n, 0) <> coalesce(b.n, 0)`).Scan(&off).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(off) > 0 {
+		t.Fatalf("counters out of step:\n%v", off)
+	}
+}
+
+// TestOrderCountsMigrationCountsExistingOrders applies the counters'
+// migration to a shop that already has orders: the counters start from them.
+func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
+	ctx := context.Background()
+	url := testkit.MustDatabaseURL(t)
+	db, err := database.Open(ctx, url, database.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { database.Close(db) })
+	sqlDB, _ := db.DB()
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.DownTo(ctx, 10); err != nil { // 00010: the migration before the counters
+		t.Fatal(err)
+	}
+	cust := backofficetest.MustCustomer(t, db, "A")
+	err = db.Exec(`INSERT INTO orders (customer_id, status, email, shipping_address, billing_address,
+		subtotal, total, currency, payment_provider, payment_intent_id, created_at)
+		SELECT ?, (ARRAY['pending','confirmed','shipped','cancelled'])[1 + g % 4], 'old@example.com', '{}', '{}',
+			100, 100, 'INR', 'old', 'old_' || g, now() - g * interval '5 hours'
+		FROM generate_series(1, 300) g`, cust.ID).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertCountsExact(t, db)
+	var counted int64
+	db.Raw("SELECT sum(n) FROM order_counts").Scan(&counted)
+	if counted != 300 {
+		t.Fatalf("counted %d orders after the migration, want 300", counted)
+	}
+}

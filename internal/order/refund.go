@@ -1,0 +1,182 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// RefundRequest asks to return money on an order.
+type RefundRequest struct {
+	Amount money.Amount
+	Reason string
+	// InitiatePaymentRefund also refunds the captured payment at the gateway;
+	// without it the refund is only recorded (money returned another way).
+	InitiatePaymentRefund bool
+	AdminID               uuid.UUID
+}
+
+// RefundResult is the recorded refund and the order after it.
+type RefundResult struct {
+	Refund models.Refund
+	Order  models.Order
+}
+
+// Refund refunds r.Amount of order id. The amount must be above zero and at
+// most what was paid less what was refunded and what pending refunds may
+// still refund; the order row is locked from that check until the refund
+// is written, so concurrent refunds cannot together exceed the payment.
+// A processed refund updates refundedTotal and the payment status
+// (partially_refunded or refunded); a full refund of an order not yet
+// shipped cancels it and returns its stock.
+//
+// Without InitiatePaymentRefund the refund is recorded processed at once.
+// With it, the refund is first committed as pending, then the gateway is
+// asked (once per refund: the request carries an idempotency key derived
+// from the refund's id), then the refund becomes processed or failed. When
+// the gateway's answer does not come, the refund stays pending and is
+// settled by asking the gateway, here before any later refund of the order
+// is decided (see settleOrder) and by reconcile (SettlePendingRefunds).
+//
+// Errors: NOT_FOUND, VALIDATION_ERROR (amount), CONFLICT (no gateway payment
+// to refund; another refund of the order is pending; an earlier pending
+// refund was just confirmed, so the request was made on stale figures),
+// SERVICE_UNAVAILABLE (the gateway refused the refund, or its outcome is not
+// known yet: details carry refundId and status).
+func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*RefundResult, error) {
+	if r.Amount <= 0 {
+		return nil, apperr.Invalid("amount", "must be greater than 0")
+	}
+	if err := s.settleOrder(ctx, id); err != nil {
+		return nil, err
+	}
+	var res RefundResult
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		o := &res.Order
+		if err := lockOrder(tx, id, o); err != nil {
+			return err
+		}
+		pending, err := pendingRefunds(tx, o.ID)
+		if err != nil {
+			return err
+		}
+		remaining := o.PaidTotal - o.RefundedTotal - pending.Amount
+		if remaining <= 0 && pending.Count > 0 {
+			return apperr.Invalid("amount", "the order has nothing left to refund beyond the refund waiting for the payment gateway")
+		}
+		if remaining <= 0 {
+			return apperr.Invalid("amount", "the order has nothing left to refund")
+		}
+		if r.Amount > remaining {
+			return apperr.Invalid("amount", "must be at most "+remaining.String())
+		}
+		if pending.Count > 0 {
+			return apperr.New(apperr.Conflict, "another refund of this order is waiting for the payment gateway's answer; try again shortly").
+				WithDetails(map[string]any{"refundId": pending.ID.String(), "status": models.RefundPending})
+		}
+		res.Refund = models.Refund{OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed, CreatedAt: time.Now().UTC()}
+		if r.AdminID != uuid.Nil {
+			admin := r.AdminID
+			res.Refund.AdminID = &admin
+		}
+		if !r.InitiatePaymentRefund {
+			return applyRefund(tx, o, &res.Refund)
+		}
+		paymentID, err := paymentToRefund(tx, o.ID)
+		if err != nil {
+			return err
+		}
+		res.Refund.Status, res.Refund.PaymentID = models.RefundPending, &paymentID
+		if err := tx.Create(&res.Refund).Error; err != nil {
+			return fmt.Errorf("order.refund: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, translate(err)
+	}
+	if r.InitiatePaymentRefund {
+		return s.refundAtGateway(ctx, &res)
+	}
+	s.afterCommit(ctx, res.Order.CreatedAt)
+	return &res, nil
+}
+
+// pendingSum is the pending refunds of an order.
+type pendingSum struct {
+	Count  int
+	Amount money.Amount
+	// ID is the oldest of them.
+	ID *uuid.UUID
+}
+
+func pendingRefunds(tx *gorm.DB, orderID uuid.UUID) (pendingSum, error) {
+	var p pendingSum
+	err := tx.Raw(`SELECT count(*) AS count, COALESCE(sum(amount), 0)::bigint AS amount, (array_agg(id ORDER BY created_at))[1] AS id
+		FROM refunds WHERE order_id = ? AND status = ?`, orderID, models.RefundPending).Scan(&p).Error
+	if err != nil {
+		return p, fmt.Errorf("order.refund: pending: %w", err)
+	}
+	return p, nil
+}
+
+// paymentToRefund returns the gateway id of the order's latest payment.
+// Errors: CONFLICT when the order has none.
+func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
+	var p models.Payment
+	err := tx.Where("order_id = ?", orderID).Order("created_at DESC").First(&p).Error
+	if database.IsNotFound(err) {
+		return "", apperr.New(apperr.Conflict, "the order has no gateway payment to refund").
+			WithDetails(map[string]any{"field": "initiatePaymentRefund", "issue": "no captured payment"})
+	}
+	if err != nil {
+		return "", fmt.Errorf("order.refund: payment: %w", err)
+	}
+	return p.PaymentID, nil
+}
+
+// applyRefund writes the processed refund of the locked order o and
+// updates the order (see countRefund).
+func applyRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
+	if err := tx.Create(refund).Error; err != nil {
+		return fmt.Errorf("order.refund: %w", err)
+	}
+	return countRefund(tx, o, refund)
+}
+
+// countRefund adds the processed refund to the locked order o's totals and
+// payment status; a full refund of an unshipped order cancels it.
+func countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
+	o.RefundedTotal += refund.Amount
+	o.PaymentStatus = models.PaymentPartiallyRefunded
+	if o.RefundedTotal >= o.PaidTotal {
+		o.PaymentStatus = models.PaymentRefunded
+	}
+	o.UpdatedAt = time.Now().UTC()
+	if err := tx.Model(o).Updates(map[string]any{
+		"refunded_total": o.RefundedTotal, "payment_status": o.PaymentStatus, "updated_at": o.UpdatedAt,
+	}).Error; err != nil {
+		return fmt.Errorf("order.refund: %w", err)
+	}
+	// An order with shipped units (docs/DECISIONS.md "Fulfilment") keeps its
+	// status, as a shipped one does: its units have left.
+	if o.PaymentStatus == models.PaymentRefunded && holdsStock(o.Status) && o.FulfillmentStatus == models.FulfillmentUnfulfilled {
+		note := "cancelled by a full refund"
+		if refund.Reason != "" {
+			note += ": " + refund.Reason
+		}
+		var admin uuid.UUID
+		if refund.AdminID != nil {
+			admin = *refund.AdminID
+		}
+		return move(tx, o, StatusChange{Status: models.OrderCancelled, Note: note, AdminID: admin})
+	}
+	return nil
+}

@@ -1,0 +1,275 @@
+package order
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// A gateway refund moves pending → processed or failed. Whoever moves it
+// (the request that made it, a later refund of the order settling it, or
+// reconcile) holds the refund row's lock (FOR UPDATE) while it asks the
+// gateway and then takes the order's lock to record the outcome, always in
+// that order. A settler skips a row that is locked (SKIP LOCKED): its
+// request is still waiting for the gateway. Every request for one refund
+// carries the same idempotency key, so asking again never refunds twice.
+
+// recordTimeout bounds the transaction that asks the gateway and records
+// its answer; it outlives the admin's request, so an answer that came is
+// recorded even when the client has gone.
+const recordTimeout = time.Minute
+
+// refundKey is the gateway idempotency key of refund id: 39 characters of
+// [a-z0-9_], stable for the refund's life.
+func refundKey(id uuid.UUID) string {
+	return "refund_" + hex.EncodeToString(id[:])
+}
+
+// outcome is what the gateway said about a refund.
+type outcome struct {
+	// status is RefundProcessed, RefundFailed, or RefundPending (unknown).
+	status string
+	// providerID is the gateway's refund id, when there is one.
+	providerID string
+	err        error
+}
+
+// refundAtGateway asks the gateway for the pending refund res.Refund and
+// records its answer. Errors: SERVICE_UNAVAILABLE (refused, or unknown).
+func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*RefundResult, error) {
+	var out outcome
+	dbctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	err := s.db.WithContext(dbctx).Transaction(func(tx *gorm.DB) error {
+		rf, err := lockRefund(tx, res.Refund.ID, false)
+		if err != nil {
+			return err
+		}
+		if rf == nil {
+			return apperr.NotFoundf("order") // deleted meanwhile, with its refunds
+		}
+		if rf.Status != models.RefundPending {
+			// Settled by someone else between our commit and this lock.
+			out = outcome{status: rf.Status}
+			res.Refund = *rf
+			return tx.First(&res.Order, "id = ?", rf.OrderID).Error
+		}
+		out = s.askGateway(ctx, rf, res.Order.Currency, false)
+		res.Refund = *rf
+		return s.record(tx, &res.Refund, out, &res.Order)
+	})
+	if err != nil {
+		return nil, translate(err)
+	}
+	log := s.log.With("order_id", res.Order.ID, "refund_id", res.Refund.ID, "amount", res.Refund.Amount.String())
+	switch out.status {
+	case models.RefundProcessed:
+		s.afterCommit(ctx, res.Order.CreatedAt)
+		return res, nil
+	case models.RefundFailed:
+		log.WarnContext(ctx, "gateway refused the refund", "err", out.err)
+		return nil, apperr.Wrap(apperr.Unavailable, "the payment gateway refused the refund; nothing was refunded", out.err).
+			WithDetails(map[string]any{"refundId": res.Refund.ID.String(), "status": models.RefundFailed})
+	}
+	log.WarnContext(ctx, "gateway refund outcome unknown; left pending", "err", out.err)
+	return nil, apperr.Wrap(apperr.Unavailable, "the payment gateway did not answer in time; the refund is recorded as pending "+
+		"and its outcome is being checked with the gateway; no other refund of this order is possible until then", out.err).
+		WithDetails(map[string]any{"refundId": res.Refund.ID.String(), "status": models.RefundPending})
+}
+
+// settleOrder settles the pending refunds of order id before another refund
+// is decided: the new request was made without knowing their outcome. One
+// found processed makes the request a CONFLICT (it was decided on figures
+// that have just changed: an admin retrying after a timeout would refund
+// twice); one found failed lets it go on. A pending refund still being made
+// by its own request is left to the CONFLICT that Refund answers for it.
+// Errors: CONFLICT, SERVICE_UNAVAILABLE (the gateway cannot say yet).
+func (s *Service) settleOrder(ctx context.Context, id uuid.UUID) error {
+	var ids []uuid.UUID
+	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("order_id = ? AND status = ?", id, models.RefundPending).
+		Order("created_at").Pluck("id", &ids).Error; err != nil {
+		return fmt.Errorf("order.settle: %w", err)
+	}
+	for _, rid := range ids {
+		rf, out, err := s.settle(ctx, rid)
+		if err != nil {
+			return translate(err)
+		}
+		switch {
+		case rf == nil || out.status == models.RefundFailed:
+			continue
+		case out.status == models.RefundProcessed:
+			return apperr.New(apperr.Conflict, "an earlier refund of this order, whose outcome was not known, has now been confirmed "+
+				"by the payment gateway; nothing more was refunded: check the order and ask again if another refund is due").
+				WithDetails(map[string]any{"refundId": rf.ID.String(), "status": models.RefundProcessed, "amount": rf.Amount})
+		default:
+			return apperr.Wrap(apperr.Unavailable, "the outcome of an earlier refund of this order is still being checked with "+
+				"the payment gateway; no other refund is possible until it is settled", out.err).
+				WithDetails(map[string]any{"refundId": rf.ID.String(), "status": models.RefundPending})
+		}
+	}
+	return nil
+}
+
+// RefundSettlement counts what SettlePendingRefunds did.
+type RefundSettlement struct {
+	Processed int `json:"processed"`
+	Failed    int `json:"failed"`
+	// Pending is the refunds still without an answer (gateway unreachable,
+	// or being made right now).
+	Pending int `json:"pending"`
+}
+
+// settleBatch bounds the refunds SettlePendingRefunds looks at per run.
+const settleBatch = 500
+
+// SettlePendingRefunds asks the gateway about every pending refund (oldest
+// first, up to 500 a run) and records its outcome; reconcile runs it.
+// Errors are database failures; a gateway that cannot answer leaves the
+// refund pending and counted in Pending.
+func (s *Service) SettlePendingRefunds(ctx context.Context) (RefundSettlement, error) {
+	var rep RefundSettlement
+	var ids []uuid.UUID
+	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("status = ?", models.RefundPending).
+		Order("created_at").Limit(settleBatch).Pluck("id", &ids).Error; err != nil {
+		return rep, fmt.Errorf("order.settle_pending: %w", err)
+	}
+	for _, id := range ids {
+		rf, out, err := s.settle(ctx, id)
+		if err != nil {
+			return rep, err
+		}
+		switch {
+		case rf == nil:
+			rep.Pending++ // its own request holds it
+		case out.status == models.RefundProcessed:
+			rep.Processed++
+		case out.status == models.RefundFailed:
+			rep.Failed++
+		default:
+			rep.Pending++
+			s.log.WarnContext(ctx, "pending refund not settled: the gateway cannot say yet", "refund_id", id, "err", out.err)
+		}
+	}
+	return rep, nil
+}
+
+// settle asks the gateway about pending refund id and records the answer.
+// The refund is nil when it is no longer pending or its lock is held (its
+// own request is asking the gateway right now).
+func (s *Service) settle(ctx context.Context, id uuid.UUID) (*models.Refund, outcome, error) {
+	var rf *models.Refund
+	var out outcome
+	var order models.Order
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		if rf, err = lockRefund(tx, id, true); err != nil || rf == nil || rf.Status != models.RefundPending {
+			rf = nil
+			return err
+		}
+		var currency string
+		if err := tx.Raw(`SELECT currency FROM orders WHERE id = ?`, rf.OrderID).Scan(&currency).Error; err != nil {
+			return fmt.Errorf("order.settle: %w", err)
+		}
+		out = s.askGateway(ctx, rf, currency, true)
+		return s.record(tx, rf, out, &order)
+	})
+	if err != nil {
+		return nil, outcome{}, err
+	}
+	if rf != nil && out.status != models.RefundPending {
+		s.log.InfoContext(ctx, "pending refund settled with the gateway", "refund_id", rf.ID, "order_id", rf.OrderID,
+			"status", out.status, "provider_refund_id", out.providerID)
+		if out.status == models.RefundProcessed {
+			s.afterCommit(ctx, order.CreatedAt)
+		}
+	}
+	return rf, out, nil
+}
+
+// lockRefund locks refund id; with skipLocked it returns nil instead of
+// waiting for a lock someone holds.
+func lockRefund(tx *gorm.DB, id uuid.UUID, skipLocked bool) (*models.Refund, error) {
+	q := `SELECT * FROM refunds WHERE id = ? FOR UPDATE`
+	if skipLocked {
+		q += ` SKIP LOCKED`
+	}
+	var rf models.Refund
+	if err := tx.Raw(q, id).Scan(&rf).Error; err != nil {
+		return nil, fmt.Errorf("order.lock_refund: %w", err)
+	}
+	if rf.ID == uuid.Nil {
+		return nil, nil
+	}
+	return &rf, nil
+}
+
+// askGateway makes refund rf at the gateway, or, when settling, first
+// looks for it among the payment's refunds by its key and makes it only if
+// it is not there (the same key again: the gateway cannot make it twice).
+func (s *Service) askGateway(ctx context.Context, rf *models.Refund, currency string, settling bool) outcome {
+	key := refundKey(rf.ID)
+	if rf.PaymentID == nil {
+		return outcome{status: models.RefundPending, err: errors.New("the pending refund names no gateway payment")}
+	}
+	if settling {
+		list, err := s.provider.Refunds(ctx, *rf.PaymentID)
+		if err != nil {
+			return outcome{status: models.RefundPending, err: err}
+		}
+		if g, ok := gateway.FindRefund(list, key); ok {
+			return fromGateway(g)
+		}
+	}
+	g, err := s.provider.Refund(ctx, gateway.RefundRequest{
+		PaymentID: *rf.PaymentID, Amount: rf.Amount, Currency: currency, Reason: rf.Reason, Key: key,
+	})
+	switch {
+	case errors.Is(err, gateway.ErrRefused):
+		return outcome{status: models.RefundFailed, err: err}
+	case err != nil:
+		return outcome{status: models.RefundPending, err: err}
+	}
+	return fromGateway(g)
+}
+
+// fromGateway maps a gateway refund: one the gateway has accepted (pending
+// or processed there) is money on its way back, so it counts as processed.
+func fromGateway(g gateway.Refund) outcome {
+	if g.Status == gateway.RefundFailed {
+		return outcome{status: models.RefundFailed, providerID: g.ID, err: errors.New("the gateway reports the refund failed")}
+	}
+	return outcome{status: models.RefundProcessed, providerID: g.ID}
+}
+
+// record writes the gateway's answer on the locked pending refund rf and,
+// for a processed one, on its order (locked here, loaded into o). An
+// unknown answer changes nothing.
+func (s *Service) record(tx *gorm.DB, rf *models.Refund, out outcome, o *models.Order) error {
+	if out.status == models.RefundPending {
+		return nil
+	}
+	if err := lockOrder(tx, rf.OrderID, o); err != nil {
+		return err
+	}
+	rf.Status = out.status
+	if out.providerID != "" {
+		rf.ProviderRefundID = &out.providerID
+	}
+	if err := tx.Model(&models.Refund{}).Where("id = ?", rf.ID).
+		Updates(map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}).Error; err != nil {
+		return fmt.Errorf("order.record_refund: %w", err)
+	}
+	if rf.Status != models.RefundProcessed {
+		return nil
+	}
+	return countRefund(tx, o, rf)
+}

@@ -1,0 +1,185 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// transitions are the moves an administrator may make (README "API overview:
+// back office"; docs/DECISIONS.md "Back office").
+var transitions = map[string][]string{
+	models.OrderPending:    {models.OrderConfirmed, models.OrderCancelled},
+	models.OrderConfirmed:  {models.OrderProcessing, models.OrderCancelled},
+	models.OrderProcessing: {models.OrderShipped, models.OrderCancelled},
+	models.OrderShipped:    {models.OrderDelivered},
+}
+
+// Allowed reports whether an order may move from one status to another.
+func Allowed(from, to string) bool {
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsStock reports whether an order in status still has its units
+// committed (sold but not shipped).
+func holdsStock(status string) bool {
+	return status == models.OrderPending || status == models.OrderConfirmed || status == models.OrderProcessing
+}
+
+// StatusChange is an order status move asked for by an administrator.
+type StatusChange struct {
+	Status  string
+	Note    string
+	AdminID uuid.UUID
+}
+
+// UpdateStatus moves order id to ch.Status, keeps the move and its note in
+// the order's history, and publishes order.status_changed (and
+// order.shipped). Shipping takes the units off on-hand stock and the
+// commitment; cancelling returns the committed units to available.
+// Errors: NOT_FOUND, CONFLICT (a move not allowed from the current status).
+func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChange) (*models.Order, error) {
+	var o models.Order
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockOrder(tx, id, &o); err != nil {
+			return err
+		}
+		if !Allowed(o.Status, ch.Status) {
+			return apperr.Conflictf("an order cannot move from %s to %s", o.Status, ch.Status).
+				WithDetails(map[string]any{"from": o.Status, "to": ch.Status, "allowed": allowedFrom(o.Status)})
+		}
+		if s.fulfilments != nil {
+			if done, err := s.fulfilments.Move(tx, &o, ch); done || err != nil {
+				return err
+			}
+		}
+		return move(tx, &o, ch)
+	})
+	if err != nil {
+		return nil, translate(err)
+	}
+	s.afterCommit(ctx, o.CreatedAt)
+	return &o, nil
+}
+
+func allowedFrom(status string) []string {
+	if next := transitions[status]; next != nil {
+		return next
+	}
+	return []string{}
+}
+
+// lockOrder loads order id into o and locks its row until tx ends.
+func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
+	return tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(o, "id = ?", id).Error
+}
+
+// Fulfilments takes over the status moves that ship or deliver units
+// (API-DECISIONS 12: PATCH .../status shipped and delivered go through
+// fulfilments). The composition root sets it (internal/fulfillment).
+type Fulfilments interface {
+	// Move applies ch, already checked against the transition table, to the
+	// order o locked in tx when the move concerns fulfilments, and reports
+	// whether it did; otherwise the plain move follows.
+	Move(tx *gorm.DB, o *models.Order, ch StatusChange) (bool, error)
+}
+
+// UseFulfilments routes the shipping and delivering moves through f.
+func (s *Service) UseFulfilments(f Fulfilments) { s.fulfilments = f }
+
+// move applies a status change to the locked order o: stock, row, history
+// and events, all in tx.
+func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
+	items, err := stockItems(tx, o.ID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ch.Status == models.OrderShipped:
+		err = stock.Ship(tx, items)
+	case ch.Status == models.OrderCancelled && holdsStock(o.Status):
+		err = stock.Uncommit(tx, items)
+	}
+	if err != nil {
+		return err
+	}
+	return Record(tx, o, ch)
+}
+
+// Record moves the locked order o to ch.Status in tx without touching stock:
+// the row, the history entry with ch's note and admin, order.status_changed,
+// and order.shipped when the order becomes shipped.
+func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
+	from := o.Status
+	now := time.Now().UTC()
+	if err := tx.Model(o).Updates(map[string]any{"status": ch.Status, "updated_at": now}).Error; err != nil {
+		return fmt.Errorf("order.move: %w", err)
+	}
+	o.Status, o.UpdatedAt = ch.Status, now
+	admin := ch.AdminID
+	h := models.OrderStatusHistory{OrderID: o.ID, FromStatus: &from, ToStatus: ch.Status, Note: ch.Note, CreatedAt: now}
+	if admin != uuid.Nil {
+		h.AdminID = &admin
+	}
+	if err := tx.Create(&h).Error; err != nil {
+		return fmt.Errorf("order.move: history: %w", err)
+	}
+	ev := statusEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID,
+		From: from, To: ch.Status, Note: ch.Note, ChangedAt: now}
+	if _, err := outbox.Publish(tx, outbox.OrderStatusChanged, ev); err != nil {
+		return err
+	}
+	if ch.Status == models.OrderShipped {
+		if _, err := outbox.Publish(tx, outbox.OrderShipped, shippedEvent{OrderID: o.ID, OrderNumber: o.OrderNumber,
+			CustomerID: o.CustomerID, ShippedAt: now}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statusEvent is the data of order.status_changed.
+type statusEvent struct {
+	OrderID     uuid.UUID `json:"orderId"`
+	OrderNumber string    `json:"orderNumber"`
+	CustomerID  uuid.UUID `json:"customerId"`
+	From        string    `json:"from"`
+	To          string    `json:"to"`
+	Note        string    `json:"note"`
+	ChangedAt   time.Time `json:"changedAt"`
+}
+
+// shippedEvent is the data of order.shipped.
+type shippedEvent struct {
+	OrderID     uuid.UUID `json:"orderId"`
+	OrderNumber string    `json:"orderNumber"`
+	CustomerID  uuid.UUID `json:"customerId"`
+	ShippedAt   time.Time `json:"shippedAt"`
+}
+
+// stockItems returns the units of an order's lines that still have a variant.
+func stockItems(tx *gorm.DB, orderID uuid.UUID) ([]stock.Item, error) {
+	var lines []models.OrderItem
+	if err := tx.Select("variant_id", "quantity").Where("order_id = ? AND variant_id IS NOT NULL", orderID).
+		Find(&lines).Error; err != nil {
+		return nil, fmt.Errorf("order.stock_items: %w", err)
+	}
+	items := make([]stock.Item, 0, len(lines))
+	for _, l := range lines {
+		items = append(items, stock.Item{VariantID: *l.VariantID, Quantity: l.Quantity})
+	}
+	return items, nil
+}
