@@ -19,6 +19,7 @@ import (
 	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/customerapi"
 	"github.com/gocommerce/shop/api/docsapi"
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/api/idempotent"
@@ -109,7 +110,8 @@ func New(a *app.App) *Server {
 	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles})
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
-	orderapi.Register(admin, orderapi.Services{Orders: a.Orders})
+	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments})
+	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
@@ -119,7 +121,7 @@ func New(a *app.App) *Server {
 		CookieSecure: cfg.CookieSecure,
 	})
 	storeapi.Register(root, admin, storeapi.Services{
-		Customers: a.Customers, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
+		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
 		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,

@@ -72,6 +72,10 @@ const (
 	// EmailDuplicatePaymentRefund tells a shopper a second payment for one
 	// cart was refunded; its ref is the checkout session id.
 	EmailDuplicatePaymentRefund = "duplicate_payment_refund"
+	// EmailFulfillmentTracking tells a customer units of their order shipped,
+	// with the tracking link; its ref is the fulfilment id. The row is written
+	// with the fulfilment and sent by the worker (internal/fulfillment).
+	EmailFulfillmentTracking = "fulfillment_tracking"
 )
 
 // CustomerEmail records an email that must go out once (Kind, Ref unique);

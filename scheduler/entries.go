@@ -36,6 +36,14 @@ func Entries() []Entry {
 			},
 		},
 		{
+			// Sends shipment emails whose post-commit nudge was lost.
+			Name: "fulfillment-emails", Spec: "45 * * * * *", Period: time.Minute,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewFulfillmentEmailsTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
+		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },

@@ -19,6 +19,9 @@ const (
 	// TypeDuplicatePaymentEmail tells a shopper that a payment for a cart
 	// already paid was refunded.
 	TypeDuplicatePaymentEmail = "email:duplicate_payment"
+	// TypeFulfillmentEmails sends the unsent shipment emails with tracking
+	// links (customer_emails rows written with their fulfilment).
+	TypeFulfillmentEmails = "email:fulfillment"
 )
 
 // OrderEmailsPayload names the order.
@@ -60,6 +63,19 @@ func NewAdminEmailsTask(now time.Time) (*asynq.Task, []asynq.Option) {
 	return asynq.NewTask(TypeAdminEmails, nil), []asynq.Option{
 		asynq.Queue(QueueDefault),
 		asynq.TaskID(TickID(TypeAdminEmails, now, time.Second)),
+		asynq.MaxRetry(3),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(10 * time.Second),
+	}
+}
+
+// NewFulfillmentEmailsTask builds the shipment emails run; like the admin
+// emails run its id is tick-based, so a burst of fulfilments and the
+// scheduler's sweep collapse into one run per second.
+func NewFulfillmentEmailsTask(now time.Time) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeFulfillmentEmails, nil), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID(TickID(TypeFulfillmentEmails, now, time.Second)),
 		asynq.MaxRetry(3),
 		asynq.Timeout(time.Minute),
 		asynq.Retention(10 * time.Second),

@@ -21,3 +21,17 @@ func registerAdminMail(mux *asynq.ServeMux, a *app.App) {
 		return err
 	})
 }
+
+// registerFulfillmentMail mounts the sender of customers' shipment emails
+// (written with their fulfilment), run by the nudge after a fulfilment and
+// by the scheduler's sweep.
+func registerFulfillmentMail(mux *asynq.ServeMux, a *app.App) {
+	log, mailer := a.Log.With("component", "fulfillment-mail"), a.FulfillmentMailer
+	mux.HandleFunc(tasks.TypeFulfillmentEmails, func(ctx context.Context, _ *asynq.Task) error {
+		n, err := mailer.SendPending(ctx)
+		if n > 0 {
+			log.InfoContext(ctx, "shipment emails sent", "count", n)
+		}
+		return err
+	})
+}

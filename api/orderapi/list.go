@@ -6,6 +6,7 @@ import (
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 )
 
 // list answers GET /admin/orders: page, limit, cursor, status, customerId,
@@ -80,9 +81,18 @@ func (h *handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	return h.detail(c, id)
+}
+
+// detail answers with order id's detail and its fulfilments.
+func (h *handlers) detail(c *fiber.Ctx, id uuid.UUID) error {
 	d, err := h.orders.Get(c.UserContext(), id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newDetailView(d))
+	fs, err := h.shipments.ForOrder(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newDetailView(d, fs))
 }

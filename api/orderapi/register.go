@@ -5,6 +5,7 @@ package orderapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/rbac"
 )
@@ -18,15 +19,18 @@ const (
 // Services are what the order routes call.
 type Services struct {
 	Orders *order.Service
+	// Fulfillments shows an order's shipments in its detail.
+	Fulfillments *fulfillment.Service
 }
 
 type handlers struct {
-	orders *order.Service
+	orders    *order.Service
+	shipments *fulfillment.Service
 }
 
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{orders: svc.Orders}
+	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments}
 	a.Get("/orders", rbac.OrdersRead, h.list)
 	a.Get("/orders/:orderId", rbac.OrdersRead, h.get)
 	a.Patch("/orders/:orderId/status", rbac.OrdersWrite, h.updateStatus, adminroute.Audit(actionStatusUpdate, "orderId"))

@@ -28,9 +28,5 @@ func (h *handlers) updateStatus(c *fiber.Ctx) error {
 	}); err != nil {
 		return err
 	}
-	d, err := h.orders.Get(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(newDetailView(d))
+	return h.detail(c, id)
 }

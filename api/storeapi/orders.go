@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -15,32 +16,41 @@ import (
 
 // orderBody is a customer's order as answered (docs/openapi.yaml, StoreOrder).
 type orderBody struct {
-	ID              uuid.UUID       `json:"id"`
-	OrderNumber     string          `json:"orderNumber"`
-	Status          string          `json:"status"`
-	PaymentStatus   string          `json:"paymentStatus"`
-	Items           []order.Line    `json:"items"`
-	Subtotal        money.Amount    `json:"subtotal"`
-	DiscountTotal   money.Amount    `json:"discountTotal"`
-	TaxTotal        money.Amount    `json:"taxTotal"`
-	ShippingCost    money.Amount    `json:"shippingCost"`
-	ShippingMethod  *shipping.Ref   `json:"shippingMethod"`
-	Total           money.Amount    `json:"total"`
-	Currency        string          `json:"currency"`
-	DiscountCode    *string         `json:"discountCode"`
-	ShippingAddress json.RawMessage `json:"shippingAddress"`
-	CreatedAt       time.Time       `json:"createdAt"`
+	ID                uuid.UUID       `json:"id"`
+	OrderNumber       string          `json:"orderNumber"`
+	Status            string          `json:"status"`
+	PaymentStatus     string          `json:"paymentStatus"`
+	FulfillmentStatus string          `json:"fulfillmentStatus"`
+	Items             []order.Line    `json:"items"`
+	Subtotal          money.Amount    `json:"subtotal"`
+	DiscountTotal     money.Amount    `json:"discountTotal"`
+	TaxTotal          money.Amount    `json:"taxTotal"`
+	ShippingCost      money.Amount    `json:"shippingCost"`
+	ShippingMethod    *shipping.Ref   `json:"shippingMethod"`
+	Total             money.Amount    `json:"total"`
+	Currency          string          `json:"currency"`
+	DiscountCode      *string         `json:"discountCode"`
+	ShippingAddress   json.RawMessage `json:"shippingAddress"`
+	CreatedAt         time.Time       `json:"createdAt"`
 }
 
 func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
-		Items: order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
+		FulfillmentStatus: o.FulfillmentStatus,
+		Items:             order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")
 	}
 	return b
+}
+
+// orderDetailBody is one customer order with its shipments
+// (docs/openapi.yaml, StoreOrderDetail).
+type orderDetailBody struct {
+	orderBody
+	Fulfillments []fulfillment.View `json:"fulfillments"`
 }
 
 // listOrders: GET /orders → the customer's orders, paged, newest first.
@@ -72,7 +82,11 @@ func (h *handlers) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(toOrder(o))
+	fs, err := h.shipments.ForOrder(c.UserContext(), o.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillment.Views(fs)})
 }
 
 // iso formats a time for responses: ISO 8601 UTC.

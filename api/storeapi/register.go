@@ -15,6 +15,7 @@ import (
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
@@ -26,15 +27,17 @@ import (
 // Services are what the storefront routes call.
 type Services struct {
 	Customers *customer.Service
-	Browse    *browse.Service
-	Carts     *cart.Service
-	Checkout  *checkout.Service
-	Orders    *order.Service
-	Claims    *claim.Service
-	Reviews   *review.Service
-	Shipping  *shipping.Service
-	Queue     tasks.Enqueuer
-	Limiter   *ratelimit.Limiter
+	// Fulfillments shows an order's shipments (API-DECISIONS 12).
+	Fulfillments *fulfillment.Service
+	Orders       *order.Service
+	Browse       *browse.Service
+	Carts        *cart.Service
+	Checkout     *checkout.Service
+	Claims       *claim.Service
+	Reviews      *review.Service
+	Shipping     *shipping.Service
+	Queue        tasks.Enqueuer
+	Limiter      *ratelimit.Limiter
 	// Idempotency keeps the answers of writes sent with an Idempotency-Key.
 	Idempotency *idempotent.Middleware
 }
@@ -55,6 +58,7 @@ type Settings struct {
 // handlers holds the services the storefront endpoints call.
 type handlers struct {
 	customers *customer.Service
+	shipments *fulfillment.Service
 	browse    *browse.Service
 	carts     *cart.Service
 	checkout  *checkout.Service
@@ -72,6 +76,7 @@ type handlers struct {
 func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settings) {
 	h := &handlers{
 		customers: svc.Customers,
+		shipments: svc.Fulfillments,
 		browse:    svc.Browse,
 		carts:     svc.Carts,
 		checkout:  svc.Checkout,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -56,4 +57,27 @@ func (b *bench) nextCursor(path string) (string, error) {
 		return "", fmt.Errorf("no nextCursor")
 	}
 	return *body.Pagination.NextCursor, nil
+}
+
+// fulfil ships every unit of each open order once (POST
+// .../fulfillments without items, the customer notified): a single-use
+// load over the seeded database, each answer 201 or the run is wrong.
+func (b *bench) fulfil(orders []string) func(name string, conns int) (Result, error) {
+	return func(name string, conns int) (Result, error) {
+		r, err := onceRun{name: name, conns: conns, items: len(orders), until: b.o.duration,
+			request: func(i int) *http.Request {
+				body, _ := json.Marshal(map[string]any{"carrier": "Delhivery", "trackingNumber": fmt.Sprintf("DL%09d", i),
+					"trackingUrl": "https://www.delhivery.com/track/package/DL" + orders[i][:8]})
+				req, _ := http.NewRequest(http.MethodPost, b.apiURL+"/api/v1/admin/orders/"+orders[i]+"/fulfillments", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+b.token)
+				return req
+			},
+			accepted: func(status int, _ []byte) bool { return status == http.StatusCreated },
+		}.run()
+		if err == nil && r.Non2xx > 0 {
+			err = fmt.Errorf("%s: %d of %d fulfilments refused", name, r.Non2xx, r.Requests)
+		}
+		return r, err
+	}
 }

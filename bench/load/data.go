@@ -19,6 +19,9 @@ type dataset struct {
 	// CheckoutSessions are X-Session-Id values of guest carts, one item
 	// each, ready for POST /orders.
 	CheckoutSessions []string
+	// OpenOrders are ids of confirmed and processing orders, whose units are
+	// committed, for POST /admin/orders/{id}/fulfillments (each ships once).
+	OpenOrders []string
 }
 
 // freshDatabase drops and recreates dbName on the server of serverURL and
@@ -80,6 +83,11 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 		 INSERT INTO order_items (order_id, product_id, variant_id, title, sku, quantity, unit_price, line_total, gst_rate, tax_amount)
 		 SELECT o.id, v.product_id, v.id, v.title, v.sku, 1, o.total, o.total, 1800, 7627
 		 FROM o, n, v WHERE v.rn = 1 + (o.rn % n.cnt)`,
+		// Open orders hold their units committed, as the order flow leaves them.
+		`UPDATE variants v SET committed = c.units
+		 FROM (SELECT i.variant_id, sum(i.quantity)::int AS units FROM order_items i JOIN orders o ON o.id = i.order_id
+		       WHERE o.status IN ('confirmed', 'processing') GROUP BY i.variant_id) c
+		 WHERE v.id = c.variant_id`,
 		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-checkout-' || g FROM generate_series(1, %d) g`, carts),
 		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),
 		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-checkout-%')
@@ -100,6 +108,10 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 		return nil, err
 	}
 	if err := db.Raw(`SELECT id::text FROM variants ORDER BY id`).Scan(&ds.VariantIDs).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT id::text FROM orders WHERE status IN ('confirmed', 'processing') ORDER BY md5(id::text)`).
+		Scan(&ds.OpenOrders).Error; err != nil {
 		return nil, err
 	}
 	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-checkout-%' ORDER BY session_id`).Scan(&ds.CheckoutSessions).Error; err != nil {

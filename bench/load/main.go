@@ -30,6 +30,7 @@ type options struct {
 	out      string
 	dbServer string
 	only     string
+	dbName   string
 	keepData bool
 }
 
@@ -46,6 +47,7 @@ func main() {
 	flag.StringVar(&conns, "conns", "16,64", "concurrency levels")
 	flag.StringVar(&o.out, "out", "docs/BENCHMARKS.md", "report file")
 	flag.StringVar(&o.dbServer, "database-url", envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres server (the database part is replaced)")
+	flag.StringVar(&o.dbName, "database-name", "shop_bench", "the database created for the run (dropped first)")
 	flag.StringVar(&o.only, "only", "", "comma-separated scenario names to run (default all)")
 	flag.Parse()
 	if *ceiling != "" {
@@ -91,7 +93,7 @@ func run(o options) error {
 	}
 	defer redis.stop()
 	log.Printf("bench: seeding %d products, %d orders, %d carts", o.products, o.orders, o.carts)
-	dbURL, err := freshDatabase(ctx, o.dbServer, "shop_bench")
+	dbURL, err := freshDatabase(ctx, o.dbServer, o.dbName)
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 	for i, c := range b.o.conns {
 		carts := b.data.CheckoutSessions[i*share : (i+1)*share]
 		plain, shipped := carts[:share/2], carts[share/2:]
+		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
+		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
@@ -54,6 +56,7 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
 			{name: "POST /orders (guest checkout)", once: b.checkout(plain, false)},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, true)},
+			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfil(open)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {

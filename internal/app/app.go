@@ -27,6 +27,7 @@ import (
 	"github.com/gocommerce/shop/internal/customeradmin"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/inventory"
@@ -121,6 +122,10 @@ type App struct {
 	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
 	Orders          *order.Service
+	// Fulfillments ships orders in parts with tracking (API-DECISIONS 12);
+	// FulfillmentMailer sends the customers' shipment emails.
+	Fulfillments      *fulfillment.Service
+	FulfillmentMailer *fulfillment.Mailer
 
 	// Back office.
 	Analytics *analytics.Service
@@ -266,6 +271,9 @@ func (a *App) build() error {
 	}, a.StockCache, log.With("component", "checkout"))
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
 	a.Orders = order.New(a.DB, a.Queue, provider, log.With("component", "order"))
+	a.Fulfillments = fulfillment.New(a.DB, a.Queue, log.With("component", "fulfillment"))
+	a.Orders.UseFulfilments(a.Fulfillments)
+	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},

@@ -27,6 +27,8 @@ type Service struct {
 	queue    tasks.Enqueuer
 	provider gateway.Provider
 	log      *slog.Logger
+	// fulfilments ships and delivers on PATCH .../status (UseFulfilments).
+	fulfilments Fulfilments
 }
 
 // New returns the service. provider refunds captured payments; queue

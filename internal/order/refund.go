@@ -197,7 +197,9 @@ func countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	}).Error; err != nil {
 		return fmt.Errorf("order.refund: %w", err)
 	}
-	if o.PaymentStatus == models.PaymentRefunded && holdsStock(o.Status) {
+	// An order with shipped units (docs/DECISIONS.md "Fulfilment") keeps its
+	// status, as a shipped one does: its units have left.
+	if o.PaymentStatus == models.PaymentRefunded && holdsStock(o.Status) && o.FulfillmentStatus == models.FulfillmentUnfulfilled {
 		note := "cancelled by a full refund"
 		if refund.Reason != "" {
 			note += ": " + refund.Reason

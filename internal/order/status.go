@@ -61,6 +61,11 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChang
 			return apperr.Conflictf("an order cannot move from %s to %s", o.Status, ch.Status).
 				WithDetails(map[string]any{"from": o.Status, "to": ch.Status, "allowed": allowedFrom(o.Status)})
 		}
+		if s.fulfilments != nil {
+			if done, err := s.fulfilments.Move(tx, &o, ch); done || err != nil {
+				return err
+			}
+		}
 		return move(tx, &o, ch)
 	})
 	if err != nil {
@@ -82,10 +87,22 @@ func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
 	return tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(o, "id = ?", id).Error
 }
 
+// Fulfilments takes over the status moves that ship or deliver units
+// (API-DECISIONS 12: PATCH .../status shipped and delivered go through
+// fulfilments). The composition root sets it (internal/fulfillment).
+type Fulfilments interface {
+	// Move applies ch, already checked against the transition table, to the
+	// order o locked in tx when the move concerns fulfilments, and reports
+	// whether it did; otherwise the plain move follows.
+	Move(tx *gorm.DB, o *models.Order, ch StatusChange) (bool, error)
+}
+
+// UseFulfilments routes the shipping and delivering moves through f.
+func (s *Service) UseFulfilments(f Fulfilments) { s.fulfilments = f }
+
 // move applies a status change to the locked order o: stock, row, history
 // and events, all in tx.
 func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
-	from := o.Status
 	items, err := stockItems(tx, o.ID)
 	if err != nil {
 		return err
@@ -93,12 +110,20 @@ func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 	switch {
 	case ch.Status == models.OrderShipped:
 		err = stock.Ship(tx, items)
-	case ch.Status == models.OrderCancelled && holdsStock(from):
+	case ch.Status == models.OrderCancelled && holdsStock(o.Status):
 		err = stock.Uncommit(tx, items)
 	}
 	if err != nil {
 		return err
 	}
+	return Record(tx, o, ch)
+}
+
+// Record moves the locked order o to ch.Status in tx without touching stock:
+// the row, the history entry with ch's note and admin, order.status_changed,
+// and order.shipped when the order becomes shipped.
+func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
+	from := o.Status
 	now := time.Now().UTC()
 	if err := tx.Model(o).Updates(map[string]any{"status": ch.Status, "updated_at": now}).Error; err != nil {
 		return fmt.Errorf("order.move: %w", err)

@@ -25,14 +25,16 @@ const (
 	OrderCreated       = "order.created"
 	OrderStatusChanged = "order.status_changed"
 	OrderShipped       = "order.shipped"
-	PaymentSucceeded   = "payment.succeeded"
-	PaymentFailed      = "payment.failed"
-	InventoryLowStock  = "inventory.low_stock"
-	ProductCreated     = "product.created"
+	// OrderFulfillmentCreated: some units of an order shipped, with tracking.
+	OrderFulfillmentCreated = "order.fulfillment_created"
+	PaymentSucceeded        = "payment.succeeded"
+	PaymentFailed           = "payment.failed"
+	InventoryLowStock       = "inventory.low_stock"
+	ProductCreated          = "product.created"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
-var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, PaymentSucceeded, PaymentFailed, InventoryLowStock, ProductCreated}
+var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed, InventoryLowStock, ProductCreated}
 
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.

@@ -9,8 +9,9 @@ import (
 )
 
 // expectedSQL computes, for the variants in ?, the reserved units (pending
-// checkouts' reservations) and committed units (lines of orders not yet
-// shipped nor cancelled) their counters should show.
+// checkouts' reservations) and committed units (the units of open orders'
+// lines not in a live fulfilment: those left on hand and committed when
+// they shipped, API-DECISIONS 12) their counters should show.
 const expectedSQL = `
 	SELECT v.id, v.sku, v.inventory, v.reserved, v.committed,
 	       COALESCE(r.units, 0) AS want_reserved, COALESCE(c.units, 0) AS want_committed
@@ -18,8 +19,11 @@ const expectedSQL = `
 	LEFT JOIN (SELECT sr.variant_id, sum(sr.quantity)::int AS units
 	           FROM stock_reservations sr JOIN checkout_sessions cs ON cs.id = sr.checkout_session_id
 	           WHERE cs.state = 'PENDING' GROUP BY sr.variant_id) r ON r.variant_id = v.id
-	LEFT JOIN (SELECT i.variant_id, sum(i.quantity)::int AS units
+	LEFT JOIN (SELECT i.variant_id, sum(i.quantity - COALESCE(fu.units, 0))::int AS units
 	           FROM order_items i JOIN orders o ON o.id = i.order_id
+	           LEFT JOIN (SELECT fi.order_item_id, sum(fi.quantity) AS units
+	                      FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id
+	                      WHERE f.status IN ('shipped', 'delivered') GROUP BY fi.order_item_id) fu ON fu.order_item_id = i.id
 	           WHERE o.status IN ('pending', 'confirmed', 'processing') AND i.variant_id IS NOT NULL
 	           GROUP BY i.variant_id) c ON c.variant_id = v.id`
 

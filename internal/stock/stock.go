@@ -7,7 +7,8 @@
 //	available  inventory − reserved − committed
 //
 // Reserve: available → reserved. Release: reserved → available.
-// Commit: reserved → committed. Ship: committed and inventory both go down.
+// Commit: reserved → committed. Ship: committed and inventory both go down
+// (Unship: both back up, a cancelled fulfilment).
 // Return (cancel): committed → available.
 //
 // Variants are always locked in ascending id order, so two transactions
@@ -152,6 +153,18 @@ func Ship(tx *gorm.DB, items []Item) error {
 		if err := tx.Exec(`UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
 			it.Quantity, it.Quantity, it.VariantID).Error; err != nil {
 			return fmt.Errorf("stock.ship: %w", err)
+		}
+	}
+	return nil
+}
+
+// Unship puts the units of a cancelled fulfilment back on hand and into the
+// commitment of their still open order (the reverse of Ship).
+func Unship(tx *gorm.DB, items []Item) error {
+	for _, it := range merge(items) {
+		if err := tx.Exec(`UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
+			it.Quantity, it.Quantity, it.VariantID).Error; err != nil {
+			return fmt.Errorf("stock.unship: %w", err)
 		}
 	}
 	return nil

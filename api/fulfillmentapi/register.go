@@ -1,0 +1,113 @@
+// Package fulfillmentapi serves the back office's fulfilment routes: ship
+// units of an order with tracking, deliver and cancel a fulfilment
+// (API-DECISIONS 12, README "API overview: back office").
+package fulfillmentapi
+
+import (
+	"context"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/fulfillment"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/models"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+// Audit actions.
+const (
+	actionCreate  = "fulfillment.create"
+	actionDeliver = "fulfillment.deliver"
+	actionCancel  = "fulfillment.cancel"
+)
+
+// Services are what the fulfilment routes call.
+type Services struct {
+	Fulfillments *fulfillment.Service
+}
+
+type handlers struct {
+	svc *fulfillment.Service
+}
+
+// Register mounts the fulfilment routes on a. Staff may do all of it
+// (orders.write).
+func Register(a *adminroute.Router, svc Services) {
+	h := &handlers{svc: svc.Fulfillments}
+	a.Post("/orders/:orderId/fulfillments", rbac.OrdersWrite, h.create, adminroute.Audit(actionCreate, ""))
+	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/deliver", rbac.OrdersWrite, h.deliver,
+		adminroute.Audit(actionDeliver, "fulfillmentId"))
+	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/cancel", rbac.OrdersWrite, h.cancel,
+		adminroute.Audit(actionCancel, "fulfillmentId"))
+}
+
+type itemRequest struct {
+	OrderItemID string `json:"orderItemId" validate:"required,uuid"`
+	Quantity    int    `json:"quantity" validate:"min=1,max=100000"`
+}
+
+type createRequest struct {
+	// Items nil ships every unfulfilled unit; an empty list is refused.
+	Items          *[]itemRequest `json:"items" validate:"omitempty,min=1,max=500,dive"`
+	Carrier        string         `json:"carrier" validate:"required,notblank,max=100"`
+	TrackingNumber string         `json:"trackingNumber" validate:"required,notblank,max=100"`
+	TrackingURL    string         `json:"trackingUrl" validate:"omitempty,max=2000,http_url"`
+	NotifyCustomer *bool          `json:"notifyCustomer"`
+}
+
+// create answers POST /admin/orders/{orderId}/fulfillments with 201 and the
+// fulfilment.
+func (h *handlers) create(c *fiber.Ctx) error {
+	orderID, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	var req createRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	sh := fulfillment.Shipment{Carrier: req.Carrier, TrackingNumber: req.TrackingNumber, TrackingURL: req.TrackingURL,
+		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, AdminID: adminroute.PrincipalOf(c).AdminID}
+	if req.Items != nil {
+		sh.Items = make([]fulfillment.Item, len(*req.Items))
+		for i, it := range *req.Items {
+			sh.Items[i] = fulfillment.Item{OrderItemID: uuid.MustParse(it.OrderItemID), Quantity: it.Quantity}
+		}
+	}
+	f, err := h.svc.Create(c.UserContext(), orderID, sh)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fulfillment.NewView(f))
+}
+
+// deliver answers POST .../fulfillments/{fulfillmentId}/deliver with the
+// fulfilment.
+func (h *handlers) deliver(c *fiber.Ctx) error {
+	return h.act(c, h.svc.Deliver)
+}
+
+// cancel answers POST .../fulfillments/{fulfillmentId}/cancel with the
+// fulfilment.
+func (h *handlers) cancel(c *fiber.Ctx) error {
+	return h.act(c, h.svc.Cancel)
+}
+
+type action = func(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error)
+
+func (h *handlers) act(c *fiber.Ctx, do action) error {
+	orderID, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	id, err := httpx.PathUUID(c, "fulfillmentId", "fulfillment")
+	if err != nil {
+		return err
+	}
+	f, err := do(c.UserContext(), orderID, id, adminroute.PrincipalOf(c).AdminID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fulfillment.NewView(f))
+}

@@ -1,0 +1,9 @@
+// Package fulfillment ships an order's units in one or more fulfilments with
+// the carrier's tracking, delivers and cancels them, and keeps the order's
+// status and fulfillment_status in step (API-DECISIONS 12, docs/DECISIONS.md
+// "Fulfilment").
+//
+// Every change locks the order row (SELECT ... FOR UPDATE) for the length of
+// its transaction, as every other order change does, so two fulfilments of
+// one order are serialized and a unit can never ship twice.
+package fulfillment

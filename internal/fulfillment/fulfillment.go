@@ -1,0 +1,415 @@
+package fulfillment
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Service creates, delivers and cancels fulfilments.
+type Service struct {
+	db    *gorm.DB
+	queue tasks.Enqueuer
+	log   *slog.Logger
+}
+
+// New returns the service; queue receives the outbox and email nudges that
+// follow a change.
+func New(db *gorm.DB, queue tasks.Enqueuer, log *slog.Logger) *Service {
+	return &Service{db: db, queue: queue, log: log}
+}
+
+// Item is a quantity of one order line.
+type Item struct {
+	OrderItemID uuid.UUID
+	Quantity    int
+}
+
+// Shipment is a fulfilment asked for by an administrator.
+type Shipment struct {
+	// Items are the units shipped; nil ships every unfulfilled unit.
+	Items          []Item
+	Carrier        string
+	TrackingNumber string
+	TrackingURL    string
+	// Notify emails the customer the tracking (notifyCustomer).
+	Notify  bool
+	AdminID uuid.UUID
+	// Note is the order history's note; empty names the fulfilment.
+	Note string
+}
+
+// Create ships sh of order orderID (API-DECISIONS 12) and returns the new
+// fulfilment. Errors: NOT_FOUND, CONFLICT (order not confirmed or
+// processing, nothing left to ship, stock counters out of step),
+// VALIDATION_ERROR (a line not of this order, more units than unfulfilled).
+func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*models.Fulfillment, error) {
+	var f *models.Fulfillment
+	var o models.Order
+	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
+			return apperr.Conflictf("an order that is %s cannot be fulfilled", o.Status).
+				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
+		}
+		var err error
+		f, err = create(tx, &o, sh)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if sh.Notify {
+		s.nudgeEmails(ctx)
+	}
+	return f, nil
+}
+
+// Deliver marks fulfilment id of order orderID delivered; the order is
+// delivered once every unit shipped and every live fulfilment is delivered.
+// Errors: NOT_FOUND (also a fulfilment of another order), CONFLICT (not
+// shipped).
+func (s *Service) Deliver(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error) {
+	var f models.Fulfillment
+	var o models.Order
+	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if err := load(tx, o.ID, id, &f); err != nil {
+			return err
+		}
+		if f.Status != models.ShipmentShipped {
+			return illegal(&f, "delivered")
+		}
+		if err := deliver(tx, &f); err != nil {
+			return err
+		}
+		return settle(tx, &o, adminID, fmt.Sprintf("fulfilment %s delivered", f.ID))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// Cancel cancels fulfilment id of order orderID while it is shipped: its
+// units go back on hand and into the order's commitment, and both statuses
+// are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled).
+func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error) {
+	var f models.Fulfillment
+	var o models.Order
+	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if err := load(tx, o.ID, id, &f); err != nil {
+			return err
+		}
+		if f.Status != models.ShipmentShipped {
+			return illegal(&f, "cancelled")
+		}
+		items, err := stockOf(tx, f.Items)
+		if err != nil {
+			return err
+		}
+		if err := stock.Unship(tx, items); err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		if err := tx.Model(&f).Updates(map[string]any{"status": models.ShipmentCancelled, "cancelled_at": now, "updated_at": now}).Error; err != nil {
+			return fmt.Errorf("fulfillment.cancel: %w", err)
+		}
+		f.Status, f.CancelledAt, f.UpdatedAt = models.ShipmentCancelled, &now, now
+		return settle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// Move takes over PATCH .../status (orders.Fulfilments): shipped creates one
+// fulfilment of every unfulfilled unit without tracking and without an
+// email; delivered delivers every live fulfilment; cancelling an order with
+// shipped units is refused (its fulfilments are cancelled first).
+func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (bool, error) {
+	switch ch.Status {
+	case models.OrderShipped:
+		_, err := create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
+		return true, err
+	case models.OrderDelivered:
+		var live []models.Fulfillment
+		if err := tx.Where("order_id = ? AND status = ?", o.ID, models.ShipmentShipped).Find(&live).Error; err != nil {
+			return true, fmt.Errorf("fulfillment.move: %w", err)
+		}
+		for i := range live {
+			if err := deliver(tx, &live[i]); err != nil {
+				return true, err
+			}
+		}
+		return true, order.Record(tx, o, ch)
+	case models.OrderCancelled:
+		if o.FulfillmentStatus != models.FulfillmentUnfulfilled {
+			return true, apperr.Conflictf("an order with shipped units cannot be cancelled; cancel its fulfilments first").
+				WithDetails(map[string]any{"from": o.Status, "to": ch.Status, "fulfillmentStatus": o.FulfillmentStatus})
+		}
+	}
+	return false, nil
+}
+
+// change runs fn in a transaction holding order orderID (loaded into o)
+// locked, then sends the events on their way.
+func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order, fn func(tx *gorm.DB) error) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(o, "id = ?", orderID).Error; err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+	if err != nil {
+		return translate(err)
+	}
+	outbox.Nudge(ctx, s.queue, s.log)
+	analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
+	return nil
+}
+
+// translate maps a failed change: a stock counter CHECK refusing a move
+// means the counters drifted (reconcile repairs them).
+func translate(err error) error {
+	if database.PgCode(err) == database.CheckViolation {
+		return apperr.Wrap(apperr.Conflict, "the stock counters of this order's variants are out of step; run reconcile", err)
+	}
+	return database.Translate(err, "order")
+}
+
+// load reads fulfilment id of order orderID with its items; one of another
+// order is NOT_FOUND.
+func load(tx *gorm.DB, orderID, id uuid.UUID, f *models.Fulfillment) error {
+	err := tx.Preload("Items").Take(f, "id = ? AND order_id = ?", id, orderID).Error
+	if database.IsNotFound(err) {
+		return apperr.NotFoundf("fulfillment")
+	}
+	return err
+}
+
+// illegal is the CONFLICT for a move a fulfilment in its status cannot make.
+func illegal(f *models.Fulfillment, to string) error {
+	return apperr.Conflictf("a %s fulfilment cannot be %s", f.Status, to).
+		WithDetails(map[string]any{"status": f.Status, "to": to})
+}
+
+// deliver marks the shipped fulfilment f delivered.
+func deliver(tx *gorm.DB, f *models.Fulfillment) error {
+	now := time.Now().UTC()
+	if err := tx.Model(f).Updates(map[string]any{"status": models.ShipmentDelivered, "delivered_at": now, "updated_at": now}).Error; err != nil {
+		return fmt.Errorf("fulfillment.deliver: %w", err)
+	}
+	f.Status, f.DeliveredAt, f.UpdatedAt = models.ShipmentDelivered, &now, now
+	return nil
+}
+
+// line is an order line's units and what is left to ship of them.
+type line struct {
+	ID        uuid.UUID
+	VariantID *uuid.UUID
+	Quantity  int
+	Left      int
+}
+
+// lines returns order orderID's lines with their unfulfilled units.
+func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
+	var ls []line
+	if err := tx.Model(&models.OrderItem{}).Select("id", "variant_id", "quantity").Where("order_id = ?", orderID).
+		Order("created_at, id").Scan(&ls).Error; err != nil {
+		return nil, fmt.Errorf("fulfillment.lines: %w", err)
+	}
+	done, err := FulfilledUnits(tx, orderID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ls {
+		ls[i].Left = ls[i].Quantity - done[ls[i].ID]
+	}
+	return ls, nil
+}
+
+// status is the fulfillment_status of lines.
+func status(ls []line) string {
+	total, left := 0, 0
+	for _, l := range ls {
+		total += l.Quantity
+		left += l.Left
+	}
+	switch {
+	case left == 0 && total > 0:
+		return models.FulfillmentFulfilled
+	case left < total:
+		return models.FulfillmentPartiallyFulfilled
+	}
+	return models.FulfillmentUnfulfilled
+}
+
+// pick resolves the shipment's items against the order's lines: every
+// unfulfilled unit when none are named.
+func pick(ls []line, want []Item) ([]Item, error) {
+	if want == nil {
+		var all []Item
+		for _, l := range ls {
+			if l.Left > 0 {
+				all = append(all, Item{OrderItemID: l.ID, Quantity: l.Left})
+			}
+		}
+		if len(all) == 0 {
+			return nil, apperr.Conflictf("every unit of this order has shipped")
+		}
+		return all, nil
+	}
+	byID := make(map[uuid.UUID]line, len(ls))
+	for _, l := range ls {
+		byID[l.ID] = l
+	}
+	seen := map[uuid.UUID]bool{}
+	for i, it := range want {
+		field := fmt.Sprintf("items[%d]", i)
+		l, ok := byID[it.OrderItemID]
+		switch {
+		case !ok:
+			return nil, apperr.Invalid(field+".orderItemId", "is not a line of this order")
+		case seen[it.OrderItemID]:
+			return nil, apperr.Invalid(field+".orderItemId", "is named twice")
+		case it.Quantity > l.Left:
+			e := apperr.Invalid(field+".quantity", fmt.Sprintf("is more than the %d unfulfilled units of this line", l.Left))
+			e.Details["unfulfilled"] = l.Left
+			return nil, e
+		}
+		seen[it.OrderItemID] = true
+	}
+	return want, nil
+}
+
+// create ships sh of the locked order o (confirmed or processing): the
+// fulfilment's rows, its units off on-hand and committed stock, the order's
+// statuses and history, the events and the email row.
+func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
+	ls, err := lines(tx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	items, err := pick(ls, sh.Items)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	f := models.Fulfillment{ID: uuid.New(), OrderID: o.ID, Status: models.ShipmentShipped, Carrier: sh.Carrier,
+		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, ShippedAt: now, CreatedAt: now, UpdatedAt: now}
+	if sh.AdminID != uuid.Nil {
+		f.AdminID = &sh.AdminID
+	}
+	for _, it := range items {
+		f.Items = append(f.Items, models.FulfillmentItem{FulfillmentID: f.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity})
+	}
+	if err := tx.Create(&f).Error; err != nil {
+		return nil, fmt.Errorf("fulfillment.create: %w", err)
+	}
+	units, err := stockOf(tx, f.Items)
+	if err != nil {
+		return nil, err
+	}
+	if err := stock.Ship(tx, units); err != nil {
+		return nil, err
+	}
+	note := sh.Note
+	if note == "" {
+		note = "fulfilment " + f.ID.String()
+	}
+	if err := settle(tx, o, sh.AdminID, note); err != nil {
+		return nil, err
+	}
+	if _, err := outbox.Publish(tx, outbox.OrderFulfillmentCreated, newCreatedEvent(o, &f)); err != nil {
+		return nil, err
+	}
+	if sh.Notify {
+		if err := queueEmail(tx, o, &f); err != nil {
+			return nil, err
+		}
+	}
+	return &f, nil
+}
+
+// stockOf returns the variant units of fulfilment items (lines whose variant
+// was deleted hold no stock).
+func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) {
+	ids := make([]uuid.UUID, len(items))
+	qty := make(map[uuid.UUID]int, len(items))
+	for i, it := range items {
+		ids[i] = it.OrderItemID
+		qty[it.OrderItemID] = it.Quantity
+	}
+	var rows []struct {
+		ID        uuid.UUID
+		VariantID uuid.UUID
+	}
+	if err := tx.Model(&models.OrderItem{}).Select("id", "variant_id").Where("id IN ? AND variant_id IS NOT NULL", ids).
+		Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("fulfillment.stock: %w", err)
+	}
+	out := make([]stock.Item, len(rows))
+	for i, r := range rows {
+		out[i] = stock.Item{VariantID: r.VariantID, Quantity: qty[r.ID]}
+	}
+	return out, nil
+}
+
+// settle recomputes the locked order's fulfillment_status after a change of
+// its fulfilments and moves its status to match, each move in the history
+// with note: confirmed → processing once anything ships, → shipped once
+// everything has, → delivered once every live fulfilment is, and a shipped
+// order whose fulfilment was cancelled back to processing.
+func settle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) error {
+	ls, err := lines(tx, o.ID)
+	if err != nil {
+		return err
+	}
+	fs := status(ls)
+	if fs != o.FulfillmentStatus {
+		if err := tx.Model(o).Update("fulfillment_status", fs).Error; err != nil {
+			return fmt.Errorf("fulfillment.settle: %w", err)
+		}
+		o.FulfillmentStatus = fs
+	}
+	var open int64
+	if err := tx.Model(&models.Fulfillment{}).Where("order_id = ? AND status = ?", o.ID, models.ShipmentShipped).
+		Count(&open).Error; err != nil {
+		return fmt.Errorf("fulfillment.settle: %w", err)
+	}
+	var path []string
+	switch {
+	case fs == models.FulfillmentFulfilled && open == 0:
+		path = []string{models.OrderProcessing, models.OrderShipped, models.OrderDelivered}
+	case fs == models.FulfillmentFulfilled:
+		path = []string{models.OrderProcessing, models.OrderShipped}
+	default:
+		path = []string{models.OrderProcessing}
+	}
+	target := path[len(path)-1]
+	if o.Status == models.OrderShipped && target == models.OrderProcessing {
+		return order.Record(tx, o, order.StatusChange{Status: target, Note: note, AdminID: adminID})
+	}
+	for _, st := range path {
+		if !order.Allowed(o.Status, st) {
+			continue
+		}
+		if err := order.Record(tx, o, order.StatusChange{Status: st, Note: note, AdminID: adminID}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
