@@ -25,6 +25,7 @@ import (
 	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
 	"github.com/gocommerce/shop/api/webhookapi"
@@ -102,6 +103,7 @@ func New(a *app.App) *Server {
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders})
+	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{

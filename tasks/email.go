@@ -19,6 +19,9 @@ const (
 	// TypeDuplicatePaymentEmail tells a shopper that a payment for a cart
 	// already paid was refunded.
 	TypeDuplicatePaymentEmail = "email:duplicate_payment"
+	// TypeReturnEmails sends the unsent emails about returns (approved,
+	// rejected, refunded).
+	TypeReturnEmails = "email:returns"
 )
 
 // OrderEmailsPayload names the order.
@@ -80,5 +83,20 @@ func NewDuplicatePaymentEmailTask(sessionID string) (*asynq.Task, []asynq.Option
 		asynq.MaxRetry(8),
 		asynq.Timeout(30 * time.Second),
 		asynq.Retention(24 * time.Hour),
+	}
+}
+
+// NewReturnEmailsTask builds the run that sends the unsent return emails
+// (customer_emails of the return kinds; the rows say what is unsent, so the
+// task carries nothing). key names the email that asked for the run (kind
+// and return id), so every email gets its own run however close together
+// they come; the scheduler's sweep replaces it with a tick id.
+func NewReturnEmailsTask(key string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeReturnEmails, nil), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID(TypeReturnEmails + ":" + key),
+		asynq.MaxRetry(8),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(time.Hour),
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/gocommerce/shop/internal/payments"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/system"
 	"github.com/gocommerce/shop/internal/webhooks"
@@ -110,6 +111,10 @@ type App struct {
 	GatewayReceiver *gateway.Receiver
 	Payments        *payments.Service
 	Orders          *orders.Service
+	// Returns takes units of shipped orders back and refunds them through
+	// Orders; ReturnMailer sends the customers' emails about them.
+	Returns      *returns.Service
+	ReturnMailer *returns.Mailer
 
 	// Back office.
 	Analytics *analytics.Service
@@ -217,6 +222,8 @@ func (a *App) build() error {
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
 	})
 	a.Orders = orders.New(a.DB, a.Queue, provider, log.With("component", "orders"))
+	a.Returns = returns.New(a.DB, a.Orders, a.Queue, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
+	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Refunds: a.Orders, Duplicates: a.Payments},

@@ -27,6 +27,7 @@ type Service struct {
 	queue    tasks.Enqueuer
 	provider payment.Provider
 	log      *slog.Logger
+	onRefund []RefundHook
 }
 
 // New returns the service. provider refunds captured payments; queue

@@ -62,6 +62,12 @@ var (
 	ReviewsRead    = Permission{"reviews.read", Viewer}
 	ReviewsWrite   = Permission{"reviews.write", Staff}
 
+	// Returns (API-DECISIONS 13): staff handle them end to end, refund
+	// included: a return's refund is the value of the units received, not
+	// an amount the admin chooses.
+	ReturnsRead  = Permission{"returns.read", Viewer}
+	ReturnsWrite = Permission{"returns.write", Staff}
+
 	AnalyticsRead = Permission{"analytics.read", Viewer}
 	SystemRead    = Permission{"system.read", Viewer}
 	WebhooksRead  = Permission{"webhooks.read", Admin}
