@@ -60,7 +60,7 @@ type Order struct {
 	DiscountCode      *string
 	PaymentProvider   string
 	PaymentIntentID   string
-	FulfillmentStatus string
+	FulfillmentStatus string `gorm:"default:unfulfilled"`
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 

@@ -70,7 +70,7 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 		if err != nil {
 			return err
 		}
-		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts)
+		a.Log.InfoContext(ctx, "retention: pruned", "days", days, "events", rep.Events, "guest_carts", rep.GuestCarts, "admin_emails", rep.AdminEmails)
 		return nil
 	})
 }

@@ -1,7 +1,7 @@
 // Package retention deletes what the service no longer needs once it is
 // older than the retention period (DATA_RETENTION_DAYS): dispatched events
-// with their finished webhook deliveries and attempt logs, and abandoned
-// guest carts. Orders, payments, refunds, customers and the audit log are
+// with their finished webhook deliveries and attempt logs, abandoned guest
+// carts, and security emails to administrators once sent. Orders, payments, refunds, customers and the audit log are
 // never pruned; spent claim tokens and expired admin sessions go sooner,
 // with the nightly reconcile.
 package retention
@@ -16,8 +16,9 @@ import (
 
 // Report counts the rows deleted by one run.
 type Report struct {
-	Events     int64 `json:"events"`
-	GuestCarts int64 `json:"guestCarts"`
+	Events      int64 `json:"events"`
+	GuestCarts  int64 `json:"guestCarts"`
+	AdminEmails int64 `json:"adminEmails"`
 }
 
 // batch bounds one DELETE, so a first run over a large backlog never holds
@@ -41,12 +42,17 @@ var prunes = []struct {
 		  AND NOT EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.cart_id = c.id)
 		  AND NOT EXISTS (SELECT 1 FROM cart_items i WHERE i.cart_id = c.id AND i.updated_at >= @before)
 		LIMIT @batch`},
+	// A sent email's (kind, ref) marker is only needed while its event can
+	// recur, which is minutes (a lockout window), not months.
+	{"admin_emails", "admin_emails", `SELECT id FROM admin_emails
+		WHERE sent_at < @before
+		LIMIT @batch`},
 }
 
 // Prune deletes what was last touched before before, in batches.
 func Prune(ctx context.Context, db *gorm.DB, before time.Time) (Report, error) {
 	var r Report
-	counts := []*int64{&r.Events, &r.GuestCarts}
+	counts := []*int64{&r.Events, &r.GuestCarts, &r.AdminEmails}
 	for i, p := range prunes {
 		for {
 			res := db.WithContext(ctx).Exec(`DELETE FROM `+p.table+` WHERE id IN (`+p.ids+`)`,

@@ -66,12 +66,23 @@ func TestPruneDeletesOnlyWhatIsDoneWith(t *testing.T) {
 		lines, subtotal, total, currency, payment_provider, expires_at, created_at)
 		VALUES (?, ?, 'EXPIRED', 'f', 'guest@example.com', '{}', '{}', '[]', 100, 100, 'INR', 'simulator', ?, ?)`, checkedOut, customer, old, old)
 
+	admin := uuid.New()
+	exec(`INSERT INTO admins (id, email, name, password_hash, role) VALUES (?, ?, 'R', 'x', 'staff')`, admin, "retention-"+admin.String()[:8]+"@example.com")
+	adminEmail := func(ref string, sent *time.Time) uuid.UUID {
+		id := uuid.New()
+		exec(`INSERT INTO admin_emails (id, admin_id, kind, ref, created_at, sent_at) VALUES (?, ?, 'two_factor_lockout', ?, ?, ?)`, id, admin, ref, old, sent)
+		return id
+	}
+	sentLongAgo := adminEmail("old-sent", &old)
+	unsent := adminEmail("old-unsent", nil)
+	sentRecently := adminEmail("recent-sent", &recent)
+
 	rep, err := retention.Prune(ctx, db, before)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Events != 2503 || rep.GuestCarts != 1 {
-		t.Fatalf("report %+v, want 2503 events and 1 guest cart", rep)
+	if rep.Events != 2503 || rep.GuestCarts != 1 || rep.AdminEmails != 1 {
+		t.Fatalf("report %+v, want 2503 events, 1 guest cart and 1 admin email", rep)
 	}
 	exists := func(table string, id uuid.UUID) bool {
 		var n int64
@@ -95,6 +106,12 @@ func TestPruneDeletesOnlyWhatIsDoneWith(t *testing.T) {
 		if !exists("carts", id) {
 			t.Errorf("%s cart deleted", name)
 		}
+	}
+	if exists("admin_emails", sentLongAgo) {
+		t.Error("admin email sent long ago kept")
+	}
+	if !exists("admin_emails", unsent) || !exists("admin_emails", sentRecently) {
+		t.Error("an unsent or recently sent admin email was deleted")
 	}
 	var attempts, deliveries int64
 	db.Table("webhook_delivery_attempts").Count(&attempts)
