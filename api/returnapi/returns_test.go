@@ -124,7 +124,7 @@ func TestReturnQuantitiesWindowAndOwnership(t *testing.T) {
 	ask(1).ExpectField(t, "items[0].quantity") // both in a live return
 	e.app.Do(t, "POST", path, testkit.Req{Token: e.token, Body: map[string]any{"items": []any{
 		map[string]any{"orderItemId": uuid.New(), "quantity": 1, "reason": "other"}}}}).ExpectField(t, "items[0].orderItemId")
-	e.app.Do(t, "POST", path, testkit.Req{Token: e.token, Body: map[string]any{"items": []any{
+	e.app.Do(t, "POST", path, testkit.Req{Token: e.token, Invalid: true, Body: map[string]any{"items": []any{
 		map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1, "reason": "bored"}}}}).ExpectField(t, "items[0].reason")
 
 	// The administrator may return the two shipped units, not a fifth.
@@ -201,7 +201,8 @@ func TestIllegalReturnMovesConflict(t *testing.T) {
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/receive", recv).ExpectError(t, http.StatusConflict, "CONFLICT")
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/refund", nil).ExpectError(t, http.StatusConflict, "CONFLICT")
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/cancel", nil).ExpectError(t, http.StatusConflict, "CONFLICT")
-	e.adminDo(t, "POST", "/returns/"+r.ID+"/reject", map[string]any{}).ExpectField(t, "reason")
+	e.app.Do(t, "POST", "/api/v1/admin/returns/"+r.ID+"/reject", testkit.Req{Token: e.staff, Invalid: true,
+		Body: map[string]any{}}).ExpectField(t, "reason")
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/reject", map[string]any{"reason": "used"}).Expect(t, 200)
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/approve", nil).ExpectError(t, http.StatusConflict, "CONFLICT")
 	if n := emailRows(t, e, "return_rejected", r.ID); n != 1 {
@@ -214,7 +215,7 @@ func TestIllegalReturnMovesConflict(t *testing.T) {
 	if len(list["data"].([]any)) != 1 {
 		t.Fatalf("filtered list %v", list)
 	}
-	e.adminDo(t, "GET", "/returns?status=lost", nil).ExpectField(t, "status")
+	e.app.Do(t, "GET", "/api/v1/admin/returns?status=lost", testkit.Req{Token: e.staff, Invalid: true}).ExpectField(t, "status")
 }
 
 // Returning every unit of a line one at a time refunds exactly the line,

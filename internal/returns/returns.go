@@ -89,14 +89,14 @@ func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
 // lockReturn locks return id (after its order: see the package comment) and
 // loads it with its items. NOT_FOUND when there is none.
 func lockReturn(tx *gorm.DB, id uuid.UUID, o *models.Order, r *models.Return) error {
-	var orderID uuid.UUID
-	if err := tx.Raw(`SELECT order_id FROM returns WHERE id = ?`, id).Scan(&orderID).Error; err != nil {
+	var row struct{ OrderID uuid.UUID }
+	if err := tx.Raw(`SELECT order_id FROM returns WHERE id = ?`, id).Scan(&row).Error; err != nil {
 		return err
 	}
-	if orderID == uuid.Nil {
+	if row.OrderID == uuid.Nil {
 		return apperr.NotFoundf("return")
 	}
-	if err := lockOrder(tx, orderID, o); err != nil {
+	if err := lockOrder(tx, row.OrderID, o); err != nil {
 		return err
 	}
 	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(r, "id = ?", id).Error; err != nil {
