@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
+	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/customerapi"
 	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
@@ -26,6 +26,7 @@ import (
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/returnapi"
+	"github.com/gocommerce/shop/api/shippingapi"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
 	"github.com/gocommerce/shop/api/webhookapi"
@@ -104,6 +105,7 @@ func New(a *app.App) *Server {
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency})
+	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
@@ -113,7 +115,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, admin, storeapi.Services{
 		Customers: a.Customers, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout,
-		Claims: a.Claims, Reviews: a.Reviews, Queue: a.Queue, Limiter: a.Limiter,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -96,6 +96,9 @@ type CheckoutSession struct {
 	// refund of it.
 	PaymentID *string
 	RefundID  *string
+	// ShippingChoice is the method charged for (API-DECISIONS 11); its
+	// ShippingTax is counted in TaxTotal.
+	ShippingChoice
 }
 
 // StockReservation is units of a variant held by a pending checkout.

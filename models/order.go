@@ -63,6 +63,9 @@ type Order struct {
 	FulfillmentStatus string `gorm:"default:unfulfilled"`
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+	// ShippingChoice is the method the order ships by, nil id when the
+	// store had none (API-DECISIONS 11); its ShippingTax is in TaxTotal.
+	ShippingChoice
 
 	Items []OrderItem `gorm:"foreignKey:OrderID"`
 }

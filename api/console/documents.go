@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/orders"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/region"
 )
 
 // permissionsDoc is /admin/permissions.json, read from the admin route
@@ -63,6 +64,8 @@ type settingsDoc struct {
 	ProductStatuses []string            `json:"productStatuses"`
 	OrderStatuses   []string            `json:"orderStatuses"`
 	OrderMoves      map[string][]string `json:"orderMoves"`
+	// States are the states and union territories shipping zones may name.
+	States []string `json:"states"`
 }
 
 func newSettings(cfg *config.Config) []byte {
@@ -79,6 +82,7 @@ func newSettings(cfg *config.Config) []byte {
 		AppName: cfg.AppName, Currency: cfg.StoreCurrency,
 		QueueDashboard: systemapi.DashboardPath + "/", EventTypes: outbox.EventTypes,
 		ProductStatuses: catalog.ProductStatuses, OrderStatuses: analytics.OrderStatuses, OrderMoves: moves,
+		States: region.States,
 	})
 }
 

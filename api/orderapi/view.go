@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -91,6 +92,7 @@ type detailView struct {
 	TaxTotal        money.Amount    `json:"taxTotal"`
 	Tax             taxView         `json:"tax"`
 	ShippingCost    money.Amount    `json:"shippingCost"`
+	ShippingMethod  *shipping.Ref   `json:"shippingMethod"`
 	Total           money.Amount    `json:"total"`
 	PaidTotal       money.Amount    `json:"paidTotal"`
 	RefundedTotal   money.Amount    `json:"refundedTotal"`
@@ -129,7 +131,7 @@ func newDetailView(d *orders.Detail) detailView {
 		CustomerID: o.CustomerID.String(), Email: o.Email, Name: o.Name, Phone: o.Phone,
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
-		ShippingCost: o.ShippingCost, Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
+		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
 		Items: orders.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),

@@ -2,7 +2,6 @@ package storeapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/money"
@@ -12,19 +11,21 @@ import (
 
 // customerCheckoutRequest is the body of a signed-in checkout.
 type customerCheckoutRequest struct {
-	ShippingAddressID string       `json:"shippingAddressId" validate:"required,uuid"`
-	BillingAddressID  string       `json:"billingAddressId" validate:"required,uuid"`
-	ShippingCost      money.Amount `json:"shippingCost" validate:"gte=0"`
+	ShippingAddressID string        `json:"shippingAddressId" validate:"required,uuid"`
+	BillingAddressID  string        `json:"billingAddressId" validate:"required,uuid"`
+	ShippingMethodID  string        `json:"shippingMethodId" validate:"omitempty,uuid"`
+	ShippingCost      *money.Amount `json:"shippingCost" validate:"omitempty,gte=0"`
 }
 
 // guestCheckoutRequest is the body of a guest checkout.
 type guestCheckoutRequest struct {
-	Email        string         `json:"email" validate:"required,max=254,email"`
-	Name         string         `json:"name" validate:"required,notblank,max=200"`
-	Phone        string         `json:"phone" validate:"max=20"`
-	Address      addressRequest `json:"address" validate:"required"`
-	Password     string         `json:"password" validate:"omitempty,min=8,max=256"`
-	ShippingCost money.Amount   `json:"shippingCost" validate:"gte=0"`
+	Email            string         `json:"email" validate:"required,max=254,email"`
+	Name             string         `json:"name" validate:"required,notblank,max=200"`
+	Phone            string         `json:"phone" validate:"max=20"`
+	Address          addressRequest `json:"address" validate:"required"`
+	Password         string         `json:"password" validate:"omitempty,min=8,max=256"`
+	ShippingMethodID string         `json:"shippingMethodId" validate:"omitempty,uuid"`
+	ShippingCost     *money.Amount  `json:"shippingCost" validate:"omitempty,gte=0"`
 }
 
 type intentBody struct {
@@ -42,10 +43,20 @@ type checkoutBody struct {
 	Message           string     `json:"message"`
 }
 
+// optionalUUID parses a validated, optional uuid field: nil when empty.
+func optionalUUID(s string) *uuid.UUID {
+	if s == "" {
+		return nil
+	}
+	id := uuid.MustParse(s)
+	return &id
+}
+
 // checkoutOrder: POST /orders → 201 {paymentIntent, checkoutSessionId,
 // message}, or 200 with the same session for a repeat of an unchanged
 // pending checkout. Signed in: the customer's cart and two of its
 // addresses; guest: X-Session-Id's cart and the buyer in the body.
+// Shipping is priced by shipping.ChargeFor (API-DECISIONS 11).
 // Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE, FORBIDDEN (a
 // guest email of a deactivated customer).
 func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
@@ -60,7 +71,8 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 			return err
 		}
 		in = checkout.Input{Customer: cu, ShippingAddressID: uuid.MustParse(req.ShippingAddressID),
-			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost}
+			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost,
+			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
 	} else {
 		var req guestCheckoutRequest
 		if err := httpx.Bind(c, &req); err != nil {
@@ -74,10 +86,8 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 			return err
 		}
 		in = checkout.Input{Guest: &checkout.Guest{Email: customer.NormalizeEmail(req.Email), Name: req.Name, Phone: req.Phone,
-			Address: addr, Password: req.Password}, ShippingCost: req.ShippingCost}
-	}
-	if in.ShippingCost > money.MaxAmount {
-		return apperr.Invalid("shippingCost", "is too large")
+			Address: addr, Password: req.Password}, ShippingCost: req.ShippingCost,
+			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
 	}
 	res, err := h.checkout.Checkout(c.UserContext(), o, in)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/orders"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -23,6 +24,7 @@ type orderBody struct {
 	DiscountTotal   money.Amount    `json:"discountTotal"`
 	TaxTotal        money.Amount    `json:"taxTotal"`
 	ShippingCost    money.Amount    `json:"shippingCost"`
+	ShippingMethod  *shipping.Ref   `json:"shippingMethod"`
 	Total           money.Amount    `json:"total"`
 	Currency        string          `json:"currency"`
 	DiscountCode    *string         `json:"discountCode"`
@@ -33,7 +35,7 @@ type orderBody struct {
 func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		Items: orders.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
-		ShippingCost: o.ShippingCost, Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
+		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")

@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/gofiber/fiber/v2"
 )
@@ -28,6 +29,7 @@ type Services struct {
 	Checkout  *checkout.Service
 	Claims    *claim.Service
 	Reviews   *review.Service
+	Shipping  *shipping.Service
 	Queue     tasks.Enqueuer
 	Limiter   *ratelimit.Limiter
 }
@@ -53,6 +55,7 @@ type handlers struct {
 	checkout  *checkout.Service
 	claims    *claim.Service
 	reviews   *review.Service
+	shipping  *shipping.Service
 	queue     tasks.Enqueuer
 	limiter   *ratelimit.Limiter
 	set       Settings
@@ -68,6 +71,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 		checkout:  svc.Checkout,
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
+		shipping:  svc.Shipping,
 		queue:     svc.Queue,
 		limiter:   svc.Limiter,
 		set:       set,
@@ -92,6 +96,7 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 	r.Delete("/cart/items/:itemId", h.optionalCustomer, h.removeItem)
 	r.Post("/cart/discount", h.optionalCustomer, h.applyDiscount)
 	r.Delete("/cart/discount", h.optionalCustomer, h.removeDiscount)
+	r.Get("/cart/shipping-options", h.optionalCustomer, h.shippingOptions)
 
 	r.Post("/orders", h.optionalCustomer, h.checkoutOrder)
 	r.Get("/orders", h.requireCustomer, h.listOrders)

@@ -54,6 +54,9 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 	steps := []string{
 		// Checkout load must never run out of stock.
 		`UPDATE variants SET inventory = 1000000`,
+		// The seeded shipping methods are active only for the checkout
+		// scenario that uses one (payments.go, activateShipping).
+		`UPDATE shipping_methods SET is_active = false`,
 		`INSERT INTO customers (email, name, phone, is_guest, is_active, email_verified)
 		 SELECT 'bench' || g || '@example.com', 'Bench Customer ' || g, '98' || lpad(g::text, 8, '0'), false, true, true
 		 FROM generate_series(1, 1000) g`,

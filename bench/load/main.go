@@ -40,7 +40,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "bin/shop", "the shop binary")
 	flag.IntVar(&o.products, "products", 10000, "catalog size (3 variants each)")
 	flag.IntVar(&o.orders, "orders", 100000, "orders seeded for the admin scenarios")
-	flag.IntVar(&o.carts, "carts", 40000, "pre-filled guest carts for the checkout scenario")
+	flag.IntVar(&o.carts, "carts", 80000, "pre-filled guest carts for the checkout scenarios (with and without a shipping method)")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "measurement per scenario and concurrency")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "warm-up before each scenario")
 	flag.StringVar(&conns, "conns", "16,64", "concurrency levels")

@@ -16,18 +16,34 @@ import (
 // -duration, each cart checked out once (a second checkout of a cart is
 // answered 201 with the session it already has, which would count work
 // not done). Each accepted answer must have created one checkout session,
-// or the run fails.
-func (b *bench) checkout(carts []string) func(name string, conns int) (Result, error) {
+// or the run fails. With shipping set, the run checks out with the demo
+// shop's Standard method, active for the run only (API-DECISIONS 11: an
+// active method makes it required); else as a store without methods, with
+// the client's shippingCost.
+func (b *bench) checkout(carts []string, shipping bool) func(name string, conns int) (Result, error) {
 	return func(name string, conns int) (Result, error) {
+		extra := map[string]any{"shippingCost": 0}
+		if shipping {
+			method, err := b.activateShipping(true)
+			if err != nil {
+				return Result{}, err
+			}
+			defer b.activateShipping(false)
+			extra = map[string]any{"shippingMethodId": method}
+		}
 		var before, after int64
 		if err := b.db.Raw(`SELECT count(*) FROM checkout_sessions`).Scan(&before).Error; err != nil {
 			return Result{}, err
 		}
 		r, err := onceRun{name: name, conns: conns, items: len(carts), until: b.o.duration,
 			request: func(i int) *http.Request {
-				body, _ := json.Marshal(map[string]any{"email": carts[i] + "@example.com", "name": "Bench Guest", "phone": "9876543210",
+				doc := map[string]any{"email": carts[i] + "@example.com", "name": "Bench Guest", "phone": "9876543210",
 					"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
-						"pincode": "560001", "district": "Bengaluru Urban", "country": "IN"}, "shippingCost": 0})
+						"pincode": "560001", "district": "Bengaluru Urban", "country": "IN"}}
+				for k, v := range extra {
+					doc[k] = v
+				}
+				body, _ := json.Marshal(doc)
 				req, _ := http.NewRequest("POST", b.apiURL+"/orders", bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("X-Session-Id", carts[i])
@@ -54,6 +70,21 @@ func (b *bench) checkout(carts []string) func(name string, conns int) (Result, e
 		}
 		return r, nil
 	}
+}
+
+// activateShipping turns the seeded shipping methods on or off and returns
+// the Standard method's id. The bench's store has none active by default,
+// so the checkout without a method measures what it always did.
+func (b *bench) activateShipping(on bool) (string, error) {
+	if err := b.db.Exec(`UPDATE shipping_methods SET is_active = ?`, on).Error; err != nil {
+		return "", err
+	}
+	var id string
+	err := b.db.Raw(`SELECT id::text FROM shipping_methods WHERE name = 'Standard'`).Scan(&id).Error
+	if err == nil && id == "" {
+		err = fmt.Errorf("no Standard shipping method seeded")
+	}
+	return id, err
 }
 
 // measureWebhookToOrder posts a signed payment.captured event, once each,

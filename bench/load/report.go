@@ -50,6 +50,7 @@ func (b *bench) targets() []target {
 		b.ratioTarget("GET /products cache off ≥ 5 % of bare Fiber (16 conns)", "GET /products (page of 20, cache off)", 16, 5),
 		b.rpsTarget("POST /cart/items ≥ 3,000 req/s (16 conns)", "POST /cart/items", 16, 3000, 0),
 		b.rpsTarget("POST /orders ≥ 500/s with p99 < 50 ms (16 conns)", "POST /orders (guest checkout)", 16, 500, 50*time.Millisecond),
+		b.rpsTarget("POST /orders with a shipping method ≥ 500/s with p99 < 50 ms (16 conns)", "POST /orders (guest checkout, shipping method)", 16, 500, 50*time.Millisecond),
 		{"webhook → order ≥ 300 orders/s end to end", func(b *bench) (string, bool) {
 			if b.webhookOrders == 0 {
 				return "not measured", false

@@ -41,15 +41,19 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		return err
 	}
 	adminOrders = append(adminOrders, console...)
-	half := len(b.data.CheckoutSessions) / len(b.o.conns)
+	// Each concurrency level gets its share of the carts, half for the
+	// checkout without a shipping method and half for the one with.
+	share := len(b.data.CheckoutSessions) / len(b.o.conns)
 	for i, c := range b.o.conns {
-		carts := b.data.CheckoutSessions[i*half : (i+1)*half]
+		carts := b.data.CheckoutSessions[i*share : (i+1)*share]
+		plain, shipped := carts[:share/2], carts[share/2:]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
 			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
-			{name: "POST /orders (guest checkout)", once: b.checkout(carts)},
+			{name: "POST /orders (guest checkout)", once: b.checkout(plain, false)},
+			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, true)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {

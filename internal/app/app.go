@@ -37,6 +37,7 @@ import (
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/system"
 	"github.com/gocommerce/shop/internal/webhooks"
 	"github.com/hibiken/asynq"
@@ -106,6 +107,8 @@ type App struct {
 	Claims        *claim.Service
 	Carts         *cart.Service
 	Checkout      *checkout.Service
+	// Shipping holds the zones and methods checkout charges by.
+	Shipping *shipping.Service
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
 	// Payments turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
@@ -215,6 +218,7 @@ func (a *App) build() error {
 	a.Claims = claim.New(a.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency)
+	a.Shipping = shipping.New(a.DB)
 	a.Checkout = checkout.New(a.DB, provider, checkout.Settings{TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency},
 		a.StockCache, log.With("component", "checkout"))
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)

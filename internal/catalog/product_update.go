@@ -45,7 +45,7 @@ func (in ProductPatch) validate() error {
 		errs = append(errs, checkPrice("price", v))
 	}
 	if v, ok := in.GSTRate.Get(); ok {
-		errs = append(errs, checkGSTRate(v))
+		errs = append(errs, CheckGSTRate(v))
 	}
 	if v, ok := in.HSNCode.Get(); ok {
 		errs = append(errs, checkHSN(v))

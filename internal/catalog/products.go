@@ -31,7 +31,7 @@ func (in ProductInput) validate() error {
 		checkTitle("title", in.Title),
 		checkText("description", in.Description, maxDescription),
 		checkPrice("price", in.Price),
-		checkGSTRate(in.GSTRate),
+		CheckGSTRate(in.GSTRate),
 		checkHSN(in.HSNCode),
 		checkNewStatus(in.Status),
 	)

@@ -89,7 +89,9 @@ func checkCompareAt(field string, compareAt *money.Amount, price money.Amount) e
 	return nil
 }
 
-func checkGSTRate(r money.Rate) error {
+// CheckGSTRate accepts one of GSTRates, the slabs products and shipping
+// methods may carry. Errors: VALIDATION_ERROR naming gstRate.
+func CheckGSTRate(r money.Rate) error {
 	for _, ok := range GSTRates {
 		if r == ok {
 			return nil

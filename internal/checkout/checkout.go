@@ -82,7 +82,11 @@ type Input struct {
 	ShippingAddressID uuid.UUID
 	BillingAddressID  uuid.UUID
 	Guest             *Guest
-	ShippingCost      money.Amount
+	// ShippingMethodID is the shopper's shipping method, nil when none was
+	// sent; ShippingCost is the cost the client sent, nil when none
+	// (shipping.ChargeFor decides what is charged).
+	ShippingMethodID *uuid.UUID
+	ShippingCost     *money.Amount
 }
 
 // Result is a checkout's session. Created is false when a pending session of

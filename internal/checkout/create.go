@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/password"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -114,7 +115,12 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if err := checkPriced(priced); err != nil {
 		return nil, err
 	}
-	sess, err := s.session(c, in, buyer, ship, bill, priced)
+	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
+		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(c, in, buyer, ship, bill, priced, charge)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,11 @@ func fingerprint(lines []fpLine, code *string, in Input) string {
 		Bill     uuid.UUID  `json:"bill"`
 		Guest    any        `json:"guest,omitempty"`
 		Shipping int64      `json:"shipping"`
-	}{Lines: lines, Code: code, Ship: in.ShippingAddressID, Bill: in.BillingAddressID, Shipping: int64(in.ShippingCost)}
+		Method   *uuid.UUID `json:"method,omitempty"`
+	}{Lines: lines, Code: code, Ship: in.ShippingAddressID, Bill: in.BillingAddressID, Method: in.ShippingMethodID}
+	if in.ShippingCost != nil {
+		doc.Shipping = int64(*in.ShippingCost)
+	}
 	if in.Customer != nil {
 		doc.Customer = &in.Customer.ID
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -46,10 +47,17 @@ func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, 
 	return c, addr, addr, nil
 }
 
+// stateOf reads the state of an address snapshot ("" when unreadable).
+func stateOf(addr json.RawMessage) string {
+	var a models.Address
+	_ = json.Unmarshal(addr, &a)
+	return a.State
+}
+
 // session builds the session row with the priced snapshot. Total is
 // Subtotal − DiscountTotal + ShippingCost; TaxTotal is the GST contained in
-// the lines (shipping carries none).
-func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced) (*models.CheckoutSession, error) {
+// the lines and in the shipping method's price (none for a client's cost).
+func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced, charge shipping.Charge) (*models.CheckoutSession, error) {
 	lines := make([]models.CheckoutLine, len(p.Lines))
 	for i, l := range p.Lines {
 		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, SKU: l.SKU,
@@ -66,8 +74,9 @@ func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship
 		CartFingerprint: fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in),
 		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
 		ShippingAddress: models.JSON(ship), BillingAddress: models.JSON(bill), Lines: models.JSON(raw),
-		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal, ShippingCost: in.ShippingCost,
-		Total: p.Total + in.ShippingCost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
+		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal + charge.Choice.ShippingTax,
+		ShippingCost: charge.Cost, ShippingChoice: charge.Choice,
+		Total: p.Total + charge.Cost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
 		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,
 		ExpiresAt: now.Add(s.set.TTL), CreatedAt: now, UpdatedAt: now,
 	}

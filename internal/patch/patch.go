@@ -50,6 +50,14 @@ func (f Field[T]) IsNull() bool { return f.set && f.null }
 // Get returns the value and true when the key carried a value (not null).
 func (f Field[T]) Get() (T, bool) { return f.value, f.set && !f.null }
 
+// ApplyTo sets *dst to the value when the key carried one; absent and null
+// leave *dst alone (for fields that cannot be cleared).
+func (f Field[T]) ApplyTo(dst *T) {
+	if v, ok := f.Get(); ok {
+		*dst = v
+	}
+}
+
 // Ptr returns a pointer to the value, or nil when absent or null. Use it for
 // nullable columns after checking Present.
 func (f Field[T]) Ptr() *T {

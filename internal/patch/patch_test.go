@@ -58,3 +58,16 @@ func TestFieldMarshal(t *testing.T) {
 		t.Fatal("From(nil) must be null")
 	}
 }
+
+func TestApplyTo(t *testing.T) {
+	dst := "kept"
+	Field[string]{}.ApplyTo(&dst)
+	Null[string]().ApplyTo(&dst)
+	if dst != "kept" {
+		t.Fatalf("absent or null changed the value to %q", dst)
+	}
+	Set("new").ApplyTo(&dst)
+	if dst != "new" {
+		t.Fatalf("a value was not applied: %q", dst)
+	}
+}

@@ -31,7 +31,7 @@ func (s *Service) createOrder(tx *gorm.DB, sess *models.CheckoutSession, lines [
 		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
 		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
 		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst,
-		ShippingCost: sess.ShippingCost, Total: sess.Total, PaidTotal: money.Amount(p.Amount),
+		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, Total: sess.Total, PaidTotal: money.Amount(p.Amount),
 		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
 		PaymentProvider: sess.PaymentProvider, PaymentIntentID: p.OrderID,
 	}

@@ -61,6 +61,9 @@ var (
 	CustomersWrite = Permission{"customers.write", Staff}
 	ReviewsRead    = Permission{"reviews.read", Viewer}
 	ReviewsWrite   = Permission{"reviews.write", Staff}
+	// Shipping zones and methods set what checkout charges: admin writes.
+	ShippingRead  = Permission{"shipping.read", Viewer}
+	ShippingWrite = Permission{"shipping.write", Admin}
 
 	// Returns (API-DECISIONS 13): staff handle them end to end, refund
 	// included: a return's refund is the value of the units received, not

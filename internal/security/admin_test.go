@@ -112,6 +112,48 @@ func TestHostilePrices(t *testing.T) {
 	}
 }
 
+// API1 object-level authorization on the shipping routes: an id is only
+// ever taken as the kind of object its route names (a zone's id is no
+// method, a method's id no zone), unknown ids are 404, and a method cannot
+// be moved into another zone through its body. Nothing changes.
+func TestShippingObjectsByID(t *testing.T) {
+	app := mustApp(t)
+	_, tok := testkit.MustAdmin(t, app, "admin")
+	zone := app.Do(t, "POST", "/api/v1/admin/shipping/zones", testkit.Req{Token: tok, Body: map[string]any{
+		"name": "South", "states": []string{"Kerala"}}}).Expect(t, 201).Map(t)["id"].(string)
+	other := app.Do(t, "POST", "/api/v1/admin/shipping/zones", testkit.Req{Token: tok, Body: map[string]any{
+		"name": "North", "states": []string{"Punjab"}}}).Expect(t, 201).Map(t)["id"].(string)
+	method := app.Do(t, "POST", "/api/v1/admin/shipping/zones/"+zone+"/methods", testkit.Req{Token: tok, Body: map[string]any{
+		"name": "Standard", "price": 50, "minDays": 1, "maxDays": 3}}).Expect(t, 201).Map(t)["id"].(string)
+	before := snapshot(t, app.DB, "shipping_zones", "shipping_zone_states", "shipping_methods")
+	tests := []struct {
+		name, method, path string
+		body               any
+	}{
+		{"a method id as a zone", "GET", "/api/v1/admin/shipping/zones/" + method, nil},
+		{"change a method id as a zone", "PATCH", "/api/v1/admin/shipping/zones/" + method, map[string]any{"name": "X"}},
+		{"delete a method id as a zone", "DELETE", "/api/v1/admin/shipping/zones/" + method, nil},
+		{"add a method under a method id", "POST", "/api/v1/admin/shipping/zones/" + method + "/methods",
+			map[string]any{"name": "S", "price": 1, "minDays": 1, "maxDays": 2}},
+		{"change a zone id as a method", "PATCH", "/api/v1/admin/shipping/methods/" + zone, map[string]any{"price": 0}},
+		{"delete a zone id as a method", "DELETE", "/api/v1/admin/shipping/methods/" + zone, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app.Do(t, tt.method, tt.path, testkit.Req{Token: tok, Body: tt.body}).ExpectError(t, 404, "NOT_FOUND")
+			unchanged(t, app.DB, before)
+		})
+	}
+	t.Run("zoneId in a method's body is ignored", func(t *testing.T) {
+		app.Do(t, "PATCH", "/api/v1/admin/shipping/methods/"+method, testkit.Req{Token: tok, Body: map[string]any{"zoneId": other}}).Expect(t, 200)
+		var zoneID string
+		app.DB.Table("shipping_methods").Where("id = ?", method).Pluck("zone_id::text", &zoneID)
+		if zoneID != zone {
+			t.Fatalf("method moved to zone %s", zoneID)
+		}
+	})
+}
+
 // API3: usage counters are kept by the system, never by the client.
 func TestDiscountCountersAreNotClientSettable(t *testing.T) {
 	app := mustApp(t)

@@ -1,5 +1,6 @@
 // Package seed fills a database with a demo shop: a category tree, active
-// products with variants and stock, a customer group, a discount code and a
+// products with variants and stock, a customer group, a discount code,
+// shipping (a default zone with standard and express methods) and a
 // super_admin. Running it again changes nothing but the admin's password
 // (when asked), so `make run` can always print working credentials.
 package seed
@@ -47,7 +48,8 @@ type Result struct {
 func (r Result) Summary(port int) string {
 	var b strings.Builder
 	if r.CatalogCreated {
-		fmt.Fprintf(&b, "Seeded demo shop: %d products, %d variants, discount code %s\n", r.Products, r.Variants, r.DiscountCode)
+		fmt.Fprintf(&b, "Seeded demo shop: %d products, %d variants, discount code %s, shipping Standard (free from %s) and Express\n",
+			r.Products, r.Variants, r.DiscountCode, DemoFreeShippingAbove)
 	} else {
 		b.WriteString("Demo shop already seeded\n")
 	}
@@ -226,11 +228,15 @@ func seedCatalog(tx *gorm.DB, opt Options, res *Result) error {
 		return err
 	}
 	code := DemoDiscountCode
-	return tx.Create(&models.Discount{
+	err := tx.Create(&models.Discount{
 		Code: &code, Description: "10% off your first order", Type: models.DiscountPercentage, Value: 1000,
 		ApplicationType: models.DiscountManual, Scope: models.DiscountScopeOrder, IsActive: true,
 		CustomerUsageLimit: ptr(1),
 	}).Error
+	if err != nil {
+		return err
+	}
+	return seedShipping(tx)
 }
 
 func ptr[T any](v T) *T { return &v }

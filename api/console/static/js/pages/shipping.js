@@ -10,17 +10,11 @@ import { pageHead, section, table, badge, button, confirm, errorNotice, openDial
 import { formatMoney, formatRate } from '../money.js';
 import { session, currency } from '../session.js';
 
-const STATES = ['Andaman and Nicobar Islands', 'Andhra Pradesh', 'Arunachal Pradesh', 'Assam', 'Bihar', 'Chandigarh',
-  'Chhattisgarh', 'Dadra and Nagar Haveli and Daman and Diu', 'Delhi', 'Goa', 'Gujarat', 'Haryana', 'Himachal Pradesh',
-  'Jammu and Kashmir', 'Jharkhand', 'Karnataka', 'Kerala', 'Ladakh', 'Lakshadweep', 'Madhya Pradesh', 'Maharashtra', 'Manipur',
-  'Meghalaya', 'Mizoram', 'Nagaland', 'Odisha', 'Puducherry', 'Punjab', 'Rajasthan', 'Sikkim', 'Tamil Nadu', 'Telangana',
-  'Tripura', 'Uttar Pradesh', 'Uttarakhand', 'West Bengal'];
-
 const zoneFields = (zone) => [
   { name: 'name', label: 'Zone name', required: true, maxlength: 100 },
   { name: 'isDefault', label: 'Default zone (covers every state no other zone names)', type: 'checkbox' },
   { name: 'states', label: 'States', type: 'checkboxes', wide: true,
-    options: [...new Set([...STATES, ...((zone && zone.states) || [])])] },
+    options: [...new Set([...(session.settings.states || []), ...((zone && zone.states) || [])])] },
 ];
 
 const methodFields = () => [
