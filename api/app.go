@@ -27,6 +27,7 @@ import (
 	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/shippingapi"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
@@ -112,6 +113,7 @@ func New(a *app.App) *Server {
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,

@@ -44,6 +44,14 @@ func Entries() []Entry {
 			},
 		},
 		{
+			// Sends customers' return emails whose post-commit nudge was lost.
+			Name: "return-emails", Spec: "50 * * * * *", Period: time.Minute,
+			Build: func(time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewReturnEmailsTask("sweep")
+				return t, withoutTaskID(opts)
+			},
+		},
+		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },

@@ -22,6 +22,9 @@ const (
 	// TypeFulfillmentEmails sends the unsent shipment emails with tracking
 	// links (customer_emails rows written with their fulfilment).
 	TypeFulfillmentEmails = "email:fulfillment"
+	// TypeReturnEmails sends the unsent emails about returns (approved,
+	// rejected, refunded).
+	TypeReturnEmails = "email:returns"
 )
 
 // OrderEmailsPayload names the order.
@@ -96,5 +99,20 @@ func NewDuplicatePaymentEmailTask(sessionID string) (*asynq.Task, []asynq.Option
 		asynq.MaxRetry(8),
 		asynq.Timeout(30 * time.Second),
 		asynq.Retention(24 * time.Hour),
+	}
+}
+
+// NewReturnEmailsTask builds the run that sends the unsent return emails
+// (customer_emails of the return kinds; the rows say what is unsent, so the
+// task carries nothing). key names the email that asked for the run (kind
+// and return id), so every email gets its own run however close together
+// they come; the scheduler's sweep replaces it with a tick id.
+func NewReturnEmailsTask(key string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeReturnEmails, nil), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID(TypeReturnEmails + ":" + key),
+		asynq.MaxRetry(8),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(time.Hour),
 	}
 }

@@ -35,3 +35,16 @@ func registerFulfillmentMail(mux *asynq.ServeMux, a *app.App) {
 		return err
 	})
 }
+
+// registerReturnMail mounts the sender of the customers' return emails,
+// run by the nudge after each return move and by the scheduler's sweep.
+func registerReturnMail(mux *asynq.ServeMux, a *app.App) {
+	log, mailer := a.Log.With("component", "return-mail"), a.ReturnMailer
+	mux.HandleFunc(tasks.TypeReturnEmails, func(ctx context.Context, _ *asynq.Task) error {
+		n, err := mailer.SendPending(ctx)
+		if n > 0 {
+			log.InfoContext(ctx, "return emails sent", "count", n)
+		}
+		return err
+	})
+}

@@ -17,6 +17,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerWebhooks(mux, a)
 	registerAdminMail(mux, a)
 	registerFulfillmentMail(mux, a)
+	registerReturnMail(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

@@ -110,3 +110,12 @@ func noStore(c *fiber.Ctx) {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderPragma, "no-cache")
 }
+
+// RequireCustomer is requireCustomer for storefront routes another package
+// mounts (a customer's returns): the same token check, the same 401s.
+func RequireCustomer(customers *customer.Service) fiber.Handler {
+	return (&handlers{customers: customers}).requireCustomer
+}
+
+// CustomerOf returns the customer of a request RequireCustomer admitted.
+func CustomerOf(c *fiber.Ctx) *models.Customer { return customerOf(c) }

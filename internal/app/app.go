@@ -35,6 +35,7 @@ import (
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/system"
@@ -126,6 +127,10 @@ type App struct {
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *fulfillment.Mailer
+	// Returns takes units of shipped orders back and refunds them through
+	// Orders; ReturnMailer sends the customers' emails about them.
+	Returns      *returns.Service
+	ReturnMailer *returns.Mailer
 
 	// Back office.
 	Analytics *analytics.Service
@@ -274,6 +279,8 @@ func (a *App) build() error {
 	a.Fulfillments = fulfillment.New(a.DB, a.Queue, log.With("component", "fulfillment"))
 	a.Orders.UseFulfilments(a.Fulfillments)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
+	a.Returns = returns.New(a.DB, a.Orders, a.Queue, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
+	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},

@@ -74,6 +74,9 @@ type Config struct {
 	CheckoutSessionTTL time.Duration `env:"CHECKOUT_SESSION_TTL" envDefault:"15m"`
 	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
 	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
+	// ReturnWindowDays is how long after delivery a customer may ask to
+	// return units (API-DECISIONS 13); administrators are not bound by it.
+	ReturnWindowDays int `env:"RETURN_WINDOW_DAYS" envDefault:"30"`
 
 	// POST /cart/discount attempts per DiscountCodeRateWindowS seconds: per
 	// cart, and per client address (an IPv6 client's /64).
@@ -251,6 +254,9 @@ func (c *Config) validate() error {
 	}
 	if c.LowStockThreshold < 0 {
 		return fieldErr("LOW_STOCK_THRESHOLD", "must not be negative")
+	}
+	if c.ReturnWindowDays < 0 || c.ReturnWindowDays > 3650 {
+		return fieldErr("RETURN_WINDOW_DAYS", "must be between 0 and 3650")
 	}
 	if len(c.StoreCurrency) != 3 || strings.ToUpper(c.StoreCurrency) != c.StoreCurrency {
 		return fieldErr("STORE_CURRENCY", "must be a 3-letter upper-case ISO 4217 code")

@@ -29,6 +29,7 @@ type Service struct {
 	log      *slog.Logger
 	// fulfilments ships and delivers on PATCH .../status (UseFulfilments).
 	fulfilments Fulfilments
+	onRefund    []RefundHook
 }
 
 // New returns the service. provider refunds captured payments; queue

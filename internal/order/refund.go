@@ -22,6 +22,14 @@ type RefundRequest struct {
 	// without it the refund is only recorded (money returned another way).
 	InitiatePaymentRefund bool
 	AdminID               uuid.UUID
+	// ReturnID names the return the refund pays for (API-DECISIONS 13).
+	ReturnID *uuid.UUID
+	// Claim, when set, decides the amount inside the refund's transaction,
+	// with the order locked: it is given what is left to refund (paid less
+	// refunded less pending) and returns the amount, which then meets the
+	// same limits as any other. The returns package uses it to lock the
+	// return and check its status in the same transaction.
+	Claim func(tx *gorm.DB, o *models.Order, remaining money.Amount) (money.Amount, error)
 }
 
 // RefundResult is the recorded refund and the order after it.
@@ -52,7 +60,7 @@ type RefundResult struct {
 // SERVICE_UNAVAILABLE (the gateway refused the refund, or its outcome is not
 // known yet: details carry refundId and status).
 func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*RefundResult, error) {
-	if r.Amount <= 0 {
+	if r.Amount <= 0 && r.Claim == nil {
 		return nil, apperr.Invalid("amount", "must be greater than 0")
 	}
 	gatewayKey := idempotency.GatewayKey(ctx, "refund")
@@ -73,6 +81,11 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			return err
 		}
 		remaining := o.PaidTotal - o.RefundedTotal - pending.Amount
+		if r.Claim != nil {
+			if r.Amount, err = r.Claim(tx, o, remaining); err != nil {
+				return err
+			}
+		}
 		if remaining <= 0 && pending.Count > 0 {
 			return apperr.Invalid("amount", "the order has nothing left to refund beyond the refund waiting for the payment gateway")
 		}
@@ -86,13 +99,14 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			return apperr.New(apperr.Conflict, "another refund of this order is waiting for the payment gateway's answer; try again shortly").
 				WithDetails(map[string]any{"refundId": pending.ID.String(), "status": models.RefundPending})
 		}
-		res.Refund = models.Refund{OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed, CreatedAt: time.Now().UTC()}
+		res.Refund = models.Refund{OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed,
+			ReturnID: r.ReturnID, CreatedAt: time.Now().UTC()}
 		if r.AdminID != uuid.Nil {
 			admin := r.AdminID
 			res.Refund.AdminID = &admin
 		}
 		if !r.InitiatePaymentRefund {
-			return applyRefund(tx, o, &res.Refund)
+			return s.applyRefund(tx, o, &res.Refund)
 		}
 		paymentID, err := paymentToRefund(tx, o.ID)
 		if err != nil {
@@ -176,16 +190,17 @@ func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 
 // applyRefund writes the processed refund of the locked order o and
 // updates the order (see countRefund).
-func applyRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
+func (s *Service) applyRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	if err := tx.Create(refund).Error; err != nil {
 		return fmt.Errorf("order.refund: %w", err)
 	}
-	return countRefund(tx, o, refund)
+	return s.countRefund(tx, o, refund)
 }
 
 // countRefund adds the processed refund to the locked order o's totals and
-// payment status; a full refund of an unshipped order cancels it.
-func countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
+// payment status, publishes refund.created and runs the OnRefund hooks; a
+// full refund of an unshipped order cancels it.
+func (s *Service) countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	o.RefundedTotal += refund.Amount
 	o.PaymentStatus = models.PaymentPartiallyRefunded
 	if o.RefundedTotal >= o.PaidTotal {
@@ -196,6 +211,14 @@ func countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 		"refunded_total": o.RefundedTotal, "payment_status": o.PaymentStatus, "updated_at": o.UpdatedAt,
 	}).Error; err != nil {
 		return fmt.Errorf("order.refund: %w", err)
+	}
+	if err := publishRefund(tx, o, refund); err != nil {
+		return err
+	}
+	for _, hook := range s.onRefund {
+		if err := hook(tx, o, refund); err != nil {
+			return err
+		}
 	}
 	// An order with shipped units (docs/DECISIONS.md "Fulfilment") keeps its
 	// status, as a shipped one does: its units have left.

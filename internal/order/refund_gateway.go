@@ -280,5 +280,5 @@ func (s *Service) record(tx *gorm.DB, rf *models.Refund, out outcome, o *models.
 	if rf.Status != models.RefundProcessed {
 		return nil
 	}
-	return countRefund(tx, o, rf)
+	return s.countRefund(tx, o, rf)
 }

@@ -31,10 +31,15 @@ const (
 	PaymentFailed           = "payment.failed"
 	InventoryLowStock       = "inventory.low_stock"
 	ProductCreated          = "product.created"
+	// Returns (API-DECISIONS 13) and refunds of orders and returns.
+	ReturnRequested = "return.requested"
+	ReturnReceived  = "return.received"
+	RefundCreated   = "refund.created"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
-var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed, InventoryLowStock, ProductCreated}
+var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
+	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated}
 
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.

@@ -65,6 +65,12 @@ var (
 	ShippingRead  = Permission{"shipping.read", Viewer}
 	ShippingWrite = Permission{"shipping.write", Admin}
 
+	// Returns (API-DECISIONS 13): staff handle them end to end, refund
+	// included: a return's refund is the value of the units received, not
+	// an amount the admin chooses.
+	ReturnsRead  = Permission{"returns.read", Viewer}
+	ReturnsWrite = Permission{"returns.write", Staff}
+
 	AnalyticsRead = Permission{"analytics.read", Viewer}
 	SystemRead    = Permission{"system.read", Viewer}
 	WebhooksRead  = Permission{"webhooks.read", Admin}

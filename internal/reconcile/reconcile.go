@@ -117,6 +117,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"stock_counters", s.stockCounters},
 		{"orphans", s.orphans},
 		{"consistency", s.consistency},
+		{"returns", s.returns},
 		{"rollups", s.rollups},
 		{"settle_refunds", s.settleRefunds},
 		{"refund_duplicates", s.refundDuplicates},

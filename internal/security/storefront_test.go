@@ -27,7 +27,8 @@ func TestOtherCustomersObjects(t *testing.T) {
 	if err := app.DB.Create(&order).Error; err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, app.DB, "carts", "cart_items", "checkout_sessions", "stock_reservations", "orders", "customer_addresses")
+	before := snapshot(t, app.DB, "carts", "cart_items", "checkout_sessions", "stock_reservations", "orders", "customer_addresses",
+		"returns", "return_items")
 
 	tests := []struct {
 		name, method, path string
@@ -36,6 +37,9 @@ func TestOtherCustomersObjects(t *testing.T) {
 		code               string
 	}{
 		{"read another's order", "GET", "/orders/" + order.ID.String(), nil, 404, "NOT_FOUND"},
+		{"list another's returns", "GET", "/orders/" + order.ID.String() + "/returns", nil, 404, "NOT_FOUND"},
+		{"return another's units", "POST", "/orders/" + order.ID.String() + "/returns", map[string]any{"items": []any{
+			map[string]any{"orderItemId": uuid.New(), "quantity": 1, "reason": "damaged"}}}, 404, "NOT_FOUND"},
 		{"change another's cart line", "PATCH", "/cart/items/" + aliceItem, map[string]any{"quantity": 9}, 404, "NOT_FOUND"},
 		{"remove another's cart line", "DELETE", "/cart/items/" + aliceItem, nil, 404, "NOT_FOUND"},
 		// API-DECISIONS 11: a shipping quote by address reads the state of

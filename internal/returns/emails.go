@@ -1,0 +1,153 @@
+package returns
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/mail"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Customer email kinds of a return (customer_emails.kind; ref is the
+// return's id). Each is written in the transaction of the move it reports
+// and sent once by the worker (Mailer).
+const (
+	EmailApproved = "return_approved"
+	EmailRejected = "return_rejected"
+	EmailRefunded = "return_refunded"
+)
+
+var emailKinds = []string{EmailApproved, EmailRejected, EmailRefunded}
+
+// queueEmail writes the unsent email kind about return r in tx.
+func queueEmail(tx *gorm.DB, kind string, r *models.Return) error {
+	if err := tx.Exec(`INSERT INTO customer_emails (kind, ref, customer_id) VALUES (?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
+		kind, r.ID.String(), r.CustomerID).Error; err != nil {
+		return fmt.Errorf("returns.email: %w", err)
+	}
+	return nil
+}
+
+// nudgeEmail asks the worker to send email kind of return id, just
+// committed; a failure is only logged: the scheduler's sweep sends it
+// within a minute.
+func nudgeEmail(ctx context.Context, q tasks.Enqueuer, log *slog.Logger, kind string, id uuid.UUID) {
+	task, opts := tasks.NewReturnEmailsTask(kind + ":" + id.String())
+	if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
+		log.WarnContext(ctx, "return email nudge failed; the sweep will send it", "err", err)
+	}
+}
+
+// Mailer sends the unsent return emails.
+type Mailer struct {
+	db      *gorm.DB
+	sender  mail.Sender
+	appName string
+}
+
+// NewMailer returns a Mailer sending through sender; appName signs them.
+func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *Mailer {
+	return &Mailer{db: db, sender: sender, appName: appName}
+}
+
+// mailBatch bounds one run; the rest waits for the next.
+const mailBatch = 50
+
+// SendPending sends the unsent return emails, oldest first, and returns how
+// many went out. Each is sent inside a transaction that holds its row FOR
+// UPDATE SKIP LOCKED and marks it sent, so concurrent runs never send one
+// twice; a crash between sending and the commit may repeat one, never lose
+// one. A failure does not hold up the others; they are returned joined.
+func (m *Mailer) SendPending(ctx context.Context) (int, error) {
+	var rows []models.CustomerEmail
+	if err := m.db.WithContext(ctx).Where("sent_at IS NULL AND kind IN ?", emailKinds).
+		Order("created_at").Limit(mailBatch).Find(&rows).Error; err != nil {
+		return 0, fmt.Errorf("returns.emails: %w", err)
+	}
+	sent := 0
+	var errs []error
+	for _, e := range rows {
+		err := m.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			var row models.CustomerEmail
+			err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
+				Where("id = ? AND sent_at IS NULL", e.ID).Take(&row).Error
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			msg, err := m.message(tx, &row)
+			if err != nil {
+				return err
+			}
+			if err := m.sender.Send(ctx, msg); err != nil {
+				return err
+			}
+			sent++
+			return tx.Model(&row).Update("sent_at", time.Now().UTC()).Error
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("returns.emails: %s %s: %w", e.Kind, e.Ref, err))
+		}
+	}
+	return sent, errors.Join(errs...)
+}
+
+// message renders email e about its return.
+func (m *Mailer) message(tx *gorm.DB, e *models.CustomerEmail) (mail.Message, error) {
+	var r models.Return
+	if err := tx.Preload("Items").Take(&r, "id = ?", e.Ref).Error; err != nil {
+		return mail.Message{}, err
+	}
+	var o models.Order
+	if err := tx.Preload("Items").Take(&o, "id = ?", r.OrderID).Error; err != nil {
+		return mail.Message{}, err
+	}
+	titles := map[string]string{}
+	for _, it := range o.Items {
+		titles[it.ID.String()] = it.Title
+	}
+	var units strings.Builder
+	for _, it := range r.Items {
+		fmt.Fprintf(&units, "  %d × %s\n", it.Quantity, titles[it.OrderItemID.String()])
+	}
+	hello := "Hello"
+	if o.Name != "" {
+		hello += " " + o.Name
+	}
+	var subject, text string
+	switch e.Kind {
+	case EmailApproved:
+		subject = "Your return for order " + o.OrderNumber + " is approved"
+		text = "your return of these items from order " + o.OrderNumber + " is approved:\n\n" + units.String() +
+			"\nPlease send them back. We will refund you once they arrive.\n"
+	case EmailRejected:
+		subject = "Your return for order " + o.OrderNumber + " was not accepted"
+		text = "we could not accept your return of these items from order " + o.OrderNumber + ":\n\n" + units.String()
+		if r.RejectReason != "" {
+			text += "\nReason: " + r.RejectReason + "\n"
+		}
+	case EmailRefunded:
+		var amount money.Amount
+		if err := tx.Raw(`SELECT COALESCE(sum(amount), 0)::bigint FROM refunds WHERE return_id = ? AND status = ?`,
+			r.ID, models.RefundProcessed).Scan(&amount).Error; err != nil {
+			return mail.Message{}, err
+		}
+		subject = "Your refund for order " + o.OrderNumber
+		text = fmt.Sprintf("we received the items you returned from order %s and refunded %s %s to your original payment method.\n",
+			o.OrderNumber, amount.String(), o.Currency)
+	default:
+		return mail.Message{}, fmt.Errorf("unknown return email kind %q", e.Kind)
+	}
+	return mail.Message{To: o.Email, Subject: subject, Body: hello + ",\n\n" + text + "\n" + m.appName + "\n"}, nil
+}

@@ -1,0 +1,163 @@
+package returns
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Approve moves a requested return to approved and emails the customer.
+// Errors: NOT_FOUND, CONFLICT (not requested).
+func (s *Service) Approve(ctx context.Context, id uuid.UUID) (*Return, error) {
+	return s.change(ctx, id, EmailApproved, func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
+		if err := setStatus(tx, r, models.ReturnApproved, nil); err != nil {
+			return err
+		}
+		return queueEmail(tx, EmailApproved, r)
+	})
+}
+
+// Reject moves a requested return to rejected with the reason the customer
+// is emailed. Errors: NOT_FOUND, CONFLICT (not requested).
+func (s *Service) Reject(ctx context.Context, id uuid.UUID, reason string) (*Return, error) {
+	return s.change(ctx, id, EmailRejected, func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
+		if err := setStatus(tx, r, models.ReturnRejected, map[string]any{"reject_reason": reason}); err != nil {
+			return err
+		}
+		return queueEmail(tx, EmailRejected, r)
+	})
+}
+
+// Cancel moves an approved return that will not come back to cancelled;
+// its units may be returned again. Errors: NOT_FOUND, CONFLICT.
+func (s *Service) Cancel(ctx context.Context, id uuid.UUID) (*Return, error) {
+	return s.change(ctx, id, "", func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
+		return setStatus(tx, r, models.ReturnCancelled, nil)
+	})
+}
+
+// ReceivedItem is how many units of one line of the return came back, and
+// whether they go back on hand.
+type ReceivedItem struct {
+	OrderItemID uuid.UUID
+	Quantity    int
+	Restock     bool
+}
+
+// ReceiveInput records the parcel of an approved return.
+type ReceiveInput struct {
+	// Items lists the lines that came back; a line of the return not
+	// listed came back with no unit (its units may be returned again).
+	Items []ReceivedItem
+	// RefundShipping adds the order's shipping cost to the refund, unless
+	// another return of the order refunds it already.
+	RefundShipping bool
+}
+
+// Receive moves an approved return to received: the received units are
+// valued (unitsRefund: what the customer paid for them), the restocked ones
+// go back on hand, and return.received is published. Errors: NOT_FOUND,
+// CONFLICT (not approved), VALIDATION_ERROR (a line not in the return, more
+// units than it holds, restocking a line whose variant is gone).
+func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*Return, error) {
+	if len(in.Items) == 0 {
+		return nil, apperr.Invalid("items", "must name at least one received line")
+	}
+	return s.change(ctx, id, "", func(tx *gorm.DB, o *models.Order, r *models.Return) error {
+		if err := checkMove(r.Status, models.ReturnReceived); err != nil {
+			return err
+		}
+		lines, err := loadLines(tx, o)
+		if err != nil {
+			return err
+		}
+		got, err := receivedOf(in, r, lines)
+		if err != nil {
+			return err
+		}
+		var back []stock.Item
+		var total money.Amount
+		for i := range r.Items {
+			ri := &r.Items[i]
+			g := got[ri.OrderItemID]
+			l := lines[ri.OrderItemID]
+			ri.ReceivedQuantity, ri.RestockedQuantity = g.Quantity, 0
+			ri.RefundAmount = unitsRefund(l.item.LineTotal, l.item.Quantity, l.received, g.Quantity)
+			if g.Restock && g.Quantity > 0 {
+				ri.RestockedQuantity = g.Quantity
+				back = append(back, stock.Item{VariantID: *l.item.VariantID, Quantity: g.Quantity})
+			}
+			total += ri.RefundAmount
+			if err := tx.Model(&models.ReturnItem{}).Where("return_id = ? AND order_item_id = ?", r.ID, ri.OrderItemID).
+				Updates(map[string]any{"received_quantity": ri.ReceivedQuantity, "restocked_quantity": ri.RestockedQuantity,
+					"refund_amount": ri.RefundAmount}).Error; err != nil {
+				return fmt.Errorf("returns.receive: %w", err)
+			}
+		}
+		shipping := false
+		if in.RefundShipping {
+			if shipping, err = shippingUnrefunded(tx, o, r.ID); err != nil {
+				return err
+			}
+		}
+		if shipping {
+			total += o.ShippingCost
+		}
+		if err := stock.Restock(tx, back); err != nil {
+			return err
+		}
+		r.RefundShipping, r.RefundAmount = shipping, total
+		if err := setStatus(tx, r, models.ReturnReceived, map[string]any{"refund_shipping": shipping, "refund_amount": total}); err != nil {
+			return err
+		}
+		_, err = outbox.Publish(tx, outbox.ReturnReceived, newEventData(o, r))
+		return err
+	})
+}
+
+// receivedOf checks the received lines against return r and returns them
+// by order line.
+func receivedOf(in ReceiveInput, r *models.Return, lines map[uuid.UUID]*line) (map[uuid.UUID]ReceivedItem, error) {
+	asked := map[uuid.UUID]int{}
+	for _, ri := range r.Items {
+		asked[ri.OrderItemID] = ri.Quantity
+	}
+	got := map[uuid.UUID]ReceivedItem{}
+	for i, it := range in.Items {
+		field := fmt.Sprintf("items[%d]", i)
+		q, ok := asked[it.OrderItemID]
+		switch {
+		case !ok:
+			return nil, apperr.Invalid(field+".orderItemId", "is not a line of this return")
+		case got[it.OrderItemID].OrderItemID != uuid.Nil:
+			return nil, apperr.Invalid(field+".orderItemId", "names a line already listed")
+		case it.Quantity < 0 || it.Quantity > q:
+			return nil, apperr.Invalid(field+".quantity", fmt.Sprintf("must be between 0 and %d, the units of this line in the return", q))
+		case it.Restock && it.Quantity > 0 && lines[it.OrderItemID].item.VariantID == nil:
+			return nil, apperr.Invalid(field+".restock", "the line's variant no longer exists; its units cannot go back on hand")
+		}
+		got[it.OrderItemID] = it
+	}
+	return got, nil
+}
+
+// shippingUnrefunded reports whether no other return of order o refunds its
+// shipping already; an order without shipping cost has none to refund.
+func shippingUnrefunded(tx *gorm.DB, o *models.Order, returnID uuid.UUID) (bool, error) {
+	if o.ShippingCost <= 0 {
+		return false, nil
+	}
+	var n int64
+	if err := tx.Model(&models.Return{}).Where("order_id = ? AND id <> ? AND refund_shipping AND status IN ?",
+		o.ID, returnID, []string{models.ReturnReceived, models.ReturnRefunded}).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("returns.shipping: %w", err)
+	}
+	return n == 0, nil
+}

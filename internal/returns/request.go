@@ -1,0 +1,122 @@
+package returns
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// ItemInput is one line of a return request.
+type ItemInput struct {
+	OrderItemID uuid.UUID
+	Quantity    int
+	Reason      string
+}
+
+// RequestInput asks to send units of order OrderID back.
+type RequestInput struct {
+	OrderID uuid.UUID
+	// CustomerID is the customer asking: only their own order, only
+	// delivered units, within the return window. Nil for an administrator
+	// (AdminID), who may return any shipped unit at any time.
+	CustomerID *uuid.UUID
+	AdminID    uuid.UUID
+	Items      []ItemInput
+	Note       string
+}
+
+// Request creates a return in status requested and publishes
+// return.requested. Errors: NOT_FOUND (no such order, or another
+// customer's), VALIDATION_ERROR (a line not of the order, a line twice, more
+// units than delivered (shipped, for an administrator) less those in live
+// returns), CONFLICT (a customer past RETURN_WINDOW_DAYS after delivery).
+func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error) {
+	if len(in.Items) == 0 {
+		return nil, apperr.Invalid("items", "must name at least one line")
+	}
+	var id uuid.UUID
+	var o models.Order
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockOrder(tx, in.OrderID, &o); err != nil {
+			return err
+		}
+		if in.CustomerID != nil && o.CustomerID != *in.CustomerID {
+			return apperr.NotFoundf("order")
+		}
+		lines, err := loadLines(tx, &o)
+		if err != nil {
+			return err
+		}
+		if err := s.checkUnits(in, lines); err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		r := models.Return{OrderID: o.ID, CustomerID: o.CustomerID, Status: models.ReturnRequested,
+			RequestedBy: "customer", Note: in.Note, CreatedAt: now, UpdatedAt: now}
+		if in.CustomerID == nil {
+			admin := in.AdminID
+			r.RequestedBy, r.AdminID = "admin", &admin
+		}
+		for _, it := range in.Items {
+			r.Items = append(r.Items, models.ReturnItem{OrderItemID: it.OrderItemID, Quantity: it.Quantity, Reason: it.Reason})
+		}
+		if err := tx.Create(&r).Error; err != nil {
+			return fmt.Errorf("returns.request: %w", err)
+		}
+		id = r.ID
+		_, err = outbox.Publish(tx, outbox.ReturnRequested, newEventData(&o, &r))
+		return err
+	})
+	if err != nil {
+		return nil, database.Translate(err, "order")
+	}
+	s.afterCommit(ctx, o.CreatedAt)
+	return s.Get(ctx, id)
+}
+
+// checkUnits checks each requested line against what may still be
+// returned: delivered (a customer) or shipped (an administrator) units less
+// those in live returns; and, for a customer, the return window.
+func (s *Service) checkUnits(in RequestInput, lines map[uuid.UUID]*line) error {
+	seen := map[uuid.UUID]bool{}
+	for i, it := range in.Items {
+		field := fmt.Sprintf("items[%d]", i)
+		l := lines[it.OrderItemID]
+		if l == nil {
+			return apperr.Invalid(field+".orderItemId", "is not a line of this order")
+		}
+		if seen[it.OrderItemID] {
+			return apperr.Invalid(field+".orderItemId", "names a line already in this request")
+		}
+		seen[it.OrderItemID] = true
+		if it.Quantity < 1 {
+			return apperr.Invalid(field+".quantity", "must be at least 1")
+		}
+		sent, what := l.shipped, "shipped"
+		if in.CustomerID != nil {
+			sent, what = l.delivered, "delivered"
+		}
+		if left := sent - l.live; it.Quantity > left {
+			return apperr.Invalid(field+".quantity", fmt.Sprintf("must be at most %d: %d %s, %d already in returns",
+				max(left, 0), sent, what, l.live)).
+				WithDetails(map[string]any{"field": field + ".quantity", "issue": "more units than can be returned",
+					"returnable": max(left, 0), what: sent, "inReturns": l.live})
+		}
+		if in.CustomerID != nil && s.set.WindowDays >= 0 && l.deliveredAt != nil {
+			closes := l.deliveredAt.Add(time.Duration(s.set.WindowDays) * 24 * time.Hour)
+			if s.now().After(closes) {
+				return apperr.Conflictf("the return window of %d days after delivery has closed", s.set.WindowDays).
+					WithDetails(map[string]any{"orderItemId": it.OrderItemID.String(), "deliveredAt": l.deliveredAt.UTC(),
+						"windowClosedAt": closes.UTC()})
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+// Package returns takes units of shipped orders back and refunds them
+// (API-DECISIONS 13, docs/DECISIONS.md "Returns"): a customer asks for
+// delivered units within RETURN_WINDOW_DAYS, an administrator for any
+// shipped unit; the return is approved or rejected, received (units put
+// back on hand when restocked) and refunded through the payment provider by
+// the order refund of internal/orders, with its limits and retry safety.
+//
+// Every change locks the order row first (SELECT ... FOR UPDATE), then the
+// return's, as every order change does, so concurrent requests for one
+// order are serialized: the units in live returns never exceed those
+// delivered (or shipped), and a refund and a receive cannot cross.
+package returns
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Settings configure the service.
+type Settings struct {
+	// WindowDays is RETURN_WINDOW_DAYS: how long after delivery a customer
+	// may ask for a return.
+	WindowDays int
+}
+
+// Service manages returns.
+type Service struct {
+	db     *gorm.DB
+	orders *order.Service
+	queue  tasks.Enqueuer
+	log    *slog.Logger
+	set    Settings
+	now    func() time.Time
+}
+
+// New returns the service and registers its hook on the order refunds: a
+// processed refund of a return marks the return refunded.
+func New(db *gorm.DB, ord *order.Service, queue tasks.Enqueuer, log *slog.Logger, set Settings) *Service {
+	s := &Service{db: db, orders: ord, queue: queue, log: log, set: set, now: func() time.Time { return time.Now().UTC() }}
+	ord.OnRefund(s.refunded)
+	return s
+}
+
+// Return is a return with the latest refund made for it, if any.
+type Return struct {
+	models.Return
+	Refund *models.Refund
+}
+
+// transitions are the status moves of section 13; any other is CONFLICT.
+var transitions = map[string][]string{
+	models.ReturnRequested: {models.ReturnApproved, models.ReturnRejected},
+	models.ReturnApproved:  {models.ReturnReceived, models.ReturnCancelled},
+	models.ReturnReceived:  {models.ReturnRefunded},
+}
+
+// checkMove returns CONFLICT unless a return may move from one status to another.
+func checkMove(from, to string) error {
+	for _, s := range transitions[from] {
+		if s == to {
+			return nil
+		}
+	}
+	allowed := transitions[from]
+	if allowed == nil {
+		allowed = []string{}
+	}
+	return apperr.Conflictf("a return cannot move from %s to %s", from, to).
+		WithDetails(map[string]any{"from": from, "to": to, "allowed": allowed})
+}
+
+// lockOrder loads order id into o and locks its row until tx ends.
+func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
+	return tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(o, "id = ?", id).Error
+}
+
+// lockReturn locks return id (after its order: see the package comment) and
+// loads it with its items. NOT_FOUND when there is none.
+func lockReturn(tx *gorm.DB, id uuid.UUID, o *models.Order, r *models.Return) error {
+	var row struct{ OrderID uuid.UUID }
+	if err := tx.Raw(`SELECT order_id FROM returns WHERE id = ?`, id).Scan(&row).Error; err != nil {
+		return err
+	}
+	if row.OrderID == uuid.Nil {
+		return apperr.NotFoundf("return")
+	}
+	if err := lockOrder(tx, row.OrderID, o); err != nil {
+		return err
+	}
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(r, "id = ?", id).Error; err != nil {
+		return err
+	}
+	return tx.Where("return_id = ?", id).Order("order_item_id").Find(&r.Items).Error
+}
+
+// change runs fn on locked return id in a transaction, then sends what it
+// published (events; email, when not "") on its way and returns the return
+// as it is now.
+func (s *Service) change(ctx context.Context, id uuid.UUID, email string, fn func(tx *gorm.DB, o *models.Order, r *models.Return) error) (*Return, error) {
+	var o models.Order
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var r models.Return
+		if err := lockReturn(tx, id, &o, &r); err != nil {
+			return err
+		}
+		return fn(tx, &o, &r)
+	})
+	if err != nil {
+		return nil, database.Translate(err, "return")
+	}
+	s.afterCommit(ctx, o.CreatedAt)
+	if email != "" {
+		nudgeEmail(ctx, s.queue, s.log, email, id)
+	}
+	return s.Get(ctx, id)
+}
+
+// setStatus writes r's new status (and the extra columns) in tx.
+func setStatus(tx *gorm.DB, r *models.Return, to string, extra map[string]any) error {
+	if err := checkMove(r.Status, to); err != nil {
+		return err
+	}
+	r.Status, r.UpdatedAt = to, time.Now().UTC()
+	cols := map[string]any{"status": to, "updated_at": r.UpdatedAt}
+	for k, v := range extra {
+		cols[k] = v
+	}
+	return tx.Model(&models.Return{}).Where("id = ?", r.ID).Updates(cols).Error
+}
+
+// afterCommit sends the committed events and emails on their way and asks
+// for the order's day to be rolled up again.
+func (s *Service) afterCommit(ctx context.Context, orderCreatedAt time.Time) {
+	outbox.Nudge(ctx, s.queue, s.log)
+	analytics.Touch(ctx, s.queue, s.log, orderCreatedAt)
+}
