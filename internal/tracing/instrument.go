@@ -9,24 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
-	"gorm.io/gorm"
-	otelgorm "gorm.io/plugin/opentelemetry/tracing"
 )
-
-// InstrumentDB makes every statement run through db a client span. The
-// statement is recorded as written, with its placeholders and never with
-// the values bound to them (customers' addresses, tokens, amounts).
-func (p *Provider) InstrumentDB(db *gorm.DB) error {
-	if !p.Enabled() {
-		return nil
-	}
-	return db.Use(otelgorm.NewPlugin(
-		otelgorm.WithTracerProvider(p.sdk),
-		otelgorm.WithoutQueryVariables(),
-		// The pool's figures are the Prometheus metrics' job.
-		otelgorm.WithoutMetrics(),
-	))
-}
 
 // InstrumentRedis makes every command sent through rdb a client span (the
 // asynq client shares rdb, so enqueues show their Redis calls). Commands

@@ -57,12 +57,12 @@ func run(ctx context.Context) error {
 	admin := bearer(tokens.AccessToken)
 	active, gst := ProductCreateStatus("active"), ProductCreateGstRate(5)
 	title := "Journey linen shirt " + stamp
-	product, err := c.CreateProductWithResponse(ctx, ProductCreate{Title: title, Price: 1499.5, GstRate: &gst, Status: &active}, admin)
+	product, err := c.CreateProductWithResponse(ctx, nil, ProductCreate{Title: title, Price: 1499.5, GstRate: &gst, Status: &active}, admin)
 	if err := expect(product, err, http.StatusCreated); err != nil {
 		return fmt.Errorf("create product: %w", err)
 	}
 	units := 10
-	variant, err := c.CreateVariantWithResponse(ctx, product.JSON201.Id, VariantCreate{Sku: "JOURNEY-" + stamp, Inventory: &units}, admin)
+	variant, err := c.CreateVariantWithResponse(ctx, product.JSON201.Id, nil, VariantCreate{Sku: "JOURNEY-" + stamp, Inventory: &units}, admin)
 	if err := expect(variant, err, http.StatusCreated); err != nil {
 		return fmt.Errorf("create variant: %w", err)
 	}
