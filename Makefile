@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run chromium client-deps test test-faults lint bench migrate services fuzz clean image image-rootfs image-test chart screenshots
+.PHONY: build run chromium client-deps test test-faults lint bench bench-scale migrate services fuzz clean image image-rootfs image-test chart screenshots
 
 # Helm, built once from the Go module proxy into bin/ (the chart's tests and
 # `make chart` use it; no other download is needed).
@@ -62,6 +62,13 @@ lint:
 bench: services build
 	@scripts/bench-tools.sh
 	$(GO) run ./bench/load
+
+## bench-scale: how the service scales (webhook → order with 1 and 2 workers, Postgres CPU per
+## order, Redis bytes per payment, the audit list over 10M entries); rewrites docs/SCALING.md's
+## measured section
+bench-scale: services build
+	@scripts/bench-tools.sh
+	$(GO) run ./bench/load -scale
 
 ## fuzz: every fuzz target for FUZZTIME each (seed corpora in testdata/fuzz)
 FUZZTIME ?= 60s

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocommerce/shop/api/admincustomerapi"
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
 	"github.com/gocommerce/shop/api/console"
-	"github.com/gocommerce/shop/api/customerapi"
 	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/returnapi"
+	"github.com/gocommerce/shop/api/reviewapi"
 	"github.com/gocommerce/shop/api/shippingapi"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
@@ -103,10 +104,11 @@ func New(a *app.App) *Server {
 	}
 	admin := adminroute.New(v1.Group("/admin"), "/api/v1/admin", guard)
 
-	customerapi.Register(admin, customerapi.Services{Customers: a.CustomerAdmin})
+	admincustomerapi.Register(admin, admincustomerapi.Services{Customers: a.CustomerAdmin})
 	docsapi.Register(root)
 	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
+	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})
 	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
 	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles})
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
@@ -116,13 +118,13 @@ func New(a *app.App) *Server {
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	identityapi.Register(admin, identityapi.Services{
-		Auth: a.AdminAuth, Users: a.AdminUsers, AuditLog: a.AuditLog, Limiter: a.Limiter,
+		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
 		CodeLimit:    cfg.AdminLoginRateLimit,
 		CodeWindow:   time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
 		CookieSecure: cfg.CookieSecure,
 	})
-	storeapi.Register(root, admin, storeapi.Services{
+	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
 		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{

@@ -178,11 +178,21 @@ func TestProbePathsExistInAPI(t *testing.T) {
 		}
 		testkit.Do(t, http.MethodGet, app.URL+p.HTTPGet.Path, testkit.Req{}).Expect(t, http.StatusOK)
 	}
-	// The worker and the scheduler serve no port, so they must not be probed.
+	// The worker and the scheduler serve only METRICS_ADDR (/metrics and
+	// /healthz, cmd/shop TestWorkerServesMetrics): one port there, probed for
+	// liveness on /healthz, and no readiness (they take no traffic).
 	for _, component := range []string{"worker", "scheduler"} {
 		c := r.deployment(t, component).Spec.Template.Spec.Containers[0]
-		if c.ReadinessProbe != nil || c.LivenessProbe != nil || c.StartupProbe != nil || len(c.Ports) > 0 {
-			t.Errorf("%s has probes or ports, but serves nothing", component)
+		env, _ := r.env(c)
+		addr := env["METRICS_ADDR"]
+		if len(c.Ports) != 1 || c.Ports[0].Name != "metrics" || !strings.HasSuffix(addr, ":"+strconv.Itoa(int(c.Ports[0].ContainerPort))) {
+			t.Errorf("%s ports %+v, METRICS_ADDR %q: want one port named metrics on METRICS_ADDR's port", component, c.Ports, addr)
+		}
+		if p := c.LivenessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/healthz" || p.HTTPGet.Port.String() != "metrics" {
+			t.Errorf("%s liveness probe %+v, want GET /healthz on metrics", component, p)
+		}
+		if c.ReadinessProbe != nil || c.StartupProbe != nil {
+			t.Errorf("%s has a readiness or startup probe, but takes no traffic", component)
 		}
 	}
 }

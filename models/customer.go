@@ -52,6 +52,9 @@ const (
 	ReviewHidden    = "hidden"
 )
 
+// ReviewStatuses lists the review statuses.
+var ReviewStatuses = []string{ReviewPublished, ReviewHidden}
+
 // Review is a customer's rating of a product.
 type Review struct {
 	ID               uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gocommerce/shop/tasks"
@@ -11,6 +12,11 @@ import (
 func Entries() []Entry {
 	return []Entry{
 		analyticsRollup, reconcileNightly, retentionDaily,
+		// The email outboxes (internal/mail), for emails whose post-commit
+		// nudge was lost: each a minute, at its own second.
+		emailSweep("admin-emails", 15, tasks.NewAdminEmailsTask),
+		emailSweep("fulfillment-emails", 45, tasks.NewFulfillmentEmailsTask),
+		emailSweep("return-emails", 50, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewReturnEmailsTask("sweep") }),
 		{
 			// Catches events whose post-commit nudge was lost (Redis down at commit).
 			Name: "outbox-dispatch", Spec: "*/2 * * * * *", Period: 2 * time.Second,
@@ -28,35 +34,20 @@ func Entries() []Entry {
 			},
 		},
 		{
-			// Sends admin security emails whose post-commit nudge was lost.
-			Name: "admin-emails", Spec: "15 * * * * *", Period: time.Minute,
-			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
-				t, opts := tasks.NewAdminEmailsTask(now)
-				return t, withoutTaskID(opts)
-			},
-		},
-		{
-			// Sends shipment emails whose post-commit nudge was lost.
-			Name: "fulfillment-emails", Spec: "45 * * * * *", Period: time.Minute,
-			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
-				t, opts := tasks.NewFulfillmentEmailsTask(now)
-				return t, withoutTaskID(opts)
-			},
-		},
-		{
-			// Sends customers' return emails whose post-commit nudge was lost.
-			Name: "return-emails", Spec: "50 * * * * *", Period: time.Minute,
-			Build: func(time.Time) (*asynq.Task, []asynq.Option) {
-				t, opts := tasks.NewReturnEmailsTask("sweep")
-				return t, withoutTaskID(opts)
-			},
-		},
-		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },
 		},
 	}
+}
+
+// emailSweep runs an email outbox's task every minute at second sec.
+func emailSweep(name string, sec int, build func(time.Time) (*asynq.Task, []asynq.Option)) Entry {
+	return Entry{Name: name, Spec: fmt.Sprintf("%d * * * * *", sec), Period: time.Minute,
+		Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+			t, opts := build(now)
+			return t, withoutTaskID(opts)
+		}}
 }
 
 // withoutTaskID drops a constructor's own task id so Tick's tick id applies.

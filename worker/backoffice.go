@@ -9,8 +9,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/app"
-	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/retention"
+	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 )
@@ -37,13 +37,13 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 		if err := tasks.Decode(t, &p); err != nil {
 			return err
 		}
-		updates, err := inventory.DecodeUpdates(p.Updates)
+		updates, err := stock.DecodeUpdates(p.Updates)
 		if err != nil {
 			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
 		}
 		id, _ := asynq.GetTaskID(ctx)
 		res, err := bulk.ApplyBulk(ctx, id, updates)
-		if errors.Is(err, inventory.ErrRefused) {
+		if errors.Is(err, stock.ErrRefused) {
 			// The whole update was rolled back; asking again gives the same answer.
 			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
 		}

@@ -15,9 +15,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerStorefront(mux, a)
 	registerPayments(mux, a)
 	registerWebhooks(mux, a)
-	registerAdminMail(mux, a)
-	registerFulfillmentMail(mux, a)
-	registerReturnMail(mux, a)
+	registerMail(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

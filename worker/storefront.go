@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/app"
-	"github.com/gocommerce/shop/internal/claim"
+	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -63,7 +63,7 @@ func registerStorefront(mux *asynq.ServeMux, a *app.App) {
 
 // skipGone turns "the record is gone" into a skipped task: retrying cannot help.
 func skipGone(err error) error {
-	if errors.Is(err, claim.ErrGone) {
+	if errors.Is(err, customer.ErrGone) {
 		return fmt.Errorf("%v: %w", err, asynq.SkipRetry)
 	}
 	return err

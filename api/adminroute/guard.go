@@ -9,9 +9,9 @@ import (
 
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/api/idempotent"
-	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
@@ -35,7 +35,7 @@ type Limits map[Bucket]int
 
 // Guard authenticates, authorizes, rate-limits and audits protected routes.
 type Guard struct {
-	Auth    *adminauth.Service
+	Auth    *identity.Service
 	DB      *gorm.DB
 	Limiter *ratelimit.Limiter
 	Limits  Limits
@@ -77,10 +77,10 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 // cookie or an Authorization: Bearer header. A state-changing request
 // carried by the cookie must also pass refuseForgery. Errors: UNAUTHORIZED,
 // FORBIDDEN.
-func (g *Guard) authenticate(c *fiber.Ctx) (*adminauth.Principal, error) {
+func (g *Guard) authenticate(c *fiber.Ctx) (*identity.Principal, error) {
 	token := BearerOrCookie(c)
 	if token == "" {
-		return nil, adminauth.ErrUnauthenticated
+		return nil, identity.ErrUnauthenticated
 	}
 	if !hasBearer(c) {
 		if err := refuseForgery(c); err != nil {
@@ -95,7 +95,7 @@ func (g *Guard) authenticate(c *fiber.Ctx) (*adminauth.Principal, error) {
 func Caller(c *fiber.Ctx) (string, error) {
 	p := PrincipalOf(c)
 	if p == nil {
-		return "", adminauth.ErrUnauthenticated
+		return "", identity.ErrUnauthenticated
 	}
 	return "admin:" + p.AdminID.String(), nil
 }
@@ -111,7 +111,7 @@ func BearerOrCookie(c *fiber.Ctx) string {
 	return c.Cookies(AccessCookie)
 }
 
-func (g *Guard) limit(c *fiber.Ctx, p *adminauth.Principal, b Bucket) error {
+func (g *Guard) limit(c *fiber.Ctx, p *identity.Principal, b Bucket) error {
 	limit := g.Limits[b]
 	if b == Unlimited || limit <= 0 || g.Limiter == nil {
 		return nil
@@ -153,7 +153,7 @@ func AddAuditMeta(c *fiber.Ctx, key string, v any) {
 // audit writes the entry of a successful mutating request: the request body
 // (scrubbed) and any handler metadata. The entity id is the declared path
 // parameter, else what the handler set, else the "id" of the response body.
-func (g *Guard) audit(c *fiber.Ctx, p *adminauth.Principal, rt Route) {
+func (g *Guard) audit(c *fiber.Ctx, p *identity.Principal, rt Route) {
 	meta := map[string]any{}
 	var body map[string]any
 	if raw := c.Body(); len(raw) > 0 && json.Unmarshal(raw, &body) == nil {

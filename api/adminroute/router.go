@@ -8,7 +8,7 @@ package adminroute
 import (
 	"strings"
 
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
 )
@@ -146,7 +146,7 @@ func (r *Router) Delete(path string, perm rbac.Permission, h fiber.Handler, opts
 }
 
 // PrincipalOf returns the authenticated admin of a protected route's request.
-func PrincipalOf(c *fiber.Ctx) *adminauth.Principal {
-	p, _ := c.Locals(localPrincipal).(*adminauth.Principal)
+func PrincipalOf(c *fiber.Ctx) *identity.Principal {
+	p, _ := c.Locals(localPrincipal).(*identity.Principal)
 	return p
 }

@@ -83,7 +83,7 @@ func (h *handlers) listBundles(c *fiber.Ctx) error {
 		}
 		active = &b
 	}
-	rows, total, err := h.bundles.List(c.UserContext(), bundle.Filter{IsActive: active, Limit: page.Limit, Offset: page.Offset()})
+	rows, total, err := h.bundles.List(c.UserContext(), bundle.Filter{IsActive: active, Window: page.Window()})
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func (h *handlers) listCategories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.ListCategories(c.UserContext(), catalog.CategoryFilter{ParentID: parentID, Limit: page.Limit, Offset: page.Offset()})
+	rows, total, err := h.catalog.ListCategories(c.UserContext(), catalog.CategoryFilter{ParentID: parentID, Window: page.Window()})
 	if err != nil {
 		return err
 	}

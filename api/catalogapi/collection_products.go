@@ -49,7 +49,7 @@ func (h *handlers) listCollectionProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.CollectionProducts(c.UserContext(), id, page.Limit, page.Offset())
+	rows, total, err := h.catalog.CollectionProducts(c.UserContext(), id, page.Window())
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func (h *handlers) listCollections(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.ListCollections(c.UserContext(), page.Limit, page.Offset())
+	rows, total, err := h.catalog.ListCollections(c.UserContext(), page.Window())
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (h *handlers) listCustomerGroups(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.ListCustomerGroups(c.UserContext(), page.Limit, page.Offset())
+	rows, total, err := h.catalog.ListCustomerGroups(c.UserContext(), page.Window())
 	if err != nil {
 		return err
 	}

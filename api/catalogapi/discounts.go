@@ -141,7 +141,7 @@ func (h *handlers) listDiscounts(c *fiber.Ctx) error {
 		}
 		active = &b
 	}
-	rows, total, err := h.discounts.List(c.UserContext(), discount.ListFilter{IsActive: active, ApplicationType: appType, Limit: page.Limit, Offset: page.Offset()})
+	rows, total, err := h.discounts.List(c.UserContext(), discount.ListFilter{IsActive: active, ApplicationType: appType, Window: page.Window()})
 	if err != nil {
 		return err
 	}

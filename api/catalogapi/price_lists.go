@@ -96,7 +96,7 @@ func (h *handlers) listPriceLists(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.ListPriceLists(c.UserContext(), catalog.PriceListFilter{CustomerGroupID: groupID, Limit: page.Limit, Offset: page.Offset()})
+	rows, total, err := h.catalog.ListPriceLists(c.UserContext(), catalog.PriceListFilter{CustomerGroupID: groupID, Window: page.Window()})
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 		return err
 	}
 	rows, total, err := h.catalog.ListProducts(c.UserContext(), catalog.ProductFilter{
-		Status: status, CategoryID: categoryID, Search: search, Limit: page.Limit, Offset: page.Offset(),
+		Status: status, CategoryID: categoryID, Search: search, Window: page.Window(),
 	})
 	if err != nil {
 		return err

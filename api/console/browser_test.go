@@ -16,9 +16,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -484,8 +484,8 @@ func refreshOnce(t *testing.T, b *browser, app *testkit.App, adminID uuid.UUID) 
 	b.waitHeading("Dashboard")
 	b.waitText("Revenue by day")
 	var refreshes, reuses int64
-	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, adminauth.ActionRefresh).Count(&refreshes)
-	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, adminauth.ActionRefreshReuse).Count(&reuses)
+	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, identity.ActionRefresh).Count(&refreshes)
+	app.DB.Table("admin_audit_logs").Where("admin_id = ? AND action = ?", adminID, identity.ActionRefreshReuse).Count(&reuses)
 	// A second refresh is legitimate when a 401 arrives after the first
 	// refresh ended (it presents the new token); a reuse never is.
 	if refreshes < 1 || reuses != 0 {

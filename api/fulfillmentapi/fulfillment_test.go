@@ -355,3 +355,49 @@ func TestStatusPatchGoesThroughFulfilments(t *testing.T) {
 	}
 	stockIs(t, app, v, 7, 0, 7)
 }
+
+// One fulfilment of every unit moves a confirmed order through processing to
+// shipped in one request: the order row is written once, yet the history
+// and the events show each step, in order, once.
+func TestOneFulfilmentOfEverythingRecordsEachStep(t *testing.T) {
+	app := testkit.MustApp(t)
+	admin, token := testkit.MustAdmin(t, app, string(rbac.Staff))
+	cust, _ := testkit.MustCustomer(t, app)
+	p := backofficetest.MustProduct(t, app.DB, "Saree", 250000)
+	v := backofficetest.MustVariant(t, app.DB, p.ID, 4)
+	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: *cust,
+		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+
+	f := ship(t, app, token, o, nil, map[string]any{"notifyCustomer": false})
+	orderIs(t, app, o, "shipped", "fulfilled")
+	stockIs(t, app, v, 2, 0, 2)
+
+	var history []models.OrderStatusHistory
+	app.DB.Where("order_id = ? AND from_status IS NOT NULL", o.ID).Order("created_at, id").Find(&history)
+	if len(history) != 2 {
+		t.Fatalf("%d moves in the history, want processing, shipped", len(history))
+	}
+	for i, want := range [][2]string{{"confirmed", "processing"}, {"processing", "shipped"}} {
+		h := history[i]
+		if h.FromStatus == nil || *h.FromStatus != want[0] || h.ToStatus != want[1] || !strings.Contains(h.Note, f.ID) ||
+			h.AdminID == nil || *h.AdminID != admin.ID {
+			t.Fatalf("move %d = %+v, want %s → %s by the admin naming the fulfilment", i, h, want[0], want[1])
+		}
+	}
+	var moves []struct{ From, To string }
+	app.DB.Raw(`SELECT data->>'from' AS "from", data->>'to' AS "to" FROM events
+		WHERE type = 'order.status_changed' AND data->>'orderId' = ? ORDER BY data->>'changedAt'`, o.ID.String()).Scan(&moves)
+	if len(moves) != 2 || moves[0].From != "confirmed" || moves[0].To != "processing" || moves[1].From != "processing" || moves[1].To != "shipped" {
+		t.Fatalf("order.status_changed events %+v", moves)
+	}
+	for typ, want := range map[string]int64{"order.shipped": 1, "order.fulfillment_created": 1} {
+		if n := countEvents(t, app, typ, o); n != want {
+			t.Fatalf("%d %s events, want %d", n, typ, want)
+		}
+	}
+	var counted int64
+	app.DB.Raw(`SELECT coalesce(sum(n), 0) FROM order_counts WHERE status = 'shipped'`).Scan(&counted)
+	if counted != 1 {
+		t.Fatalf("the list counters count %d shipped orders, want 1", counted)
+	}
+}

@@ -125,9 +125,3 @@ func TestNewListNeverNull(t *testing.T) {
 		t.Fatalf("%s", b)
 	}
 }
-
-func TestLikePatternEscapes(t *testing.T) {
-	if got := LikePattern(`50%_off\`); got != `%50\%\_off\\%` {
-		t.Fatalf("%s", got)
-	}
-}

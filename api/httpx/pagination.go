@@ -3,6 +3,8 @@ package httpx
 import (
 	"strconv"
 
+	"github.com/gocommerce/shop/internal/paging"
+
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gofiber/fiber/v2"
 )
@@ -15,6 +17,9 @@ type Page struct {
 
 // Offset is the number of rows before the page.
 func (p Page) Offset() int { return (p.Page - 1) * p.Limit }
+
+// Window is the rows the page asks a service for.
+func (p Page) Window() paging.Window { return paging.Window{Limit: p.Limit, Offset: p.Offset()} }
 
 // Pagination limits.
 const (

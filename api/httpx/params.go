@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,12 +54,17 @@ func QueryEnum(c *fiber.Ctx, name string, allowed ...string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	for _, a := range allowed {
-		if s == a {
-			return s, nil
-		}
+	return s, Enum(name, s, allowed...)
+}
+
+// Enum checks that value, given as field, is one of allowed: the domain's
+// own list (models.OrderStatuses, rbac.RoleNames(), stock.Ops ...), never
+// a copy in a validation tag. Errors: VALIDATION_ERROR on field.
+func Enum(field, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
 	}
-	return "", apperr.Invalid(name, "must be one of: "+strings.Join(allowed, ", "))
+	return apperr.Invalid(field, "must be one of: "+strings.Join(allowed, ", "))
 }
 
 // QuerySearch returns a trimmed search term of at most 200 characters.
@@ -68,13 +74,6 @@ func QuerySearch(c *fiber.Ctx, name string) (string, error) {
 		return "", apperr.Invalid(name, "must be at most 200 characters")
 	}
 	return s, nil
-}
-
-// LikePattern escapes a user's text for a LIKE/ILIKE ... ESCAPE '\' pattern
-// and wraps it in % for a substring match.
-func LikePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(s) + "%"
 }
 
 // ClientIP is the socket peer, or the nearest untrusted address in

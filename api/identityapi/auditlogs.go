@@ -6,7 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/auditlog"
+	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -34,7 +34,7 @@ func (h *handlers) listAuditLogs(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.audit.List(c.UserContext(), f, page.Offset(), page.Limit)
+	rows, total, err := h.audit.List(c.UserContext(), f, page.Window())
 	if err != nil {
 		return err
 	}
@@ -52,8 +52,8 @@ func (h *handlers) listAuditLogs(c *fiber.Ctx) error {
 	return c.JSON(httpx.NewList(data, page, total))
 }
 
-func auditFilter(c *fiber.Ctx) (auditlog.Filter, error) {
-	var f auditlog.Filter
+func auditFilter(c *fiber.Ctx) (audit.Filter, error) {
+	var f audit.Filter
 	var err error
 	if f.AdminID, err = httpx.QueryUUID(c, "adminId"); err != nil {
 		return f, err

@@ -1,23 +1,21 @@
 package identityapi
 
 import (
-	"time"
-
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gofiber/fiber/v2"
 )
 
 // clientInfo describes the caller's device: deviceId from the body, else the
 // X-Device-Id header (else the service generates one), the user agent and the
 // client IP resolved with TRUSTED_PROXIES.
-func clientInfo(c *fiber.Ctx, deviceID string) adminauth.ClientInfo {
+func clientInfo(c *fiber.Ctx, deviceID string) identity.ClientInfo {
 	if deviceID == "" {
 		deviceID = c.Get("X-Device-Id")
 	}
-	return adminauth.ClientInfo{DeviceID: deviceID, UserAgent: c.Get(fiber.HeaderUserAgent), IP: httpx.IP(c)}
+	return identity.ClientInfo{DeviceID: deviceID, UserAgent: c.Get(fiber.HeaderUserAgent), IP: httpx.IP(c)}
 }
 
 // limit counts one guess in bucket key (shared by all API replicas through
@@ -39,7 +37,7 @@ func loginBucket(c *fiber.Ctx) string { return "admin-login:addr:" + httpx.Clien
 func twoFactorLoginBucket(c *fiber.Ctx) string {
 	return "admin-2fa-login:addr:" + httpx.ClientBucket(c)
 }
-func codeCheckBucket(p *adminauth.Principal) string {
+func codeCheckBucket(p *identity.Principal) string {
 	return "admin-2fa-code:admin:" + p.AdminID.String()
 }
 
@@ -47,16 +45,4 @@ func codeCheckBucket(p *adminauth.Principal) string {
 func noStore(c *fiber.Ctx) {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderPragma, "no-cache")
-}
-
-// iso formats a time for responses: ISO 8601 UTC.
-func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-// isoPtr formats an optional time; nil stays null.
-func isoPtr(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := iso(*t)
-	return &s
 }

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 )
@@ -18,7 +18,7 @@ const (
 
 // setAuthCookies sends both tokens as httpOnly cookies: the access token
 // SameSite=Lax, the refresh token SameSite=Strict.
-func (h *handlers) setAuthCookies(c *fiber.Ctx, tok *adminauth.Tokens) {
+func (h *handlers) setAuthCookies(c *fiber.Ctx, tok *identity.Tokens) {
 	now := time.Now()
 	c.Cookie(&fiber.Cookie{
 		Name: adminroute.AccessCookie, Value: tok.AccessToken, Path: accessCookiePath,

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/adminusers"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -30,7 +30,7 @@ func highLimits(c *config.Config) {
 // mustAccount creates an admin with role and a known password.
 func mustAccount(t *testing.T, app *testkit.App, role string) *models.Admin {
 	t.Helper()
-	a, err := adminusers.New(app.DB).Create(context.Background(), adminusers.CreateInput{
+	a, err := identity.NewAccounts(app.DB).Create(context.Background(), identity.CreateInput{
 		Email: role + "-" + uuid.NewString()[:8] + "@example.com", Name: "Test " + role,
 		Password: testkit.AdminPassword, Role: role,
 	})

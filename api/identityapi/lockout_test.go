@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/adminauth"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -86,7 +86,7 @@ func TestTwoFactorLockoutAcrossChallengesAndAddresses(t *testing.T) {
 	verifyFrom(t, app, "2001:db8:ffff::1", tok, backups[0]).ExpectError(t, http.StatusTooManyRequests, "RATE_LIMITED")
 	var tf models.AdminTwoFactor
 	app.DB.Take(&tf, "admin_id = ?", a.ID)
-	if len(tf.BackupCodes) != adminauth.BackupCodeCount {
+	if len(tf.BackupCodes) != identity.BackupCodeCount {
 		t.Fatalf("%d backup codes left: one was spent during the lockout", len(tf.BackupCodes))
 	}
 

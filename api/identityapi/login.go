@@ -2,7 +2,7 @@ package identityapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -55,7 +55,7 @@ func (h *handlers) login(c *fiber.Ctx) error {
 
 // sendLogin answers a login step: the 2FA challenge (no cookies), or the
 // tokens in the body and in cookies.
-func (h *handlers) sendLogin(c *fiber.Ctx, res *adminauth.LoginResult) error {
+func (h *handlers) sendLogin(c *fiber.Ctx, res *identity.LoginResult) error {
 	noStore(c)
 	if res.Challenge != nil {
 		return c.JSON(challengeResponse{Requires2FA: true, TwoFactorToken: res.Challenge.Token, ExpiresIn: res.Challenge.ExpiresIn})

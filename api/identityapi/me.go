@@ -2,6 +2,7 @@ package identityapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -23,6 +24,6 @@ func (h *handlers) me(c *fiber.Ctx) error {
 	}
 	return c.JSON(meResponse{
 		ID: acc.ID, Email: acc.Email, Name: acc.Name, Role: acc.Role,
-		TwoFactorEnabled: acc.TwoFactorEnabled, CreatedAt: iso(acc.CreatedAt),
+		TwoFactorEnabled: acc.TwoFactorEnabled, CreatedAt: httpx.Timestamp(acc.CreatedAt),
 	})
 }

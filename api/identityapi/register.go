@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
-	"github.com/gocommerce/shop/internal/adminauth"
-	"github.com/gocommerce/shop/internal/adminusers"
-	"github.com/gocommerce/shop/internal/auditlog"
+	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
@@ -30,9 +29,9 @@ const (
 
 // Services are what the identity routes call.
 type Services struct {
-	Auth     *adminauth.Service
-	Users    *adminusers.Service
-	AuditLog *auditlog.Service
+	Auth     *identity.Service
+	Users    *identity.Accounts
+	AuditLog *audit.Log
 	Limiter  *ratelimit.Limiter
 }
 
@@ -49,9 +48,9 @@ type Settings struct {
 
 // handlers holds what the endpoints need.
 type handlers struct {
-	auth    *adminauth.Service
-	users   *adminusers.Service
-	audit   *auditlog.Service
+	auth    *identity.Service
+	users   *identity.Accounts
+	audit   *audit.Log
 	limiter *ratelimit.Limiter
 	set     Settings
 }
@@ -66,9 +65,9 @@ func Register(a *adminroute.Router, svc Services, set Settings) {
 		set:     set,
 	}
 	// Public: these authenticate by themselves and write their own entries.
-	a.Public(fiber.MethodPost, "/auth/login", h.login, adminroute.Audit(adminauth.ActionLogin, ""))
-	a.Public(fiber.MethodPost, "/auth/2fa/verify", h.verifyTwoFactor, adminroute.Audit(adminauth.ActionLogin, ""))
-	a.Public(fiber.MethodPost, "/auth/refresh", h.refresh, adminroute.Audit(adminauth.ActionRefresh, ""))
+	a.Public(fiber.MethodPost, "/auth/login", h.login, adminroute.Audit(identity.ActionLogin, ""))
+	a.Public(fiber.MethodPost, "/auth/2fa/verify", h.verifyTwoFactor, adminroute.Audit(identity.ActionLogin, ""))
+	a.Public(fiber.MethodPost, "/auth/refresh", h.refresh, adminroute.Audit(identity.ActionRefresh, ""))
 
 	a.Delete("/auth/logout", rbac.Self, h.logout, adminroute.Audit(actionLogout, ""))
 	a.Delete("/auth/logout/all", rbac.Self, h.logoutAll, adminroute.Audit(actionLogoutAll, ""))

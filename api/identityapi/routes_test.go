@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -80,7 +80,7 @@ func (r *roleTokens) get(t *testing.T, role rbac.Role) string {
 	if sid, ok := r.sids[role]; ok && sessionExists(t, r.app, sid.String()) {
 		return r.tokens[role]
 	}
-	tok, err := r.app.AdminAuth.OpenSession(context.Background(), r.admins[role], adminauth.ClientInfo{DeviceID: "route-walk"})
+	tok, err := r.app.AdminAuth.OpenSession(context.Background(), r.admins[role], identity.ClientInfo{DeviceID: "route-walk"})
 	if err != nil {
 		t.Fatal(err)
 	}

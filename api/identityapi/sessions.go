@@ -53,7 +53,7 @@ func (h *handlers) listSessions(c *fiber.Ctx) error {
 	for i, s := range rows {
 		data[i] = sessionResponse{
 			ID: s.ID, DeviceID: s.DeviceID, UserAgent: s.UserAgent, IPAddress: s.IPAddress,
-			CreatedAt: iso(s.CreatedAt), LastUsedAt: iso(s.LastUsedAt), ExpiresAt: iso(s.ExpiresAt),
+			CreatedAt: httpx.Timestamp(s.CreatedAt), LastUsedAt: httpx.Timestamp(s.LastUsedAt), ExpiresAt: httpx.Timestamp(s.ExpiresAt),
 			Current: s.ID == p.SessionID,
 		}
 	}

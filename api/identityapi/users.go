@@ -2,7 +2,9 @@ package identityapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/internal/identity"
+	"github.com/gocommerce/shop/internal/patch"
+	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -11,13 +13,13 @@ type createUserRequest struct {
 	Email    string `json:"email" validate:"required"`
 	Name     string `json:"name" validate:"max=200"`
 	Password string `json:"password" validate:"required"`
-	Role     string `json:"role" validate:"required,oneof=viewer staff admin super_admin"`
+	Role     string `json:"role" validate:"required"`
 }
 
 type updateUserRequest struct {
-	Name     *string `json:"name" validate:"omitempty,max=200"`
-	Role     *string `json:"role" validate:"omitempty,oneof=viewer staff admin super_admin"`
-	IsActive *bool   `json:"isActive"`
+	Name     patch.Field[string] `json:"name"`
+	Role     patch.Field[string] `json:"role"`
+	IsActive patch.Field[bool]   `json:"isActive"`
 }
 
 type userResponse struct {
@@ -32,11 +34,11 @@ type userResponse struct {
 	UpdatedAt        string    `json:"updatedAt"`
 }
 
-func toUser(a *adminusers.Account) userResponse {
+func toUser(a *identity.Account) userResponse {
 	return userResponse{
 		ID: a.ID, Email: a.Email, Name: a.Name, Role: a.Role, IsActive: a.IsActive,
-		TwoFactorEnabled: a.TwoFactorEnabled, LastLoginAt: isoPtr(a.LastLoginAt),
-		CreatedAt: iso(a.CreatedAt), UpdatedAt: iso(a.UpdatedAt),
+		TwoFactorEnabled: a.TwoFactorEnabled, LastLoginAt: httpx.TimestampPtr(a.LastLoginAt),
+		CreatedAt: httpx.Timestamp(a.CreatedAt), UpdatedAt: httpx.Timestamp(a.UpdatedAt),
 	}
 }
 
@@ -46,11 +48,14 @@ func (h *handlers) createUser(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	a, err := h.users.Create(c.UserContext(), adminusers.CreateInput{Email: req.Email, Name: req.Name, Password: req.Password, Role: req.Role})
+	if err := httpx.Enum("role", req.Role, rbac.RoleNames()...); err != nil {
+		return err
+	}
+	a, err := h.users.Create(c.UserContext(), identity.CreateInput{Email: req.Email, Name: req.Name, Password: req.Password, Role: req.Role})
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(toUser(&adminusers.Account{Admin: *a}))
+	return c.Status(fiber.StatusCreated).JSON(toUser(&identity.Account{Admin: *a}))
 }
 
 // listUsers is GET /users (super_admin): paged, newest first, filters
@@ -60,7 +65,7 @@ func (h *handlers) listUsers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	role, err := httpx.QueryEnum(c, "role", "viewer", "staff", "admin", "super_admin")
+	role, err := httpx.QueryEnum(c, "role", rbac.RoleNames()...)
 	if err != nil {
 		return err
 	}
@@ -68,11 +73,8 @@ func (h *handlers) listUsers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := adminusers.ListFilter{Role: role}
-	if search != "" {
-		f.Search = httpx.LikePattern(search)
-	}
-	rows, total, err := h.users.List(c.UserContext(), f, page.Offset(), page.Limit)
+	f := identity.ListFilter{Role: role, Search: search}
+	rows, total, err := h.users.List(c.UserContext(), f, page.Window())
 	if err != nil {
 		return err
 	}
@@ -106,7 +108,7 @@ func (h *handlers) updateUser(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	a, err := h.users.Update(c.UserContext(), id, adminusers.UpdateInput{Name: req.Name, Role: req.Role, IsActive: req.IsActive})
+	a, err := h.users.Update(c.UserContext(), id, identity.UpdateInput{Name: req.Name, Role: req.Role, IsActive: req.IsActive})
 	if err != nil {
 		return err
 	}

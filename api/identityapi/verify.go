@@ -5,7 +5,7 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/adminauth"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gofiber/fiber/v2"
 )
@@ -21,7 +21,7 @@ type verifyRequest struct {
 // checked: {valid: true|false}. Both forms are rate limited like login (per
 // address for the login step, per admin for the check) and consume the
 // code. The login step is also refused, 429, while the admin's second factor
-// is locked after too many wrong codes (adminauth.TwoFactorLockedError).
+// is locked after too many wrong codes (identity.TwoFactorLockedError).
 func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 	var req verifyRequest
 	if err := httpx.Bind(c, &req); err != nil {
@@ -39,7 +39,7 @@ func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 	}
 	token := adminroute.BearerOrCookie(c)
 	if token == "" {
-		return adminauth.ErrUnauthenticated
+		return identity.ErrUnauthenticated
 	}
 	p, err := h.auth.Authenticate(c.UserContext(), token)
 	if err != nil {
@@ -60,7 +60,7 @@ func (h *handlers) verifyTwoFactor(c *fiber.Ctx) error {
 // bucket is the admin's wrong codes, empty until the lockout ends. Other
 // errors pass through.
 func lockoutHeaders(c *fiber.Ctx, err error) error {
-	var locked *adminauth.TwoFactorLockedError
+	var locked *identity.TwoFactorLockedError
 	if !errors.As(err, &locked) {
 		return err
 	}

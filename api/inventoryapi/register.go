@@ -9,9 +9,9 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/inventory"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -20,11 +20,11 @@ const actionBulkUpdate = "inventory.bulk_update"
 
 // Services are what the inventory routes call.
 type Services struct {
-	Inventory *inventory.Service
+	Inventory *stock.Levels
 }
 
 type handlers struct {
-	stock *inventory.Service
+	stock *stock.Levels
 }
 
 // Register mounts the inventory routes on a.
@@ -67,7 +67,7 @@ func (h *handlers) overview(c *fiber.Ctx) error {
 type bulkLine struct {
 	VariantID string `json:"variantId" validate:"required,uuid"`
 	Inventory *int   `json:"inventory" validate:"required,min=0,max=1000000000"`
-	Operation string `json:"operation" validate:"required,oneof=set add subtract"`
+	Operation string `json:"operation" validate:"required"` // stock.Ops, checked by SubmitBulk
 }
 
 type bulkRequest struct {
@@ -87,13 +87,13 @@ func (h *handlers) bulkUpdate(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	updates := make([]inventory.Update, len(req.Updates))
+	updates := make([]stock.Adjustment, len(req.Updates))
 	for i, l := range req.Updates {
 		id, err := uuid.Parse(l.VariantID)
 		if err != nil {
 			return apperr.Invalid("updates["+strconv.Itoa(i)+"].variantId", "must be a UUID")
 		}
-		updates[i] = inventory.Update{VariantID: id, Inventory: *l.Inventory, Operation: l.Operation}
+		updates[i] = stock.Adjustment{VariantID: id, Quantity: *l.Inventory, Operation: l.Operation}
 	}
 	jobID, err := h.stock.SubmitBulk(c.UserContext(), updates)
 	if err != nil {

@@ -18,7 +18,7 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	window := order.Page{Limit: page.Limit, Offset: page.Offset()}
+	window := order.Page{Window: page.Window()}
 	if s := c.Query("cursor"); s != "" {
 		if c.Query("page") != "" {
 			return apperr.Invalid("cursor", "cannot be combined with page")

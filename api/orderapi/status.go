@@ -4,11 +4,12 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 )
 
 type statusRequest struct {
-	Status string `json:"status" validate:"required,oneof=pending confirmed processing shipped delivered cancelled"`
+	Status string `json:"status" validate:"required"`
 	Note   string `json:"note" validate:"max=1000"`
 }
 
@@ -20,6 +21,9 @@ func (h *handlers) updateStatus(c *fiber.Ctx) error {
 	}
 	var req statusRequest
 	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	if err := httpx.Enum("status", req.Status, models.OrderStatuses...); err != nil {
 		return err
 	}
 	p := adminroute.PrincipalOf(c)

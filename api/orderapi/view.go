@@ -2,8 +2,8 @@ package orderapi
 
 import (
 	"encoding/json"
-	"time"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
@@ -11,9 +11,6 @@ import (
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
-
-// iso renders a timestamp as ISO 8601 UTC.
-func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 type summaryView struct {
 	ID            string       `json:"id"`
@@ -36,7 +33,7 @@ func newSummaryView(s order.Summary) summaryView {
 		ID: s.ID.String(), OrderNumber: s.OrderNumber, Status: s.Status, PaymentStatus: s.PaymentStatus,
 		CustomerID: s.CustomerID.String(), Email: s.Email, Name: s.Name, ItemCount: s.ItemCount,
 		Total: s.Total, PaidTotal: s.PaidTotal, RefundedTotal: s.RefundedTotal, Currency: s.Currency,
-		CreatedAt: iso(s.CreatedAt),
+		CreatedAt: httpx.Timestamp(s.CreatedAt),
 	}
 }
 
@@ -141,24 +138,24 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
 		Items: order.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
 		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),
-		CreatedAt: iso(o.CreatedAt), UpdatedAt: iso(o.UpdatedAt),
+		CreatedAt: httpx.Timestamp(o.CreatedAt), UpdatedAt: httpx.Timestamp(o.UpdatedAt),
 	}
 	for _, p := range d.Payments {
 		v.Payments = append(v.Payments, paymentView{ID: p.ID.String(), Provider: p.Provider,
 			PaymentIntentID: p.PaymentIntentID, PaymentID: p.PaymentID, Amount: p.Amount, Currency: p.Currency,
-			Method: p.Method, Status: p.Status, CreatedAt: iso(p.CreatedAt)})
+			Method: p.Method, Status: p.Status, CreatedAt: httpx.Timestamp(p.CreatedAt)})
 	}
 	for _, r := range d.Refunds {
 		v.Refunds = append(v.Refunds, newRefundView(r))
 	}
 	for _, h := range d.History {
 		v.History = append(v.History, historyView{FromStatus: h.FromStatus, ToStatus: h.ToStatus, Note: h.Note,
-			AdminID: uuidPtr(h.AdminID), CreatedAt: iso(h.CreatedAt)})
+			AdminID: uuidPtr(h.AdminID), CreatedAt: httpx.Timestamp(h.CreatedAt)})
 	}
 	return v
 }
 
 func newRefundView(r models.Refund) refundView {
 	return refundView{ID: r.ID.String(), OrderID: r.OrderID.String(), Amount: r.Amount, Reason: r.Reason,
-		Status: r.Status, ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: iso(r.CreatedAt)}
+		Status: r.Status, ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: httpx.Timestamp(r.CreatedAt)}
 }

@@ -1,6 +1,7 @@
 package returnapi
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
@@ -17,13 +18,24 @@ import (
 type itemRequest struct {
 	OrderItemID uuid.UUID `json:"orderItemId" validate:"required"`
 	Quantity    int       `json:"quantity" validate:"gte=1,lte=100000"`
-	Reason      string    `json:"reason" validate:"required,oneof=damaged wrong_item not_as_described no_longer_needed other"`
+	Reason      string    `json:"reason" validate:"required"`
 }
 
 // createRequest is the body of both create routes.
 type createRequest struct {
 	Items []itemRequest `json:"items" validate:"required,min=1,max=100,dive"`
 	Note  string        `json:"note" validate:"max=1000"`
+}
+
+// check checks what the validation tags cannot name: each reason is one of
+// the domain's. Errors: VALIDATION_ERROR on items[i].reason.
+func (r createRequest) check() error {
+	for i, it := range r.Items {
+		if err := httpx.Enum(fmt.Sprintf("items[%d].reason", i), it.Reason, models.ReturnReasons...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r createRequest) input(orderID uuid.UUID) returns.RequestInput {
@@ -59,6 +71,9 @@ func (h *handlers) customerCreate(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
+	if err := req.check(); err != nil {
+		return err
+	}
 	in := req.input(id)
 	customerID := storeapi.CustomerOf(c).ID
 	in.CustomerID = &customerID
@@ -79,7 +94,7 @@ func (h *handlers) customerList(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.returns.ForCustomer(c.UserContext(), storeapi.CustomerOf(c).ID, id, p.Limit, p.Offset())
+	rows, total, err := h.returns.ForCustomer(c.UserContext(), storeapi.CustomerOf(c).ID, id, p.Window())
 	if err != nil {
 		return err
 	}
@@ -101,7 +116,7 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.returns.List(c.UserContext(), returns.Filter{Status: status, OrderID: orderID}, p.Limit, p.Offset())
+	rows, total, err := h.returns.List(c.UserContext(), returns.Filter{Status: status, OrderID: orderID}, p.Window())
 	if err != nil {
 		return err
 	}
@@ -129,6 +144,9 @@ func (h *handlers) adminCreate(c *fiber.Ctx) error {
 	}
 	var req createRequest
 	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	if err := req.check(); err != nil {
 		return err
 	}
 	in := req.input(id)

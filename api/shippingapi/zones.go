@@ -29,7 +29,7 @@ func (h *handlers) listZones(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	zones, total, err := h.shipping.Zones(c.UserContext(), page.Limit, page.Offset())
+	zones, total, err := h.shipping.Zones(c.UserContext(), page.Window())
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		if err := httpx.Bind(c, &req); err != nil {
 			return err
 		}
-		if err := checkPhone("phone", req.Phone, true); err != nil {
+		if err := customer.CheckPhone("phone", req.Phone, true); err != nil {
 			return err
 		}
 		addr := req.Address.model()
@@ -97,7 +97,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 	body := checkoutBody{
 		PaymentIntent: intentBody{PaymentIntentID: *s.PaymentIntentID, PaymentProvider: s.PaymentProvider,
 			Status: s.PaymentStatus, Amount: s.Total, Currency: s.Currency},
-		CheckoutSessionID: s.ID, ExpiresAt: iso(s.ExpiresAt),
+		CheckoutSessionID: s.ID, ExpiresAt: httpx.Timestamp(s.ExpiresAt),
 		Message: "Checkout session created: complete the payment to place the order",
 	}
 	status := fiber.StatusCreated

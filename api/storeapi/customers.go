@@ -1,11 +1,9 @@
 package storeapi
 
 import (
-	"regexp"
 	"time"
 
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
@@ -57,7 +55,7 @@ func (h *handlers) register(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	if err := checkPhone("phone", req.Phone, false); err != nil {
+	if err := customer.CheckPhone("phone", req.Phone, false); err != nil {
 		return err
 	}
 	if err := h.limitAuth(c, "register"); err != nil {
@@ -101,7 +99,7 @@ func (h *handlers) me(c *fiber.Ctx) error {
 
 // addressRequest is an address in a body: a saved address, or a guest's.
 type addressRequest struct {
-	Type     string `json:"type" validate:"omitempty,oneof=shipping billing"`
+	Type     string `json:"type"` // customer.CheckAddress checks it
 	Street   string `json:"street" validate:"required,notblank,max=500"`
 	City     string `json:"city" validate:"required,notblank,max=100"`
 	State    string `json:"state" validate:"required,notblank,max=100"`
@@ -152,7 +150,7 @@ func (h *handlers) listAddresses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.customers.Addresses(c.UserContext(), customerOf(c).ID, p.Limit, p.Offset())
+	rows, total, err := h.customers.Addresses(c.UserContext(), customerOf(c).ID, p.Window())
 	if err != nil {
 		return err
 	}
@@ -161,20 +159,4 @@ func (h *handlers) listAddresses(c *fiber.Ctx) error {
 		out[i] = toAddress(a)
 	}
 	return c.JSON(httpx.NewList(out, p, total))
-}
-
-var phonePattern = regexp.MustCompile(`^\+?[0-9][0-9 ()-]{6,19}$`)
-
-// checkPhone validates a phone number: digits with an optional leading +,
-// spaces, hyphens and parentheses, 7 to 20 characters.
-func checkPhone(field, phone string, required bool) error {
-	switch {
-	case phone == "" && !required:
-		return nil
-	case phone == "":
-		return apperr.Invalid(field, "is required")
-	case !phonePattern.MatchString(phone):
-		return apperr.Invalid(field, "must be a phone number of 7 to 20 digits, spaces, hyphens or parentheses, optionally starting with +")
-	}
-	return nil
 }

@@ -60,7 +60,7 @@ func (h *handlers) listOrders(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.orders.CustomerOrders(c.UserContext(), customerOf(c).ID, p.Limit, p.Offset())
+	list, total, err := h.orders.CustomerOrders(c.UserContext(), customerOf(c).ID, p.Window())
 	if err != nil {
 		return err
 	}
@@ -88,6 +88,3 @@ func (h *handlers) getOrder(c *fiber.Ctx) error {
 	}
 	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillment.Views(fs)})
 }
-
-// iso formats a time for responses: ISO 8601 UTC.
-func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/browse"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -34,9 +35,9 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if len(category) > 200 {
 		return apperr.Invalid("category", "must be a category id or slug")
 	}
-	q := browse.ListQuery{Group: group(c), Category: category, Limit: p.Limit, Offset: p.Offset()}
+	q := browse.ListQuery{Group: group(c), Category: category, Window: p.Window()}
 	if search != "" {
-		q.Pattern = httpx.LikePattern(search)
+		q.Pattern = database.LikeContains(search)
 	}
 	page, err := h.browse.List(c.UserContext(), q)
 	if err != nil {

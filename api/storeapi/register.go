@@ -1,19 +1,16 @@
 // Package storeapi serves the storefront at the service root: customer
 // accounts, product browsing, the cart, checkout, a customer's orders, guest
 // account claims and product reviews (README "API overview: storefront",
-// docs/DECISIONS.md "Storefront"), and the review moderation routes of the
-// administrator API.
+// docs/DECISIONS.md "Storefront"). Review moderation is api/reviewapi.
 package storeapi
 
 import (
 	"time"
 
-	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
@@ -33,7 +30,7 @@ type Services struct {
 	Browse       *browse.Service
 	Carts        *cart.Service
 	Checkout     *checkout.Service
-	Claims       *claim.Service
+	Claims       *customer.Claims
 	Reviews      *review.Service
 	Shipping     *shipping.Service
 	Queue        tasks.Enqueuer
@@ -63,7 +60,7 @@ type handlers struct {
 	carts     *cart.Service
 	checkout  *checkout.Service
 	orders    *order.Service
-	claims    *claim.Service
+	claims    *customer.Claims
 	reviews   *review.Service
 	shipping  *shipping.Service
 	queue     tasks.Enqueuer
@@ -71,9 +68,8 @@ type handlers struct {
 	set       Settings
 }
 
-// Register mounts the storefront routes on r and review moderation on
-// admin.
-func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settings) {
+// Register mounts the storefront routes on r.
+func Register(r fiber.Router, svc Services, set Settings) {
 	h := &handlers{
 		customers: svc.Customers,
 		shipments: svc.Fulfillments,
@@ -117,5 +113,4 @@ func Register(r fiber.Router, admin *adminroute.Router, svc Services, set Settin
 	r.Get("/orders", h.requireCustomer, h.listOrders)
 	r.Get("/orders/:id", h.requireCustomer, h.getOrder)
 
-	registerModeration(admin, h)
 }

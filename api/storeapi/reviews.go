@@ -41,7 +41,7 @@ func (h *handlers) listReviews(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rows, total, sum, err := h.reviews.Published(c.UserContext(), c.Params("id"), p.Limit, p.Offset())
+	rows, total, sum, err := h.reviews.Published(c.UserContext(), c.Params("id"), p.Window())
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package systemapi
 import (
 	"time"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/system"
 	"github.com/gofiber/fiber/v2"
 )
@@ -44,7 +45,7 @@ func (h *handlers) health(c *fiber.Ctx) error {
 	r := h.system.Health(c.UserContext())
 	return c.JSON(healthResponse{
 		Status:    r.Status,
-		Timestamp: r.Timestamp.Format(time.RFC3339),
+		Timestamp: httpx.Timestamp(r.Timestamp),
 		Services: servicesView{Database: r.Database, Redis: r.Redis,
 			External: externalView{Gateway: r.Gateway, Email: r.Email}},
 		Metrics: metricsView{

@@ -2,7 +2,6 @@ package systemapi
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
@@ -75,9 +74,6 @@ func (h *handlers) job(c *fiber.Ctx) error {
 	if j.Error != "" {
 		v.Error = &j.Error
 	}
-	if j.CompletedAt != nil {
-		s := j.CompletedAt.Format(time.RFC3339)
-		v.CompletedAt = &s
-	}
+	v.CompletedAt = httpx.TimestampPtr(j.CompletedAt)
 	return c.JSON(v)
 }

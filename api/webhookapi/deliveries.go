@@ -21,7 +21,7 @@ func (h *handler) deliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	logs, total, err := h.subs.Deliveries(c.UserContext(), id, status, page.Offset(), page.Limit)
+	logs, total, err := h.subs.Deliveries(c.UserContext(), id, status, page.Window())
 	if err != nil {
 		return err
 	}

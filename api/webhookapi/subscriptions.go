@@ -2,6 +2,7 @@ package webhookapi
 
 import (
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/internal/webhooks"
 	"github.com/gofiber/fiber/v2"
 )
@@ -40,7 +41,7 @@ func (h *handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	subs, total, err := h.subs.List(c.UserContext(), page.Offset(), page.Limit)
+	subs, total, err := h.subs.List(c.UserContext(), page.Window())
 	if err != nil {
 		return err
 	}
@@ -65,11 +66,11 @@ func (h *handler) get(c *fiber.Ctx) error {
 
 // updateRequest is the body of PATCH /admin/webhooks/{id}: any subset.
 type updateRequest struct {
-	URL         *string   `json:"url"`
-	Events      *[]string `json:"events" validate:"omitnil,min=1,max=20"`
-	Secret      *string   `json:"secret"`
-	Description *string   `json:"description" validate:"omitnil,max=500"`
-	IsActive    *bool     `json:"isActive"`
+	URL         patch.Field[string]   `json:"url"`
+	Events      patch.Field[[]string] `json:"events"`
+	Secret      patch.Field[string]   `json:"secret"`
+	Description patch.Field[string]   `json:"description"`
+	IsActive    patch.Field[bool]     `json:"isActive"`
 }
 
 func (h *handler) update(c *fiber.Ctx) error {
@@ -81,9 +82,7 @@ func (h *handler) update(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	sub, err := h.subs.Update(c.UserContext(), id, webhooks.UpdateInput{
-		URL: req.URL, Events: req.Events, Secret: req.Secret, Description: req.Description, IsActive: req.IsActive,
-	})
+	sub, err := h.subs.Update(c.UserContext(), id, webhooks.UpdateInput(req))
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,7 @@ type bench struct {
 	apiRSS, workerRSS                     float64
 	webhookOrdersPerSec                   float64
 	webhookOrders                         int
+	scale                                 scaleFigures
 }
 
 // env is the production configuration the processes run with; rate limits

@@ -32,6 +32,11 @@ type options struct {
 	only     string
 	dbName   string
 	keepData bool
+	// scale runs the scaling measurements (runScale) instead of the
+	// endpoint scenarios, into the measured section of scaleOut.
+	scale     bool
+	scaleOut  string
+	auditRows int64
 }
 
 func main() {
@@ -49,6 +54,9 @@ func main() {
 	flag.StringVar(&o.dbServer, "database-url", envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres server (the database part is replaced)")
 	flag.StringVar(&o.dbName, "database-name", "shop_bench", "the database created for the run (dropped first)")
 	flag.StringVar(&o.only, "only", "", "comma-separated scenario names to run (default all)")
+	flag.BoolVar(&o.scale, "scale", false, "measure how the service scales (docs/SCALING.md) instead of the endpoints")
+	flag.StringVar(&o.scaleOut, "scale-out", "docs/SCALING.md", "the document whose measured section -scale rewrites")
+	flag.Int64Var(&o.auditRows, "audit-rows", 10_000_000, "audit entries seeded for -scale")
 	flag.Parse()
 	if *ceiling != "" {
 		log.Fatal(serveCeiling(*ceiling))
@@ -111,6 +119,15 @@ func run(o options) error {
 
 	b := &bench{o: o, bin: bin, work: work, dbURL: dbURL, redisURL: redisURL, db: db, data: data}
 	defer b.stopAll()
+	if o.scale {
+		if err := b.runScale(ctx); err != nil {
+			return err
+		}
+		b.stopAll()
+		report := b.scaleReport()
+		fmt.Println(report)
+		return replaceSection(o.scaleOut, report)
+	}
 	if err := b.measureCeilings(ctx, false); err != nil {
 		return err
 	}
@@ -139,4 +156,26 @@ func keptNotes(path string) string {
 		return "\n" + string(old[i:])
 	}
 	return ""
+}
+
+// Markers of the measured section of docs/SCALING.md, which -scale rewrites;
+// the rest of the document is written by hand.
+const (
+	scaleBegin = "<!-- measured: begin (make bench-scale) -->"
+	scaleEnd   = "<!-- measured: end -->"
+)
+
+// replaceSection writes body between the markers in path.
+func replaceSection(path, body string) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, scaleBegin), strings.Index(s, scaleEnd)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no %q … %q section", path, scaleBegin, scaleEnd)
+	}
+	s = s[:i+len(scaleBegin)] + "\n" + body + s[j:]
+	return os.WriteFile(path, []byte(s), 0o644)
 }

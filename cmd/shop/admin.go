@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +21,7 @@ func adminCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			adm, err := a.AdminUsers.Create(ctx, adminusers.CreateInput{Email: email, Name: name, Password: password, Role: role})
+			adm, err := a.AdminAccounts.Create(ctx, identity.CreateInput{Email: email, Name: name, Password: password, Role: role})
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bufio"
+	"context"
 	"debug/buildinfo"
 	"fmt"
 	"net"
@@ -15,6 +16,11 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/hibiken/asynq"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 var shopBin string
@@ -138,4 +144,88 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 	case <-time.After(12 * time.Second):
 		t.Fatal("shop api did not exit within 12 s of SIGTERM")
 	}
+}
+
+// The worker and the scheduler, which have no HTTP API, serve their metrics
+// on METRICS_ADDR: the tasks the worker ran (by type and outcome) and the
+// depth of the queues, in the Prometheus text format, and /healthz for the
+// liveness probe.
+func TestWorkerServesMetrics(t *testing.T) {
+	rdb, redisURL := testkit.MustRedis(t)
+	dbURL := testkit.MustDatabaseURL(t)
+	start := func(process string) string {
+		port := testkit.FreePort(t)
+		cmd := exec.Command(shopBin, process)
+		cmd.Env = append(os.Environ(), "APP_ENV=development", fmt.Sprintf("METRICS_ADDR=127.0.0.1:%d", port),
+			"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "LOG_LEVEL=warn")
+		cmd.Stderr = testkit.TestWriter(t)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		base := fmt.Sprintf("http://127.0.0.1:%d", port)
+		testkit.Eventually(t, 15*time.Second, "the "+process+"'s metrics listener", func() bool {
+			resp, err := http.Get(base + "/healthz")
+			if err == nil {
+				resp.Body.Close()
+			}
+			return err == nil && resp.StatusCode == 200
+		})
+		return base
+	}
+	base := start("worker")
+	testkit.Do(t, http.MethodGet, start("scheduler")+"/metrics", testkit.Req{}).Expect(t, http.StatusOK)
+
+	q := asynq.NewClientFromRedisClient(rdb)
+	task, opts := tasks.NewOutboxDispatchTask(time.Now())
+	if err := tasks.Enqueue(context.Background(), q, task, opts...); err != nil {
+		t.Fatal(err)
+	}
+	var families map[string]*dto.MetricFamily
+	testkit.Eventually(t, 15*time.Second, "the dispatch task counted in /metrics", func() bool {
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("/metrics answered %d", resp.StatusCode)
+		}
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		if families, err = parser.TextToMetricFamilies(resp.Body); err != nil {
+			t.Fatalf("/metrics does not parse: %v", err)
+		}
+		return metricValue(families["worker_tasks_processed_total"], map[string]string{"type": tasks.TypeOutboxDispatch, "outcome": "ok"}) >= 1
+	})
+	for _, state := range []string{"pending", "active", "scheduled", "retry", "archived"} {
+		if v := metricValue(families["asynq_queue_tasks"], map[string]string{"queue": tasks.QueueDefault, "state": state}); v < 0 {
+			t.Errorf("no asynq_queue_tasks for the default queue's %s tasks in /metrics", state)
+		}
+	}
+}
+
+// metricValue is the value of f's series whose labels include want; -1 when
+// there is none.
+func metricValue(f *dto.MetricFamily, want map[string]string) float64 {
+	if f == nil {
+		return -1
+	}
+	for _, m := range f.Metric {
+		got := map[string]string{}
+		for _, l := range m.Label {
+			got[l.GetName()] = l.GetValue()
+		}
+		match := true
+		for k, v := range want {
+			match = match && got[k] == v
+		}
+		if !match {
+			continue
+		}
+		if m.Counter != nil {
+			return m.Counter.GetValue()
+		}
+		return m.Gauge.GetValue()
+	}
+	return -1
 }

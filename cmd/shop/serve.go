@@ -81,6 +81,9 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 	if addr := a.Config.PprofAddr; addr != "" {
 		servePprof(ctx, addr, a.Log)
 	}
+	if addr := a.Config.MetricsAddr; addr != "" && !runAPI {
+		serveMetrics(ctx, addr, a, a.Log)
+	}
 	if runAPI {
 		srv := api.New(a)
 		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", a.Config.Port))

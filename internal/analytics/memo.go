@@ -41,14 +41,14 @@ func newReportMemo[T any](ttl time.Duration) *reportMemo[T] {
 // caller's request does, so the others are not failed by it. Errors are not
 // remembered.
 func (m *reportMemo[T]) get(ctx context.Context, key string, compute func(context.Context) (T, error)) (T, error) {
-	now := time.Now()
-	m.mu.Lock()
-	if e, ok := m.kept[key]; ok && now.Before(e.expires) {
-		m.mu.Unlock()
-		return e.value, nil
+	if v, ok := m.lookup(key); ok {
+		return v, nil
 	}
-	m.mu.Unlock()
 	ch := m.flight.DoChan(key, func() (any, error) {
+		// A flight that finished after the lookup above has kept its report.
+		if v, ok := m.lookup(key); ok {
+			return v, nil
+		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
 		v, err := compute(cctx)
@@ -68,6 +68,17 @@ func (m *reportMemo[T]) get(ctx context.Context, key string, compute func(contex
 		var zero T
 		return zero, ctx.Err()
 	}
+}
+
+// lookup returns key's report while it is fresh.
+func (m *reportMemo[T]) lookup(key string) (T, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.kept[key]; ok && time.Now().Before(e.expires) {
+		return e.value, true
+	}
+	var zero T
+	return zero, false
 }
 
 func (m *reportMemo[T]) keep(key string, v T) {

@@ -11,26 +11,22 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocommerce/shop/internal/adminauth"
-	"github.com/gocommerce/shop/internal/adminusers"
 	"github.com/gocommerce/shop/internal/analytics"
-	"github.com/gocommerce/shop/internal/auditlog"
+	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/bundle"
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/claim"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/customer"
-	"github.com/gocommerce/shop/internal/customeradmin"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/idempotency"
-	"github.com/gocommerce/shop/internal/inventory"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
@@ -38,6 +34,7 @@ import (
 	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
+	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/system"
 	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/gocommerce/shop/internal/tracing/checkouttrace"
@@ -97,24 +94,24 @@ type App struct {
 
 	// Administrators: sign-in and sessions, their security emails, the
 	// accounts, and the audit log.
-	AdminAuth   *adminauth.Service
-	AdminMailer *adminauth.Mailer
-	AdminUsers  *adminusers.Service
-	AuditLog    *auditlog.Service
+	AdminAuth     *identity.Service
+	AdminMailer   *mail.Outbox
+	AdminAccounts *identity.Accounts
+	AuditLog      *audit.Log
 
 	// Catalog and merchandising.
 	Catalog   *catalog.Service
 	Discounts *discount.Admin
 	Bundles   *bundle.Service
-	Inventory *inventory.Service
+	Inventory *stock.Levels
 	Reviews   *review.Service
 	// Browse is the shoppers' cached read model of the catalog.
 	Browse *browse.Service
 
 	// Shoppers and their purchases.
 	Customers     *customer.Service
-	CustomerAdmin *customeradmin.Service
-	Claims        *claim.Service
+	CustomerAdmin *customer.Admin
+	Claims        *customer.Claims
 	Carts         *cart.Service
 	Checkout      *checkout.Service
 	// Shipping holds the zones and methods checkout charges by.
@@ -126,11 +123,11 @@ type App struct {
 	// Fulfillments ships orders in parts with tracking (API-DECISIONS 12);
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
-	FulfillmentMailer *fulfillment.Mailer
+	FulfillmentMailer *mail.Outbox
 	// Returns takes units of shipped orders back and refunds them through
 	// Orders; ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
-	ReturnMailer *returns.Mailer
+	ReturnMailer *mail.Outbox
 
 	// Back office.
 	Analytics *analytics.Service
@@ -242,7 +239,7 @@ func (a *App) build() error {
 	a.Limiter = ratelimit.New(a.Redis)
 	a.Idempotency = idempotency.New(a.DB)
 
-	a.AdminAuth = adminauth.New(a.DB, adminauth.Settings{
+	a.AdminAuth = identity.New(a.DB, identity.Settings{
 		JWTSecret:            []byte(cfg.AdminJWTSecret),
 		AccessTokenTTL:       cfg.AdminAccessTokenTTL,
 		RefreshTTL:           time.Duration(cfg.AdminRefreshTokenDays) * 24 * time.Hour,
@@ -251,22 +248,22 @@ func (a *App) build() error {
 		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
 		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
 	}).WithEmailQueue(a.Queue, log)
-	a.AdminMailer = adminauth.NewMailer(a.DB, sender, cfg.AppName)
-	a.AdminUsers = adminusers.New(a.DB)
-	a.AuditLog = auditlog.New(a.DB)
+	a.AdminMailer = identity.NewMailer(a.DB, sender, cfg.AppName)
+	a.AdminAccounts = identity.NewAccounts(a.DB)
+	a.AuditLog = audit.NewLog(a.DB, a.Redis)
 
 	a.Catalog = catalog.New(a.DB, catalog.Options{
 		Cache: a.Cache, Queue: a.Queue, Log: log, LowStockThreshold: cfg.LowStockThreshold,
 	})
 	a.Discounts = discount.NewAdmin(a.DB)
 	a.Bundles = bundle.New(a.DB, a.Cache, log)
-	a.Inventory = inventory.New(a.DB, a.Queue, log, cfg.LowStockThreshold, cfg.StoreCurrency)
+	a.Inventory = stock.NewLevels(a.DB, a.Queue, log, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reviews = review.New(a.DB, a.Cache, browse.CatalogNamespace)
 	a.Browse = browse.New(a.DB, a.Cache, a.StockCache, cfg.StoreCurrency)
 
 	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL})
-	a.CustomerAdmin = customeradmin.New(a.DB, cfg.StoreCurrency)
-	a.Claims = claim.New(a.DB, sender, claim.Settings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
+	a.CustomerAdmin = customer.NewAdmin(a.DB, cfg.StoreCurrency)
+	a.Claims = customer.NewClaims(a.DB, sender, customer.ClaimSettings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)

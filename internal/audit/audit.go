@@ -1,4 +1,4 @@
-// Package audit writes the administrator activity log. Entries are
+// Package audit writes and reads the administrator activity log. Entries are
 // append-only (a trigger refuses UPDATE and DELETE) and their metadata is
 // scrubbed of passwords, tokens, secrets and codes at any depth.
 package audit

@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -81,11 +82,11 @@ func TestListStatementBudget(t *testing.T) {
 	ctx := context.Background()
 
 	for _, q := range []browse.ListQuery{
-		{Limit: 20},
-		{Limit: 100, Group: &s.group},
-		{Limit: 20, Offset: 20, Category: "apparel"},
-		{Limit: 5, Category: s.child.ID.String(), Pattern: "%tee%"},
-		{Limit: 20, Offset: 400},
+		{Window: paging.Window{Limit: 20}},
+		{Window: paging.Window{Limit: 100}, Group: &s.group},
+		{Window: paging.Window{Limit: 20, Offset: 20}, Category: "apparel"},
+		{Window: paging.Window{Limit: 5}, Category: s.child.ID.String(), Pattern: "%tee%"},
+		{Window: paging.Window{Limit: 20, Offset: 400}},
 	} {
 		counter.n.Store(0)
 		page, err := svc.List(ctx, q)
@@ -108,29 +109,29 @@ func TestListAndProduct(t *testing.T) {
 	svc := browse.New(db, off, browse.NewStockStore(nil, "x:", time.Minute, false), "INR")
 	ctx := context.Background()
 
-	all, err := svc.List(ctx, browse.ListQuery{Limit: 100})
+	all, err := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if decoded := list(t, all); all.Total != 31 || len(decoded) != 31 || decoded[0].ID != s.cafe.ID || decoded[0].Available != 3 {
 		t.Fatalf("all: total %d, %d products", all.Total, len(decoded))
 	}
-	tees, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: "apparel"})
-	sub, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: s.child.ID.String()})
+	tees, _ := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}, Category: "apparel"})
+	sub, _ := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}, Category: s.child.ID.String()})
 	if tees.Total != 30 || sub.Total != 15 {
 		t.Fatalf("category apparel (with its subcategory) %d, tees %d", tees.Total, sub.Total)
 	}
-	none, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Category: "no-such-category"})
+	none, _ := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}, Category: "no-such-category"})
 	if none.Total != 0 {
 		t.Fatalf("unknown category: %d", none.Total)
 	}
 	for _, pattern := range []string{"%cafe%", "%CAFÉ M%", "%fé%"} {
-		found, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Pattern: pattern})
+		found, _ := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}, Pattern: pattern})
 		if found.Total != 1 || list(t, found)[0].ID != s.cafe.ID {
 			t.Fatalf("search %q: %d results", pattern, found.Total)
 		}
 	}
-	literal, _ := svc.List(ctx, browse.ListQuery{Limit: 100, Pattern: `%\%%`})
+	literal, _ := svc.List(ctx, browse.ListQuery{Window: paging.Window{Limit: 100}, Pattern: `%\%%`})
 	if literal.Total != 0 {
 		t.Fatalf("escaped %% matched %d", literal.Total)
 	}
@@ -193,7 +194,7 @@ func TestSearchPagesFollowCatalogWrites(t *testing.T) {
 	catalog := cache.New(rdb, "shop:cache:", time.Minute, true)
 	svc := browse.New(db.Session(&gorm.Session{Logger: counter}), catalog, browse.NewStockStore(rdb, "shop:cache:", time.Minute, true), "INR")
 	ctx := context.Background()
-	q := browse.ListQuery{Limit: 100, Pattern: "%plain tee%"}
+	q := browse.ListQuery{Window: paging.Window{Limit: 100}, Pattern: "%plain tee%"}
 
 	first, err := svc.List(ctx, q)
 	if err != nil || first.Total != int64(s.activeInCategories) {

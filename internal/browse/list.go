@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/cache"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/google/uuid"
 )
 
@@ -18,10 +19,9 @@ type ListQuery struct {
 	Group *uuid.UUID
 	// Category is a category id or slug; its subcategories are included.
 	Category string
-	// Pattern is a LIKE pattern already escaped (httpx.LikePattern), or "".
+	// Pattern is a LIKE pattern already escaped (database.LikeContains), or "".
 	Pattern string
-	Limit   int
-	Offset  int
+	paging.Window
 }
 
 // Only the first few listing pages at the default page size go to Redis,

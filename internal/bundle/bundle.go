@@ -23,6 +23,7 @@ import (
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -161,8 +162,8 @@ func Load(ctx context.Context, db *gorm.DB, id uuid.UUID) (*models.Bundle, error
 
 // Filter selects a page of bundles, newest first.
 type Filter struct {
-	IsActive      *bool
-	Limit, Offset int
+	IsActive *bool
+	paging.Window
 }
 
 // List returns a page of bundles with their sets and items, and the total.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -95,8 +96,7 @@ func (s *Service) GetCategory(ctx context.Context, id uuid.UUID) (*models.Catego
 type CategoryFilter struct {
 	// ParentID, when set, lists that category's children.
 	ParentID *uuid.UUID
-	Limit    int
-	Offset   int
+	paging.Window
 }
 
 // ListCategories returns a page of categories and the total.
@@ -123,7 +123,7 @@ func (s *Service) ListCategories(ctx context.Context, f CategoryFilter) ([]model
 // itself or one of its descendants would make a cycle: VALIDATION_ERROR on
 // parentId. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken).
 func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryPatch) (*models.Category, error) {
-	errs := []error{notNull("name", in.Name), notNull("description", in.Description), notNull("slug", in.Slug)}
+	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("slug", in.Slug)}
 	if v, ok := in.Name.Get(); ok {
 		errs = append(errs, checkRequiredText("name", v, maxName))
 	}

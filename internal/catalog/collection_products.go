@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -45,7 +46,8 @@ func (s *Service) RemoveFromCollection(ctx context.Context, collectionID, produc
 
 // CollectionProducts returns a page of a collection's products, most
 // recently added first, and the total. Errors: NOT_FOUND.
-func (s *Service) CollectionProducts(ctx context.Context, collectionID uuid.UUID, limit, offset int) ([]models.Product, int64, error) {
+func (s *Service) CollectionProducts(ctx context.Context, collectionID uuid.UUID, w paging.Window) ([]models.Product, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	if err := mustExist(db, "collections", collectionID, resCollection); err != nil {
 		return nil, 0, err

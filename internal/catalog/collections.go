@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -72,7 +73,8 @@ func (s *Service) GetCollection(ctx context.Context, id uuid.UUID) (*CollectionD
 }
 
 // ListCollections returns a page of collections, newest first, and the total.
-func (s *Service) ListCollections(ctx context.Context, limit, offset int) ([]models.Collection, int64, error) {
+func (s *Service) ListCollections(ctx context.Context, w paging.Window) ([]models.Collection, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	var rows []models.Collection
 	if err := db.Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
@@ -88,7 +90,7 @@ func (s *Service) ListCollections(ctx context.Context, limit, offset int) ([]mod
 // UpdateCollection applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (slug taken).
 func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in CollectionPatch) (*models.Collection, error) {
-	errs := []error{notNull("name", in.Name), notNull("slug", in.Slug), notNull("description", in.Description), notNull("imageUrl", in.ImageURL)}
+	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("slug", in.Slug), patch.NotNull("description", in.Description), patch.NotNull("imageUrl", in.ImageURL)}
 	set := map[string]any{}
 	if v, ok := in.Name.Get(); ok {
 		errs, set["name"] = append(errs, checkRequiredText("name", v, maxName)), v

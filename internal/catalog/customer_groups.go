@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -64,7 +65,8 @@ func (s *Service) GetCustomerGroup(ctx context.Context, id uuid.UUID) (*Customer
 }
 
 // ListCustomerGroups returns a page of groups, newest first, and the total.
-func (s *Service) ListCustomerGroups(ctx context.Context, limit, offset int) ([]models.CustomerGroup, int64, error) {
+func (s *Service) ListCustomerGroups(ctx context.Context, w paging.Window) ([]models.CustomerGroup, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	var rows []models.CustomerGroup
 	if err := db.Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
@@ -80,7 +82,7 @@ func (s *Service) ListCustomerGroups(ctx context.Context, limit, offset int) ([]
 // UpdateCustomerGroup applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (name taken).
 func (s *Service) UpdateCustomerGroup(ctx context.Context, id uuid.UUID, in CustomerGroupPatch) (*models.CustomerGroup, error) {
-	errs := []error{notNull("name", in.Name), notNull("description", in.Description)}
+	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description)}
 	set := map[string]any{}
 	if v, ok := in.Name.Get(); ok {
 		errs, set["name"] = append(errs, checkRequiredText("name", v, maxName)), v

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
-	"github.com/gocommerce/shop/internal/patch"
 	"gorm.io/gorm"
 )
 
@@ -23,14 +22,6 @@ const (
 // not exist (a category, group or variant id).
 func unknownRef(field string) error {
 	return apperr.Invalid(field, "does not exist")
-}
-
-// notNull refuses null for a field that cannot be cleared.
-func notNull[T any](field string, f patch.Field[T]) error {
-	if f.IsNull() {
-		return apperr.Invalid(field, "must not be null")
-	}
-	return nil
 }
 
 // foreignKeys names the body field behind each foreign key a write may

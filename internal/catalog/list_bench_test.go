@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -68,7 +69,7 @@ func BenchmarkListProducts(b *testing.B) {
 		f    catalog.ProductFilter
 	}{
 		{"first page", catalog.ProductFilter{}},
-		{"page 500", catalog.ProductFilter{Offset: 499 * 20}},
+		{"page 500", catalog.ProductFilter{Window: paging.Window{Offset: 499 * 20}}},
 		{"status active", catalog.ProductFilter{Status: "active"}},
 		{"category", catalog.ProductFilter{CategoryID: &cats[2]}},
 		{"category and status", catalog.ProductFilter{CategoryID: &cats[2], Status: "draft"}},
@@ -97,7 +98,7 @@ func BenchmarkListProducts(b *testing.B) {
 // explain logs the plan of a search, to show the trigram index at work.
 func explain(b *testing.B, db *gorm.DB, term string) {
 	var plan []string
-	err := db.Raw(`EXPLAIN (ANALYZE, COSTS OFF) ` + catalog.ListSQLForTest(db, catalog.ProductFilter{Search: term, Limit: 20})).Scan(&plan).Error
+	err := db.Raw(`EXPLAIN (ANALYZE, COSTS OFF) ` + catalog.ListSQLForTest(db, catalog.ProductFilter{Search: term, Window: paging.Window{Limit: 20}})).Scan(&plan).Error
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -173,7 +174,7 @@ func (s *Service) GetPriceList(ctx context.Context, id uuid.UUID) (*models.Price
 // PriceListFilter selects a page of price lists, newest first.
 type PriceListFilter struct {
 	CustomerGroupID *uuid.UUID
-	Limit, Offset   int
+	paging.Window
 }
 
 // ListPriceLists returns a page of price lists (with their rules) and the total.
@@ -201,8 +202,8 @@ func (s *Service) ListPriceLists(ctx context.Context, f PriceListFilter) ([]mode
 // UpdatePriceList applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR.
 func (s *Service) UpdatePriceList(ctx context.Context, id uuid.UUID, in PriceListPatch) (*models.PriceList, error) {
-	errs := []error{notNull("name", in.Name), notNull("description", in.Description), notNull("customerGroupId", in.CustomerGroupID),
-		notNull("isActive", in.IsActive), notNull("priority", in.Priority)}
+	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("customerGroupId", in.CustomerGroupID),
+		patch.NotNull("isActive", in.IsActive), patch.NotNull("priority", in.Priority)}
 	set := map[string]any{}
 	if v, ok := in.Name.Get(); ok {
 		errs, set["name"] = append(errs, checkRequiredText("name", v, maxName)), v

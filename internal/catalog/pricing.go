@@ -58,7 +58,7 @@ func overrideInvalid(key, issue string) error {
 // the price. Errors: NOT_FOUND, VALIDATION_ERROR (price, compareAtPrice,
 // customerGroupOverrides naming an unknown group or a bad price).
 func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in PricingPatch) (*ProductDetail, error) {
-	if err := notNull("price", in.Price); err != nil {
+	if err := patch.NotNull("price", in.Price); err != nil {
 		return nil, err
 	}
 	if v, ok := in.Price.Get(); ok {

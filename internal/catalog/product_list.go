@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -20,8 +22,7 @@ type ProductFilter struct {
 	// Search matches title and description as a substring, ignoring case
 	// and accents ("cafe" finds "Café").
 	Search string
-	Limit  int
-	Offset int
+	paging.Window
 }
 
 // maxSearch bounds a search term.
@@ -42,7 +43,7 @@ func (f ProductFilter) where(db *gorm.DB) *gorm.DB {
 	}
 	if f.Search != "" {
 		// likeContains escapes with backslash, LIKE's default escape
-		q = q.Where(searchExpr+` LIKE shop_fold(?)`, likeContains(f.Search))
+		q = q.Where(searchExpr+` LIKE shop_fold(?)`, database.LikeContains(f.Search))
 	}
 	return q
 }

@@ -26,9 +26,9 @@ type ProductPatch struct {
 }
 
 func (in ProductPatch) validate() error {
-	if err := firstErr(notNull("title", in.Title), notNull("slug", in.Slug), notNull("description", in.Description),
-		notNull("price", in.Price), notNull("gstRate", in.GSTRate), notNull("hsnCode", in.HSNCode),
-		notNull("status", in.Status)); err != nil {
+	if err := firstErr(patch.NotNull("title", in.Title), patch.NotNull("slug", in.Slug), patch.NotNull("description", in.Description),
+		patch.NotNull("price", in.Price), patch.NotNull("gstRate", in.GSTRate), patch.NotNull("hsnCode", in.HSNCode),
+		patch.NotNull("status", in.Status)); err != nil {
 		return err
 	}
 	var errs []error

@@ -155,15 +155,6 @@ func checkImageURL(s string) error {
 	return nil
 }
 
-// likeEscape escapes s for LIKE ... ESCAPE '\': user text never acts as a
-// wildcard.
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
-// likeContains is the LIKE pattern of a substring match on s.
-func likeContains(s string) string { return "%" + likeEscape(s) + "%" }
-
 // firstErr returns the first non-nil error.
 func firstErr(errs ...error) error {
 	for _, err := range errs {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"gorm.io/gorm"
 )
@@ -24,7 +25,7 @@ func TestSearchUsesTrigramIndex(t *testing.T) {
 				return err
 			}
 		}
-		q := catalog.ProductFilter{Search: "café", Limit: 20}
+		q := catalog.ProductFilter{Search: "café", Window: paging.Window{Limit: 20}}
 		return tx.Raw(`EXPLAIN ` + catalog.ListSQLForTest(tx, q)).Scan(&plan).Error
 	})
 	if err != nil {

@@ -40,7 +40,7 @@ func slugFor(tx *gorm.DB, table, explicit, name string) (slug string, generated 
 	}
 	var taken []string
 	err = tx.Raw(`SELECT slug FROM `+table+` WHERE slug = ? OR slug LIKE ? ESCAPE '\'`,
-		base, likeEscape(base)+"-%").Scan(&taken).Error
+		base, database.LikeEscape(base)+"-%").Scan(&taken).Error
 	if err != nil {
 		return "", true, fmt.Errorf("catalog.slug: %w", err)
 	}

@@ -29,7 +29,7 @@ type VariantPatch struct {
 }
 
 func (in VariantPatch) validate() error {
-	errs := []error{notNull("sku", in.SKU), notNull("inventory", in.Inventory), notNull("size", in.Size), notNull("color", in.Color)}
+	errs := []error{patch.NotNull("sku", in.SKU), patch.NotNull("inventory", in.Inventory), patch.NotNull("size", in.Size), patch.NotNull("color", in.Color)}
 	if v, ok := in.SKU.Get(); ok {
 		errs = append(errs, checkSKU(v))
 	}
@@ -78,7 +78,7 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 		set["weight"] = in.Weight.Ptr()
 	}
 	var out models.Variant
-	var low *stock.LowStock
+	var low []stock.LowStock
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := lockVariant(tx, id); err != nil {
 			return err
@@ -91,13 +91,8 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 		}
 		if q, ok := in.Inventory.Get(); ok {
 			var err error
-			if _, low, err = s.adjust(tx, id, InventorySet, q); err != nil {
+			if low, err = s.adjust(tx, id, stock.OpSet, q); err != nil {
 				return err
-			}
-			if low != nil {
-				if _, err := outbox.Publish(tx, outbox.InventoryLowStock, low); err != nil {
-					return err
-				}
 			}
 		}
 		return tx.Where("id = ?", id).Take(&out).Error
@@ -105,7 +100,7 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 	if err != nil {
 		return nil, translateVariant(err)
 	}
-	if low != nil && s.queue != nil {
+	if len(low) > 0 && s.queue != nil {
 		outbox.Nudge(ctx, s.queue, s.log)
 	}
 	return &out, nil

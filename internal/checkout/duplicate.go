@@ -55,9 +55,13 @@ func purchaseOrder(tx *gorm.DB, sess *models.CheckoutSession) (string, error) {
 // so their reservations must not keep the units it commits, and their cart
 // lock must not keep the cart. A capture for them later is refunded.
 func endRivals(tx *gorm.DB, c *models.Cart, sess *models.CheckoutSession) error {
+	// A purchase's sessions are all of one cart (continuedPurchase): the
+	// cart's index finds its one pending session, where the purchase alone
+	// has no index for pending sessions and every finalization read them all.
 	var rivals []uuid.UUID
-	if err := tx.Raw(`SELECT id FROM checkout_sessions WHERE COALESCE(purchase_id, id) = ? AND id <> ? AND state = ?`,
-		purchase(sess), sess.ID, models.CheckoutPending).Scan(&rivals).Error; err != nil {
+	if err := tx.Raw(`SELECT id FROM checkout_sessions
+		WHERE cart_id = ? AND state = ? AND id <> ? AND COALESCE(purchase_id, id) = ?`,
+		sess.CartID, models.CheckoutPending, sess.ID, purchase(sess)).Scan(&rivals).Error; err != nil {
 		return fmt.Errorf("checkout.end_rivals: %w", err)
 	}
 	for _, id := range rivals {

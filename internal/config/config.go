@@ -47,7 +47,11 @@ type Config struct {
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
 	// PprofAddr, when set (e.g. 127.0.0.1:6060), serves net/http/pprof there
 	// for profiling; never expose it publicly.
-	PprofAddr         string `env:"PPROF_ADDR"`
+	PprofAddr string `env:"PPROF_ADDR"`
+	// MetricsAddr, when set (e.g. :9090), is where `shop worker` and `shop
+	// scheduler` serve GET /metrics and GET /healthz; the api serves /metrics
+	// on its own port.
+	MetricsAddr       string `env:"METRICS_ADDR"`
 	WorkerConcurrency int    `env:"WORKER_CONCURRENCY" envDefault:"10"`
 
 	AdminJWTSecret          string        `env:"ADMIN_JWT_SECRET"`

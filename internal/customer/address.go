@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -19,6 +21,9 @@ const (
 	AddressShipping = "shipping"
 	AddressBilling  = "billing"
 )
+
+// AddressTypes lists the address types.
+var AddressTypes = []string{AddressShipping, AddressBilling}
 
 var (
 	indianPincode = regexp.MustCompile(`^[1-9][0-9]{5}$`)
@@ -34,8 +39,8 @@ func CheckAddress(a *models.Address, field string) error {
 	if a.Type == "" {
 		a.Type = AddressShipping
 	}
-	if a.Type != AddressShipping && a.Type != AddressBilling {
-		return apperr.Invalid(field+"type", "must be one of: shipping, billing")
+	if !slices.Contains(AddressTypes, a.Type) {
+		return apperr.Invalid(field+"type", "must be one of: "+strings.Join(AddressTypes, ", "))
 	}
 	for _, f := range []*string{&a.Street, &a.City, &a.State, &a.Pincode, &a.District, &a.Country} {
 		*f = strings.TrimSpace(*f)
@@ -68,7 +73,8 @@ func (s *Service) AddAddress(ctx context.Context, customerID uuid.UUID, a models
 
 // Addresses returns a page of customerID's addresses, newest first, and
 // their count.
-func (s *Service) Addresses(ctx context.Context, customerID uuid.UUID, limit, offset int) ([]models.CustomerAddress, int64, error) {
+func (s *Service) Addresses(ctx context.Context, customerID uuid.UUID, w paging.Window) ([]models.CustomerAddress, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx).Model(&models.CustomerAddress{}).Where("customer_id = ?", customerID)
 	var total int64
 	if err := db.Count(&total).Error; err != nil {

@@ -1,6 +1,7 @@
-// Package customer owns storefront accounts: registration, login, customer
-// access tokens, saved addresses, guest records made at checkout, and a
-// customer's own orders.
+// Package customer owns the shop's customers: storefront accounts
+// (registration, login, access tokens, saved addresses; Service), the guest
+// records made at checkout and their claim into an account with the order
+// and claim emails (Claims), and the back office's view and changes (Admin).
 package customer
 
 import (

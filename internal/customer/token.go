@@ -12,8 +12,8 @@ import (
 // "admin" and are refused here, as customer tokens are on admin routes.
 const TokenType = "customer"
 
-// Claims are a customer token's claims: sub, email, type, iat, exp.
-type Claims struct {
+// tokenClaims are a customer token's claims: sub, email, type, iat, exp.
+type tokenClaims struct {
 	Email string `json:"email"`
 	Type  string `json:"type"`
 	jwt.RegisteredClaims
@@ -27,7 +27,7 @@ type Token struct {
 
 func (s *Service) issue(id uuid.UUID, email string) (Token, error) {
 	now := s.now()
-	claims := Claims{Email: email, Type: TokenType, RegisteredClaims: jwt.RegisteredClaims{
+	claims := tokenClaims{Email: email, Type: TokenType, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   id.String(),
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(s.set.TokenTTL)),
@@ -44,7 +44,7 @@ var errBadToken = errors.New("customer: invalid token")
 // parse verifies the signature (HS256 only: `none` and every other algorithm
 // are refused), expiry and type, and returns the customer id.
 func (s *Service) parse(raw string) (uuid.UUID, error) {
-	var c Claims
+	var c tokenClaims
 	_, err := jwt.ParseWithClaims(raw, &c, func(t *jwt.Token) (any, error) {
 		if t.Method != jwt.SigningMethodHS256 {
 			return nil, errBadToken

@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -235,7 +236,7 @@ func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
 type ListFilter struct {
 	IsActive        *bool
 	ApplicationType string
-	Limit, Offset   int
+	paging.Window
 }
 
 // List returns a page of discounts with their targets, and the total.

@@ -2,7 +2,6 @@ package fulfillment
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // queueEmail writes the shipment email of fulfilment f in tx: it exists
@@ -33,80 +31,36 @@ func (s *Service) nudgeEmails(ctx context.Context) {
 	}
 }
 
-// Mailer sends the shipment emails written with their fulfilments.
-type Mailer struct {
-	db      *gorm.DB
-	sender  mail.Sender
-	appName string
+// NewMailer returns the outbox of the customers' shipment emails (written
+// with their fulfilment when the customer is to be notified); appName signs
+// them.
+func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *mail.Outbox {
+	m := shipmentEmails{appName: appName}
+	return mail.NewOutbox(db, sender, "fulfillment.emails", mail.CustomerEmails, []string{models.EmailFulfillmentTracking}, m.render)
 }
 
-// NewMailer returns a Mailer sending through sender; appName signs the email.
-func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *Mailer {
-	return &Mailer{db: db, sender: sender, appName: appName}
-}
+// shipmentEmails renders the customers' shipment emails.
+type shipmentEmails struct{ appName string }
 
-// mailBatch bounds one run; the rest waits for the next.
-const mailBatch = 50
-
-// SendPending sends the unsent shipment emails, oldest first, and returns
-// how many went out. Each is sent in a transaction holding its row FOR
-// UPDATE SKIP LOCKED that marks it sent, so two runs never send one twice;
-// a crash between sending and the commit may repeat one, never lose one.
-func (m *Mailer) SendPending(ctx context.Context) (int, error) {
-	var ids []string
-	if err := m.db.WithContext(ctx).Model(&models.CustomerEmail{}).
-		Where("kind = ? AND sent_at IS NULL", models.EmailFulfillmentTracking).
-		Order("created_at").Limit(mailBatch).Pluck("id", &ids).Error; err != nil {
-		return 0, fmt.Errorf("fulfillment.emails: %w", err)
+// render renders shipment email id: its fulfilment, with the order's lines.
+func (m shipmentEmails) render(tx *gorm.DB, id string) (mail.Message, error) {
+	var e models.CustomerEmail
+	if err := tx.Take(&e, "id = ?", id).Error; err != nil {
+		return mail.Message{}, err
 	}
-	sent := 0
-	var errs []error
-	for _, id := range ids {
-		ok, err := m.sendOne(ctx, id)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if ok {
-			sent++
-		}
+	var f models.Fulfillment
+	if err := tx.Preload("Items").Take(&f, "id = ?", e.Ref).Error; err != nil {
+		return mail.Message{}, err
 	}
-	return sent, errors.Join(errs...)
-}
-
-func (m *Mailer) sendOne(ctx context.Context, id string) (bool, error) {
-	sent := false
-	err := m.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var e models.CustomerEmail
-		err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Where("id = ? AND sent_at IS NULL", id).Take(&e).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		var f models.Fulfillment
-		if err := tx.Preload("Items").Take(&f, "id = ?", e.Ref).Error; err != nil {
-			return err
-		}
-		var o models.Order
-		if err := tx.Preload("Items").Take(&o, "id = ?", f.OrderID).Error; err != nil {
-			return err
-		}
-		if err := m.sender.Send(ctx, m.message(&o, &f)); err != nil {
-			return err
-		}
-		sent = true
-		return tx.Model(&e).Update("sent_at", time.Now().UTC()).Error
-	})
-	if err != nil {
-		return false, fmt.Errorf("fulfillment.emails: %w", err)
+	var o models.Order
+	if err := tx.Preload("Items").Take(&o, "id = ?", f.OrderID).Error; err != nil {
+		return mail.Message{}, err
 	}
-	return sent, nil
+	return m.message(&o, &f), nil
 }
 
 // message renders the shipment email of fulfilment f of order o.
-func (m *Mailer) message(o *models.Order, f *models.Fulfillment) mail.Message {
+func (m shipmentEmails) message(o *models.Order, f *models.Fulfillment) mail.Message {
 	titles := make(map[string]string, len(o.Items))
 	for _, it := range o.Items {
 		titles[it.ID.String()] = it.Title

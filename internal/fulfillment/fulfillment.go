@@ -94,7 +94,7 @@ func (s *Service) Deliver(ctx context.Context, orderID, id, adminID uuid.UUID) (
 		if err := deliver(tx, &f); err != nil {
 			return err
 		}
-		return settle(tx, &o, adminID, fmt.Sprintf("fulfilment %s delivered", f.ID))
+		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s delivered", f.ID))
 	})
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 			return fmt.Errorf("fulfillment.cancel: %w", err)
 		}
 		f.Status, f.CancelledAt, f.UpdatedAt = models.ShipmentCancelled, &now, now
-		return settle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
+		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
 	})
 	if err != nil {
 		return nil, err
@@ -319,9 +319,19 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	if err := tx.Create(&f).Error; err != nil {
 		return nil, fmt.Errorf("fulfillment.create: %w", err)
 	}
-	units, err := stockOf(tx, f.Items)
-	if err != nil {
-		return nil, err
+	// The lines as they are now, and the stock the shipment takes: read once
+	// above, not again.
+	shipped := make(map[uuid.UUID]int, len(items))
+	for _, it := range items {
+		shipped[it.OrderItemID] = it.Quantity
+	}
+	var units []stock.Item
+	for i := range ls {
+		q := shipped[ls[i].ID]
+		ls[i].Left -= q
+		if q > 0 && ls[i].VariantID != nil { // a deleted variant's line holds no stock
+			units = append(units, stock.Item{VariantID: *ls[i].VariantID, Quantity: q})
+		}
 	}
 	if err := stock.Ship(tx, units); err != nil {
 		return nil, err
@@ -330,7 +340,8 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	if note == "" {
 		note = "fulfilment " + f.ID.String()
 	}
-	if err := settle(tx, o, sh.AdminID, note); err != nil {
+	// At least this fulfilment is shipped and open.
+	if err := settle(tx, o, ls, 1, sh.AdminID, note); err != nil {
 		return nil, err
 	}
 	if _, err := outbox.Publish(tx, outbox.OrderFulfillmentCreated, newCreatedEvent(o, &f)); err != nil {
@@ -368,27 +379,32 @@ func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) 
 	return out, nil
 }
 
-// settle recomputes the locked order's fulfillment_status after a change of
-// its fulfilments and moves its status to match, each move in the history
-// with note: confirmed → processing once anything ships, → shipped once
-// everything has, → delivered once every live fulfilment is, and a shipped
-// order whose fulfilment was cancelled back to processing.
-func settle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) error {
+// resettle reads the locked order's lines and open fulfilments after a
+// change of its fulfilments and settles it (see settle).
+func resettle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) error {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
 		return err
-	}
-	fs := status(ls)
-	if fs != o.FulfillmentStatus {
-		if err := tx.Model(o).Update("fulfillment_status", fs).Error; err != nil {
-			return fmt.Errorf("fulfillment.settle: %w", err)
-		}
-		o.FulfillmentStatus = fs
 	}
 	var open int64
 	if err := tx.Model(&models.Fulfillment{}).Where("order_id = ? AND status = ?", o.ID, models.ShipmentShipped).
 		Count(&open).Error; err != nil {
 		return fmt.Errorf("fulfillment.settle: %w", err)
+	}
+	return settle(tx, o, ls, open, adminID, note)
+}
+
+// settle sets the locked order's fulfillment_status from its lines ls (with
+// open fulfilments still shipped, not delivered) and moves its status to
+// match, each move in the history with note: confirmed → processing once
+// anything ships, → shipped once everything has, → delivered once every
+// live fulfilment is, and a shipped order whose fulfilment was cancelled
+// back to processing. The order row is updated once (order.RecordPath).
+func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UUID, note string) error {
+	fs := status(ls)
+	var also map[string]any
+	if fs != o.FulfillmentStatus {
+		also = map[string]any{"fulfillment_status": fs}
 	}
 	var path []string
 	switch {
@@ -399,17 +415,20 @@ func settle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) error 
 	default:
 		path = []string{models.OrderProcessing}
 	}
-	target := path[len(path)-1]
-	if o.Status == models.OrderShipped && target == models.OrderProcessing {
-		return order.Record(tx, o, order.StatusChange{Status: target, Note: note, AdminID: adminID})
-	}
-	for _, st := range path {
-		if !order.Allowed(o.Status, st) {
-			continue
+	var steps []string
+	if target := path[len(path)-1]; o.Status == models.OrderShipped && target == models.OrderProcessing {
+		steps = []string{target}
+	} else {
+		cur := o.Status
+		for _, st := range path {
+			if order.Allowed(cur, st) {
+				steps, cur = append(steps, st), st
+			}
 		}
-		if err := order.Record(tx, o, order.StatusChange{Status: st, Note: note, AdminID: adminID}); err != nil {
-			return err
-		}
 	}
+	if err := order.RecordPath(tx, o, steps, note, adminID, also); err != nil {
+		return err
+	}
+	o.FulfillmentStatus = fs
 	return nil
 }

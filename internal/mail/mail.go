@@ -1,6 +1,7 @@
-// Package mail sends customer emails: over SMTP (SMTP_URL, through
-// github.com/wneessen/go-mail) when configured, else into the log, so a
-// local run needs no mail server.
+// Package mail sends the shop's emails, to customers and administrators:
+// over SMTP (SMTP_URL, through github.com/wneessen/go-mail) when configured,
+// else into the log, so a local run needs no mail server. Outbox sends the
+// emails that services write as rows of the email tables, each once.
 package mail
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -31,7 +32,9 @@ func BenchmarkList(b *testing.B) {
 	svc := order.New(db, nil, nil, nil)
 	var deep order.Position // the last row of page 499, for a cursor to page 500
 	db.Raw(`SELECT created_at, id FROM orders ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 9979`).Row().Scan(&deep.CreatedAt, &deep.ID)
-	page := func(n int) order.Page { return order.Page{Limit: 20, Offset: (n - 1) * 20} }
+	page := func(n int) order.Page {
+		return order.Page{Window: paging.Window{Limit: 20, Offset: (n - 1) * 20}}
+	}
 	cases := []struct {
 		name string
 		f    order.Filter
@@ -40,7 +43,7 @@ func BenchmarkList(b *testing.B) {
 		{"all", order.Filter{}, page(1)},
 		{"all-page-50", order.Filter{}, page(50)},
 		{"all-page-500", order.Filter{}, page(500)},
-		{"all-cursor-page-500", order.Filter{}, order.Page{Limit: 20, After: &deep}},
+		{"all-cursor-page-500", order.Filter{}, order.Page{Window: paging.Window{Limit: 20}, After: &deep}},
 		{"status", order.Filter{Status: models.OrderShipped}, page(1)},
 		{"status-page-500", order.Filter{Status: models.OrderShipped}, page(500)},
 		{"customer", order.Filter{CustomerID: &cust}, page(1)},

@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/migrations"
 	"github.com/gocommerce/shop/models"
@@ -94,7 +95,7 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 		t.Fatalf("%d orders, want %d", total, len(checkouts)+len(moved)+500)
 	}
 	for _, s := range []string{"", models.OrderConfirmed, models.OrderCancelled, models.OrderShipped} {
-		res, err := svc.List(ctx, order.Filter{Status: s}, order.Page{Limit: 1})
+		res, err := svc.List(ctx, order.Filter{Status: s}, order.Page{Window: paging.Window{Limit: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,4 +164,51 @@ func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
 	if counted != 300 {
 		t.Fatalf("counted %d orders after the migration, want 300", counted)
 	}
+}
+
+// TestOrderCountersNeverDeadlock runs transactions that each change the
+// status of two orders in two statements, in opposite status orders, from
+// many connections at once: the counter rows a statement takes must never
+// make two such transactions wait for each other (a deadlock is a 500 for
+// the administrator or the checkout that loses it).
+func TestOrderCountersNeverDeadlock(t *testing.T) {
+	db, _ := testkit.MustDB(t)
+	ctx := context.Background()
+	p := backofficetest.MustProduct(t, db, "Tray", 10000)
+	v := backofficetest.MustVariant(t, db, p.ID, 10000)
+	cust := backofficetest.MustCustomer(t, db, "A")
+	const workers, perWorker = 16, 150
+	orders := make([]models.Order, 2*workers)
+	for i := range orders {
+		orders[i] = backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: cust,
+			Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	}
+	statuses := []string{models.OrderConfirmed, models.OrderProcessing, models.OrderShipped, models.OrderDelivered}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(a, b uuid.UUID, w int) {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				s1, s2 := statuses[(w+i)%4], statuses[(w+i+1)%4]
+				err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+					if err := tx.Exec("UPDATE orders SET status = ? WHERE id = ?", s1, a).Error; err != nil {
+						return err
+					}
+					return tx.Exec("UPDATE orders SET status = ? WHERE id = ?", s2, b).Error
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(orders[2*w].ID, orders[2*w+1].ID, w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("%v", err)
+	}
+	assertCountsExact(t, db)
 }

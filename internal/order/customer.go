@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -17,7 +18,8 @@ type gormDB = gorm.DB
 
 // CustomerOrders returns a page of customerID's orders, newest first, with their
 // items, and their count: two statements for the page, one for the count.
-func (s *Service) CustomerOrders(ctx context.Context, customerID uuid.UUID, limit, offset int) ([]models.Order, int64, error) {
+func (s *Service) CustomerOrders(ctx context.Context, customerID uuid.UUID, w paging.Window) ([]models.Order, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	var total int64
 	if err := db.Model(&models.Order{}).Where("customer_id = ?", customerID).Count(&total).Error; err != nil {

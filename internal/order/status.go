@@ -123,30 +123,62 @@ func move(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 // the row, the history entry with ch's note and admin, order.status_changed,
 // and order.shipped when the order becomes shipped.
 func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
-	from := o.Status
+	return RecordPath(tx, o, []string{ch.Status}, ch.Note, ch.AdminID, nil)
+}
+
+// RecordPath moves the locked order o through path, one status after the
+// other, without touching stock, and sets the columns of also (e.g. a
+// fulfilment's fulfillment_status) in the same update: a history entry with
+// note and adminID and an order.status_changed per step, and order.shipped
+// when the order becomes shipped. The row is updated once whatever the
+// number of steps, because every update of an order fires the list
+// counters' trigger (migrations/00011_order_counts.sql).
+func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any) error {
+	if len(path) == 0 && len(also) == 0 {
+		return nil
+	}
 	now := time.Now().UTC()
-	if err := tx.Model(o).Updates(map[string]any{"status": ch.Status, "updated_at": now}).Error; err != nil {
+	first := o.Status // before the update, which may write status into o
+	set := map[string]any{"updated_at": now}
+	for k, v := range also {
+		set[k] = v
+	}
+	if len(path) > 0 {
+		set["status"] = path[len(path)-1]
+	}
+	if err := tx.Model(o).Updates(set).Error; err != nil {
 		return fmt.Errorf("order.move: %w", err)
 	}
-	o.Status, o.UpdatedAt = ch.Status, now
-	admin := ch.AdminID
-	h := models.OrderStatusHistory{OrderID: o.ID, FromStatus: &from, ToStatus: ch.Status, Note: ch.Note, CreatedAt: now}
-	if admin != uuid.Nil {
-		h.AdminID = &admin
+	o.UpdatedAt = now
+	if len(path) == 0 {
+		return nil
 	}
-	if err := tx.Create(&h).Error; err != nil {
-		return fmt.Errorf("order.move: history: %w", err)
+	var admin *uuid.UUID
+	if adminID != uuid.Nil {
+		admin = &adminID
 	}
-	ev := statusEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID,
-		From: from, To: ch.Status, Note: ch.Note, ChangedAt: now}
-	if _, err := outbox.Publish(tx, outbox.OrderStatusChanged, ev); err != nil {
-		return err
-	}
-	if ch.Status == models.OrderShipped {
-		if _, err := outbox.Publish(tx, outbox.OrderShipped, shippedEvent{OrderID: o.ID, OrderNumber: o.OrderNumber,
-			CustomerID: o.CustomerID, ShippedAt: now}); err != nil {
+	history := make([]models.OrderStatusHistory, len(path))
+	o.Status = first
+	for i, to := range path {
+		from := o.Status
+		// A microsecond apart, so the history reads in the order of the steps.
+		at := now.Add(time.Duration(i) * time.Microsecond)
+		history[i] = models.OrderStatusHistory{OrderID: o.ID, FromStatus: &from, ToStatus: to, Note: note, AdminID: admin, CreatedAt: at}
+		ev := statusEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID,
+			From: from, To: to, Note: note, ChangedAt: at}
+		if _, err := outbox.Publish(tx, outbox.OrderStatusChanged, ev); err != nil {
 			return err
 		}
+		if to == models.OrderShipped {
+			if _, err := outbox.Publish(tx, outbox.OrderShipped, shippedEvent{OrderID: o.ID, OrderNumber: o.OrderNumber,
+				CustomerID: o.CustomerID, ShippedAt: at}); err != nil {
+				return err
+			}
+		}
+		o.Status = to
+	}
+	if err := tx.Create(&history).Error; err != nil {
+		return fmt.Errorf("order.move: history: %w", err)
 	}
 	return nil
 }

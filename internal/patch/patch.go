@@ -18,6 +18,8 @@ package patch
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/gocommerce/shop/internal/apperr"
 )
 
 // Field is one field of a partial update.
@@ -88,6 +90,15 @@ func (f Field[T]) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(f.value)
+}
+
+// NotNull refuses null for field f, a value that cannot be cleared.
+// Errors: VALIDATION_ERROR on field.
+func NotNull[T any](field string, f Field[T]) error {
+	if f.IsNull() {
+		return apperr.Invalid(field, "must not be null")
+	}
+	return nil
 }
 
 // Map converts a field's value with fn, keeping absent and null as they are.

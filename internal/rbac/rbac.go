@@ -17,6 +17,15 @@ const (
 // Roles lists every role in rank order.
 var Roles = []Role{Viewer, Staff, Admin, SuperAdmin}
 
+// RoleNames are the roles as the API names them, lowest first.
+func RoleNames() []string {
+	out := make([]string, len(Roles))
+	for i, r := range Roles {
+		out[i] = string(r)
+	}
+	return out
+}
+
 // Rank orders roles; an unknown role ranks below viewer and holds nothing.
 func (r Role) Rank() int {
 	for i, x := range Roles {

@@ -2,11 +2,9 @@ package returns
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/money"
@@ -14,7 +12,6 @@ import (
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // Customer email kinds of a return (customer_emails.kind; ref is the
@@ -47,64 +44,27 @@ func nudgeEmail(ctx context.Context, q tasks.Enqueuer, log *slog.Logger, kind st
 	}
 }
 
-// Mailer sends the unsent return emails.
-type Mailer struct {
-	db      *gorm.DB
-	sender  mail.Sender
-	appName string
+// NewMailer returns the outbox of the customers' return emails; appName
+// signs them.
+func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *mail.Outbox {
+	m := returnEmails{appName: appName}
+	return mail.NewOutbox(db, sender, "returns.emails", mail.CustomerEmails, emailKinds, m.render)
 }
 
-// NewMailer returns a Mailer sending through sender; appName signs them.
-func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *Mailer {
-	return &Mailer{db: db, sender: sender, appName: appName}
-}
+// returnEmails renders the customers' return emails.
+type returnEmails struct{ appName string }
 
-// mailBatch bounds one run; the rest waits for the next.
-const mailBatch = 50
-
-// SendPending sends the unsent return emails, oldest first, and returns how
-// many went out. Each is sent inside a transaction that holds its row FOR
-// UPDATE SKIP LOCKED and marks it sent, so concurrent runs never send one
-// twice; a crash between sending and the commit may repeat one, never lose
-// one. A failure does not hold up the others; they are returned joined.
-func (m *Mailer) SendPending(ctx context.Context) (int, error) {
-	var rows []models.CustomerEmail
-	if err := m.db.WithContext(ctx).Where("sent_at IS NULL AND kind IN ?", emailKinds).
-		Order("created_at").Limit(mailBatch).Find(&rows).Error; err != nil {
-		return 0, fmt.Errorf("returns.emails: %w", err)
+// render renders return email id.
+func (m returnEmails) render(tx *gorm.DB, id string) (mail.Message, error) {
+	var e models.CustomerEmail
+	if err := tx.Take(&e, "id = ?", id).Error; err != nil {
+		return mail.Message{}, err
 	}
-	sent := 0
-	var errs []error
-	for _, e := range rows {
-		err := m.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			var row models.CustomerEmail
-			err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-				Where("id = ? AND sent_at IS NULL", e.ID).Take(&row).Error
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			msg, err := m.message(tx, &row)
-			if err != nil {
-				return err
-			}
-			if err := m.sender.Send(ctx, msg); err != nil {
-				return err
-			}
-			sent++
-			return tx.Model(&row).Update("sent_at", time.Now().UTC()).Error
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("returns.emails: %s %s: %w", e.Kind, e.Ref, err))
-		}
-	}
-	return sent, errors.Join(errs...)
+	return m.message(tx, &e)
 }
 
 // message renders email e about its return.
-func (m *Mailer) message(tx *gorm.DB, e *models.CustomerEmail) (mail.Message, error) {
+func (m returnEmails) message(tx *gorm.DB, e *models.CustomerEmail) (mail.Message, error) {
 	var r models.Return
 	if err := tx.Preload("Items").Take(&r, "id = ?", e.Ref).Error; err != nil {
 		return mail.Message{}, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -33,7 +34,8 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Return, error) {
 
 // List returns one page of returns matching f, newest first, and how many
 // match in all.
-func (s *Service) List(ctx context.Context, f Filter, limit, offset int) ([]Return, int64, error) {
+func (s *Service) List(ctx context.Context, f Filter, w paging.Window) ([]Return, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	q := s.db.WithContext(ctx).Model(&models.Return{})
 	if f.Status != "" {
 		q = q.Where("status = ?", f.Status)
@@ -47,7 +49,8 @@ func (s *Service) List(ctx context.Context, f Filter, limit, offset int) ([]Retu
 // ForCustomer returns one page of the returns of order orderID of customer
 // customerID, newest first. Errors: NOT_FOUND (no such order, or
 // another customer's).
-func (s *Service) ForCustomer(ctx context.Context, customerID, orderID uuid.UUID, limit, offset int) ([]Return, int64, error) {
+func (s *Service) ForCustomer(ctx context.Context, customerID, orderID uuid.UUID, w paging.Window) ([]Return, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	var n int64
 	if err := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ? AND customer_id = ?", orderID, customerID).
 		Count(&n).Error; err != nil {

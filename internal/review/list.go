@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -27,7 +28,8 @@ FROM reviews r JOIN customers c ON c.id = r.customer_id`
 // Published returns a page of product idOrSlug's published reviews, newest
 // first, their count and the product's summary. Authors are shown by
 // PublicName. Errors: NOT_FOUND.
-func (s *Service) Published(ctx context.Context, idOrSlug string, limit, offset int) ([]Review, int64, Summary, error) {
+func (s *Service) Published(ctx context.Context, idOrSlug string, w paging.Window) ([]Review, int64, Summary, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	pid, err := productID(db, idOrSlug)
 	if err != nil {
@@ -56,8 +58,7 @@ func (s *Service) Published(ctx context.Context, idOrSlug string, limit, offset 
 type Filter struct {
 	Status    string
 	ProductID *uuid.UUID
-	Limit     int
-	Offset    int
+	paging.Window
 }
 
 // AdminReview is a review as staff see it.

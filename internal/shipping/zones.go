@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/internal/region"
 	"github.com/gocommerce/shop/models"
@@ -112,7 +113,8 @@ func (s *Service) Zone(ctx context.Context, id uuid.UUID) (*models.ShippingZone,
 
 // Zones returns a page of zones, newest first, with their states and
 // methods, and the number of zones.
-func (s *Service) Zones(ctx context.Context, limit, offset int) ([]models.ShippingZone, int64, error) {
+func (s *Service) Zones(ctx context.Context, w paging.Window) ([]models.ShippingZone, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	db := s.db.WithContext(ctx)
 	var total int64
 	if err := db.Model(&models.ShippingZone{}).Count(&total).Error; err != nil {

@@ -10,6 +10,8 @@
 // Commit: reserved → committed. Ship: committed and inventory both go down
 // (Unship: both back up, a cancelled fulfilment).
 // Return (cancel): committed → available.
+// Adjust (an administrator's set, add or subtract, one variant or a bulk):
+// on hand changes, never below committed + reserved.
 //
 // Variants are always locked in ascending id order, so two transactions
 // touching the same variants never deadlock.

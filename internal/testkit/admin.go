@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/adminauth"
-	"github.com/gocommerce/shop/internal/adminusers"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -20,11 +19,11 @@ func MustAdmin(tb testing.TB, a *App, role string) (*models.Admin, string) {
 	tb.Helper()
 	ctx := context.Background()
 	email := fmt.Sprintf("%s-%s@example.com", role, uuid.NewString()[:8])
-	adm, err := a.AdminUsers.Create(ctx, adminusers.CreateInput{Email: email, Name: role, Password: AdminPassword, Role: role})
+	adm, err := a.AdminAccounts.Create(ctx, identity.CreateInput{Email: email, Name: role, Password: AdminPassword, Role: role})
 	if err != nil {
 		tb.Fatalf("testkit: create admin: %v", err)
 	}
-	tok, err := a.AdminAuth.OpenSession(ctx, adm, adminauth.ClientInfo{DeviceID: "testkit"})
+	tok, err := a.AdminAuth.OpenSession(ctx, adm, identity.ClientInfo{DeviceID: "testkit"})
 	if err != nil {
 		tb.Fatalf("testkit: open session: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -18,7 +19,8 @@ type DeliveryLog struct {
 // Deliveries returns a page of a subscription's deliveries, newest first,
 // each with its attempts (two queries, not one per delivery), and the total.
 // status filters when not empty. Errors: NOT_FOUND.
-func (s *Subscriptions) Deliveries(ctx context.Context, id uuid.UUID, status string, offset, limit int) ([]DeliveryLog, int64, error) {
+func (s *Subscriptions) Deliveries(ctx context.Context, id uuid.UUID, status string, w paging.Window) ([]DeliveryLog, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, 0, err
 	}

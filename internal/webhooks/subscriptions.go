@@ -9,6 +9,8 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/paging"
+	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -76,7 +78,8 @@ func (s *Subscriptions) Get(ctx context.Context, id uuid.UUID) (*models.WebhookS
 }
 
 // List returns a page of subscriptions, newest first, and the total.
-func (s *Subscriptions) List(ctx context.Context, offset, limit int) ([]models.WebhookSubscription, int64, error) {
+func (s *Subscriptions) List(ctx context.Context, w paging.Window) ([]models.WebhookSubscription, int64, error) {
+	limit, offset := w.Limit, w.Offset
 	var total int64
 	q := s.db.WithContext(ctx).Model(&models.WebhookSubscription{})
 	if err := q.Count(&total).Error; err != nil {
@@ -91,42 +94,52 @@ func (s *Subscriptions) List(ctx context.Context, offset, limit int) ([]models.W
 
 // UpdateInput changes the fields that are not nil.
 type UpdateInput struct {
-	URL         *string
-	Events      *[]string
-	Secret      *string
-	Description *string
-	IsActive    *bool
+	URL         patch.Field[string]
+	Events      patch.Field[[]string]
+	Secret      patch.Field[string]
+	Description patch.Field[string]
+	IsActive    patch.Field[bool]
 }
 
 // Update changes a subscription. Turning it on again clears the reason the
 // system turned it off. Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*models.WebhookSubscription, error) {
-	changes := map[string]any{"updated_at": gorm.Expr("now()")}
-	if in.URL != nil {
-		if err := s.guard.CheckURL(ctx, *in.URL); err != nil {
+	for _, err := range []error{patch.NotNull("url", in.URL), patch.NotNull("events", in.Events), patch.NotNull("secret", in.Secret),
+		patch.NotNull("isActive", in.IsActive)} {
+		if err != nil {
 			return nil, err
 		}
-		changes["url"] = *in.URL
 	}
-	if in.Events != nil {
-		events, err := validEvents(*in.Events)
+	changes := map[string]any{"updated_at": gorm.Expr("now()")}
+	if url, ok := in.URL.Get(); ok {
+		if err := s.guard.CheckURL(ctx, url); err != nil {
+			return nil, err
+		}
+		changes["url"] = url
+	}
+	if names, ok := in.Events.Get(); ok {
+		events, err := validEvents(names)
 		if err != nil {
 			return nil, err
 		}
 		changes["events"] = models.StringArray(events)
 	}
-	if in.Secret != nil {
-		if _, err := SecretKey(*in.Secret); err != nil {
+	if secret, ok := in.Secret.Get(); ok {
+		if _, err := SecretKey(secret); err != nil {
 			return nil, err
 		}
-		changes["secret"] = *in.Secret
+		changes["secret"] = secret
 	}
-	if in.Description != nil {
-		changes["description"] = strings.TrimSpace(*in.Description)
+	if in.Description.Present() { // null clears it
+		d, _ := in.Description.Get()
+		if d = strings.TrimSpace(d); len(d) > 500 {
+			return nil, apperr.Invalid("description", "must be at most 500 characters")
+		}
+		changes["description"] = d
 	}
-	if in.IsActive != nil {
-		changes["is_active"] = *in.IsActive
-		if *in.IsActive {
+	if active, ok := in.IsActive.Get(); ok {
+		changes["is_active"] = active
+		if active {
 			changes["disabled_reason"] = nil
 		}
 	}
@@ -156,8 +169,11 @@ func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
 // validEvents checks names against the published event types and drops
 // repeats. Errors: VALIDATION_ERROR on `events`.
 func validEvents(in []string) ([]string, error) {
-	if len(in) == 0 {
+	switch {
+	case len(in) == 0:
 		return nil, apperr.Invalid("events", "must name at least one event")
+	case len(in) > 20:
+		return nil, apperr.Invalid("events", "must name at most 20 events")
 	}
 	out := make([]string, 0, len(in))
 	for i, e := range in {

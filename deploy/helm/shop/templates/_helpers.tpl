@@ -211,3 +211,22 @@ lifecycle:
       seconds: {{ .Values.api.preStopSleepSeconds }}
 {{- end }}
 {{- end }}
+
+{{/* The worker's and the scheduler's metrics port (METRICS_ADDR) and a
+liveness probe on its /healthz; nothing when METRICS_ADDR is empty. */}}
+{{- define "shop.metricsContainerExtra" -}}
+{{- $addr := .Values.config.METRICS_ADDR | default "" | toString }}
+{{- if $addr }}
+{{- $port := last (splitList ":" $addr) | int }}
+ports:
+  - name: metrics
+    containerPort: {{ $port }}
+    protocol: TCP
+livenessProbe:
+  httpGet:
+    path: /healthz
+    port: metrics
+  periodSeconds: 10
+  failureThreshold: 3
+{{- end }}
+{{- end }}
