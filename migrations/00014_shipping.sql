@@ -1,6 +1,6 @@
 -- +goose Up
 -- Shipping zones and methods, and the method a checkout chose
--- (API-DECISIONS 11, docs/DECISIONS.md "Shipping").
+-- (docs/DECISIONS.md "Shipping").
 CREATE TABLE shipping_zones (
     id         uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     name       text NOT NULL,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Fulfilment and tracking (API-DECISIONS 12, docs/DECISIONS.md "Fulfilment").
+-- Fulfilment and tracking (docs/DECISIONS.md "Fulfilment").
 -- A fulfilment ships some units of an order's lines; its units leave on-hand
 -- and committed stock in the transaction that creates it.
 ALTER TABLE orders

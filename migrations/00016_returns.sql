@@ -1,5 +1,5 @@
 -- +goose Up
--- Returns and refunds for returned units (API-DECISIONS 13, docs/DECISIONS.md
+-- Returns and refunds for returned units (docs/DECISIONS.md
 -- "Returns"). refund_amount of an item is fixed when the return is received:
 -- what the customer paid for those units (the line's last unit takes the
 -- rounding remainder).

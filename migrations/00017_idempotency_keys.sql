@@ -1,5 +1,5 @@
 -- +goose Up
--- Idempotency-Key on writes (API-DECISIONS 14, docs/DECISIONS.md
+-- Idempotency-Key on writes (docs/DECISIONS.md
 -- "Idempotency-Key"). Kept in Postgres, not Redis: a Redis flush must not
 -- let a retried checkout or refund run twice.
 --
@@ -33,7 +33,7 @@ CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at);
 
 -- The gateway idempotency key a refund was asked with, when it was derived
 -- from the admin's Idempotency-Key; NULL: the key derived from the refund's
--- id (internal/orders refundKey). Settling looks the refund up by it.
+-- id (internal/order refundKey). Settling looks the refund up by it.
 ALTER TABLE refunds ADD COLUMN gateway_key text;
 CREATE UNIQUE INDEX refunds_gateway_key_idx ON refunds (gateway_key) WHERE gateway_key IS NOT NULL;
 

@@ -96,7 +96,7 @@ type CheckoutSession struct {
 	// refund of it.
 	PaymentID *string
 	RefundID  *string
-	// ShippingChoice is the method charged for (API-DECISIONS 11); its
+	// ShippingChoice is the method charged for (docs/DECISIONS.md "Shipping"); its
 	// ShippingTax is counted in TaxTotal.
 	ShippingChoice
 }

@@ -71,7 +71,7 @@ type Order struct {
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 	// ShippingChoice is the method the order ships by, nil id when the
-	// store had none (API-DECISIONS 11); its ShippingTax is in TaxTotal.
+	// store had none (docs/DECISIONS.md "Shipping"); its ShippingTax is in TaxTotal.
 	ShippingChoice
 
 	Items []OrderItem `gorm:"foreignKey:OrderID"`
@@ -195,7 +195,7 @@ type FulfillmentItem struct {
 	Quantity      int
 }
 
-// Return statuses (API-DECISIONS 13).
+// Return statuses (docs/DECISIONS.md "Returns").
 const (
 	ReturnRequested = "requested"
 	ReturnApproved  = "approved"

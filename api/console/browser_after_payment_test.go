@@ -9,7 +9,7 @@ import (
 	"github.com/gocommerce/shop/models"
 )
 
-// These steps drive the console pages built on API-DECISIONS 11 to 13
+// These steps drive the console pages built on docs/DECISIONS.md "Shipping", "Fulfilment" and "Returns"
 // (shipping, fulfilments, returns). TestConsoleMerchantJourney runs them
 // once the server has those routes.
 

@@ -1,6 +1,6 @@
 // Package fulfillmentapi serves the back office's fulfilment routes: ship
 // units of an order with tracking, deliver and cancel a fulfilment
-// (API-DECISIONS 12, README "API overview: back office").
+// (docs/DECISIONS.md "Fulfilment", README "API overview: back office").
 package fulfillmentapi
 
 import (

@@ -1,5 +1,5 @@
 // Package idempotent is the Idempotency-Key middleware of the storefront
-// and administrator writes (API-DECISIONS 14, docs/DECISIONS.md
+// and administrator writes (docs/DECISIONS.md
 // "Idempotency-Key"). It runs after authentication, so every key is scoped
 // by its caller, and keeps answers through internal/idempotency. A request
 // without the header passes straight through: no query, no allocation.
@@ -22,7 +22,7 @@ const (
 	ReplayedHeader = "Idempotent-Replayed"
 )
 
-// maxKeyLen is the longest key accepted (API-DECISIONS 14).
+// maxKeyLen is the longest key accepted (docs/DECISIONS.md "Idempotency-Key").
 const maxKeyLen = 255
 
 // finishTimeout bounds keeping an answer: it runs after the handler, even

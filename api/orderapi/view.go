@@ -79,7 +79,7 @@ type detailView struct {
 	OrderNumber   string `json:"orderNumber"`
 	Status        string `json:"status"`
 	PaymentStatus string `json:"paymentStatus"`
-	// FulfillmentStatus and Fulfillments: API-DECISIONS 12.
+	// FulfillmentStatus and Fulfillments: docs/DECISIONS.md "Fulfilment".
 	FulfillmentStatus string             `json:"fulfillmentStatus"`
 	Fulfillments      []fulfillment.View `json:"fulfillments"`
 	CustomerID        string             `json:"customerId"`

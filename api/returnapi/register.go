@@ -1,4 +1,4 @@
-// Package returnapi serves returns (API-DECISIONS 13, README "API overview:
+// Package returnapi serves returns (docs/DECISIONS.md "Returns", README "API overview:
 // returns"): a customer's requests and list under /orders/{id}/returns,
 // and the back office's list, detail, creation and moves under
 // /api/v1/admin.

@@ -1,5 +1,5 @@
 // Package shippingapi serves the administrator API of shipping zones and
-// methods (API-DECISIONS 11, README "API overview: shipping"): viewers read,
+// methods (docs/DECISIONS.md "Shipping", README "API overview: shipping"): viewers read,
 // admins write, every write audited.
 package shippingapi
 

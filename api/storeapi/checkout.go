@@ -56,7 +56,7 @@ func optionalUUID(s string) *uuid.UUID {
 // message}, or 200 with the same session for a repeat of an unchanged
 // pending checkout. Signed in: the customer's cart and two of its
 // addresses; guest: X-Session-Id's cart and the buyer in the body.
-// Shipping is priced by shipping.ChargeFor (API-DECISIONS 11).
+// Shipping is priced by shipping.ChargeFor (docs/DECISIONS.md "Shipping").
 // Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE, FORBIDDEN (a
 // guest email of a deactivated customer).
 func (h *handlers) checkoutOrder(c *fiber.Ctx) error {

@@ -24,7 +24,7 @@ import (
 // Services are what the storefront routes call.
 type Services struct {
 	Customers *customer.Service
-	// Fulfillments shows an order's shipments (API-DECISIONS 12).
+	// Fulfillments shows an order's shipments (docs/DECISIONS.md "Fulfilment").
 	Fulfillments *fulfillment.Service
 	Orders       *order.Service
 	Browse       *browse.Service
@@ -84,7 +84,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 		limiter:   svc.Limiter,
 		set:       set,
 	}
-	// Every write but login takes an Idempotency-Key (API-DECISIONS 14),
+	// Every write but login takes an Idempotency-Key (docs/DECISIONS.md "Idempotency-Key"),
 	// checked after the customer is known.
 	keyed := svc.Idempotency.Handler(idempotencyCaller)
 	r.Post("/customers/register", keyed, h.register)

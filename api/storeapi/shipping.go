@@ -30,7 +30,7 @@ type shippingOptionsBody struct {
 
 // shippingOptions: GET /cart/shipping-options?state= (or addressId, one of
 // the signed-in customer's addresses) → the methods offered for the state,
-// priced for the current cart (API-DECISIONS 11). An unknown state or no
+// priced for the current cart (docs/DECISIONS.md "Shipping"). An unknown state or no
 // method is an empty list. Errors: VALIDATION_ERROR (no state, a malformed
 // or foreign addressId, no cart owner).
 func (h *handlers) shippingOptions(c *fiber.Ctx) error {

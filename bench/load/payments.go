@@ -17,7 +17,7 @@ import (
 // answered 201 with the session it already has, which would count work
 // not done). Each accepted answer must have created one checkout session,
 // or the run fails. With shipping set, the run checks out with the demo
-// shop's Standard method, active for the run only (API-DECISIONS 11: an
+// shop's Standard method, active for the run only (docs/DECISIONS.md "Shipping": an
 // active method makes it required); else as a store without methods, with
 // the client's shippingCost.
 func (b *bench) checkout(carts []string, shipping bool) func(name string, conns int) (Result, error) {

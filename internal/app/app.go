@@ -120,7 +120,7 @@ type App struct {
 	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
 	Orders          *order.Service
-	// Fulfillments ships orders in parts with tracking (API-DECISIONS 12);
+	// Fulfillments ships orders in parts with tracking (docs/DECISIONS.md "Fulfilment");
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *mail.Outbox

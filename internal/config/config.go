@@ -79,7 +79,7 @@ type Config struct {
 	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
 	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
 	// ReturnWindowDays is how long after delivery a customer may ask to
-	// return units (API-DECISIONS 13); administrators are not bound by it.
+	// return units (docs/DECISIONS.md "Returns"); administrators are not bound by it.
 	ReturnWindowDays int `env:"RETURN_WINDOW_DAYS" envDefault:"30"`
 
 	// POST /cart/discount attempts per DiscountCodeRateWindowS seconds: per
@@ -108,7 +108,7 @@ type Config struct {
 	// delivery logs) and abandoned guest carts are kept; 0 keeps them forever.
 	DataRetentionDays int `env:"DATA_RETENTION_DAYS" envDefault:"90"`
 
-	// Tracing is OpenTelemetry's standard variables (API-DECISIONS 16). They
+	// Tracing is OpenTelemetry's standard variables (docs/DECISIONS.md "Tracing"). They
 	// are declared here so that start-up validates them and the deployment
 	// lists them; the SDK reads the same variables itself when it builds the
 	// exporter, sampler and resource (docs/DECISIONS.md "Tracing").

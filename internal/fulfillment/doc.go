@@ -1,6 +1,6 @@
 // Package fulfillment ships an order's units in one or more fulfilments with
 // the carrier's tracking, delivers and cancels them, and keeps the order's
-// status and fulfillment_status in step (API-DECISIONS 12, docs/DECISIONS.md
+// status and fulfillment_status in step (docs/DECISIONS.md
 // "Fulfilment").
 //
 // Every change locks the order row (SELECT ... FOR UPDATE) for the length of

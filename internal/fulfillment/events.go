@@ -15,7 +15,7 @@ type ItemView struct {
 }
 
 // View is a fulfilment as both the admin order detail and the customer's
-// order show it (API-DECISIONS 12).
+// order show it (docs/DECISIONS.md "Fulfilment").
 type View struct {
 	ID             uuid.UUID  `json:"id"`
 	Items          []ItemView `json:"items"`

@@ -52,7 +52,7 @@ type Shipment struct {
 	Note string
 }
 
-// Create ships sh of order orderID (API-DECISIONS 12) and returns the new
+// Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
 // fulfilment. Errors: NOT_FOUND, CONFLICT (order not confirmed or
 // processing, nothing left to ship, stock counters out of step),
 // VALIDATION_ERROR (a line not of this order, more units than unfulfilled).

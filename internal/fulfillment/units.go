@@ -30,7 +30,7 @@ func unitsByLine(tx *gorm.DB, orderID uuid.UUID, statuses ...string) (map[uuid.U
 
 // DeliveredUnits returns, per order line (order_items.id) of order orderID,
 // how many of its units were delivered: the units of its fulfilments in
-// status delivered. Lines with none are absent. Returns (API-DECISIONS 13)
+// status delivered. Lines with none are absent. Returns (docs/DECISIONS.md "Returns")
 // may take back at most these units; call it in the transaction that holds
 // the order row locked so the answer cannot change under the caller.
 func DeliveredUnits(tx *gorm.DB, orderID uuid.UUID) (map[uuid.UUID]int, error) {

@@ -1,5 +1,5 @@
 // Package idempotency keeps the answers of writes sent with an
-// Idempotency-Key (API-DECISIONS 14, docs/DECISIONS.md "Idempotency-Key")
+// Idempotency-Key (docs/DECISIONS.md "Idempotency-Key")
 // in Postgres, table idempotency_keys, and carries the key in a request's
 // context so that gateway calls made for it can derive their own key
 // (GatewayKey).
@@ -23,7 +23,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// TTL is how long an answer is kept (API-DECISIONS 14).
+// TTL is how long an answer is kept (docs/DECISIONS.md "Idempotency-Key").
 const TTL = 24 * time.Hour
 
 // Lease is how long a running request holds its key. It is longer than any

@@ -22,7 +22,7 @@ type RefundRequest struct {
 	// without it the refund is only recorded (money returned another way).
 	InitiatePaymentRefund bool
 	AdminID               uuid.UUID
-	// ReturnID names the return the refund pays for (API-DECISIONS 13).
+	// ReturnID names the return the refund pays for (docs/DECISIONS.md "Returns").
 	ReturnID *uuid.UUID
 	// Claim, when set, decides the amount inside the refund's transaction,
 	// with the order locked: it is given what is left to refund (paid less

@@ -88,7 +88,7 @@ func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
 }
 
 // Fulfilments takes over the status moves that ship or deliver units
-// (API-DECISIONS 12: PATCH .../status shipped and delivered go through
+// (docs/DECISIONS.md "Fulfilment": PATCH .../status shipped and delivered go through
 // fulfilments). The composition root sets it (internal/fulfillment).
 type Fulfilments interface {
 	// Move applies ch, already checked against the transition table, to the

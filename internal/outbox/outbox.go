@@ -31,7 +31,7 @@ const (
 	PaymentFailed           = "payment.failed"
 	InventoryLowStock       = "inventory.low_stock"
 	ProductCreated          = "product.created"
-	// Returns (API-DECISIONS 13) and refunds of orders and returns.
+	// Returns (docs/DECISIONS.md "Returns") and refunds of orders and returns.
 	ReturnRequested = "return.requested"
 	ReturnReceived  = "return.received"
 	RefundCreated   = "refund.created"

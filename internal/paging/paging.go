@@ -1,7 +1,7 @@
 // Package paging is how every list asks for one page of its rows: a
-// Window (API-DECISIONS 3 pages by number; api/httpx.ParsePage turns `page`
-// and `limit` into a Window). Services take a Window after their filter, so
-// no list confuses limit with offset.
+// Window (the API pages by number, docs/DECISIONS.md "HTTP conventions";
+// api/httpx.ParsePage turns `page` and `limit` into a Window). Services take
+// a Window after their filter, so no list confuses limit with offset.
 package paging
 
 // Window is the rows of a list a caller asks for: Limit rows after skipping

@@ -74,7 +74,7 @@ var (
 	ShippingRead  = Permission{"shipping.read", Viewer}
 	ShippingWrite = Permission{"shipping.write", Admin}
 
-	// Returns (API-DECISIONS 13): staff handle them end to end, refund
+	// Returns (docs/DECISIONS.md "Returns"): staff handle them end to end, refund
 	// included: a return's refund is the value of the units received, not
 	// an amount the admin chooses.
 	ReturnsRead  = Permission{"returns.read", Viewer}

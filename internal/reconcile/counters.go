@@ -11,7 +11,7 @@ import (
 // expectedSQL computes, for the variants in ?, the reserved units (pending
 // checkouts' reservations) and committed units (the units of open orders'
 // lines not in a live fulfilment: those left on hand and committed when
-// they shipped, API-DECISIONS 12) their counters should show.
+// they shipped, docs/DECISIONS.md "Fulfilment") their counters should show.
 const expectedSQL = `
 	SELECT v.id, v.sku, v.inventory, v.reserved, v.committed,
 	       COALESCE(r.units, 0) AS want_reserved, COALESCE(c.units, 0) AS want_committed

@@ -35,8 +35,8 @@ const returnsSQL = `
 	WHERE r.status = 'refunded' AND r.refund_amount > 0
 	  AND NOT EXISTS (SELECT 1 FROM refunds rf WHERE rf.return_id = r.id AND rf.status = 'processed')`
 
-// returns reports drift in returned and restocked quantities (API-DECISIONS
-// 13) as problems for a person: a wrong count cannot be repaired from the
+// returns reports drift in returned and restocked quantities (docs/DECISIONS.md
+// "Returns") as problems for a person: a wrong count cannot be repaired from the
 // other rows.
 func (s *Service) returns(ctx context.Context, r *Report) error {
 	var rows []struct {

@@ -8,7 +8,7 @@ import (
 )
 
 // PruneIdempotencyKeys deletes the Idempotency-Key answers past their
-// expires_at (24 hours, API-DECISIONS 14), in batches, and returns how many
+// expires_at (24 hours, docs/DECISIONS.md "Idempotency-Key"), in batches, and returns how many
 // went. They expire whatever DATA_RETENTION_DAYS says: they are a cache of
 // answers, not records.
 func PruneIdempotencyKeys(ctx context.Context, db *gorm.DB) (int64, error) {

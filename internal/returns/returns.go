@@ -1,5 +1,5 @@
 // Package returns takes units of shipped orders back and refunds them
-// (API-DECISIONS 13, docs/DECISIONS.md "Returns"): a customer asks for
+// (docs/DECISIONS.md "Returns"): a customer asks for
 // delivered units within RETURN_WINDOW_DAYS, an administrator for any
 // shipped unit; the return is approved or rejected, received (units put
 // back on hand when restocked) and refunded through the payment provider by

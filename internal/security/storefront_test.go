@@ -42,7 +42,7 @@ func TestOtherCustomersObjects(t *testing.T) {
 			map[string]any{"orderItemId": uuid.New(), "quantity": 1, "reason": "damaged"}}}, 404, "NOT_FOUND"},
 		{"change another's cart line", "PATCH", "/cart/items/" + aliceItem, map[string]any{"quantity": 9}, 404, "NOT_FOUND"},
 		{"remove another's cart line", "DELETE", "/cart/items/" + aliceItem, nil, 404, "NOT_FOUND"},
-		// API-DECISIONS 11: a shipping quote by address reads the state of
+		// docs/DECISIONS.md "Shipping": a shipping quote by address reads the state of
 		// the caller's own address only.
 		{"quote shipping to another's address", "GET", "/cart/shipping-options?addressId=" + aliceAddr.String(), nil, 400, "VALIDATION_ERROR"},
 	}

@@ -7,7 +7,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// Demo shipping (API-DECISIONS 11): one default zone covering every state,
+// Demo shipping (docs/DECISIONS.md "Shipping"): one default zone covering every state,
 // standard shipping free from DemoFreeShippingAbove, and express.
 var (
 	DemoStandardPrice     = money.FromMajor(79)

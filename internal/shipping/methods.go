@@ -130,7 +130,7 @@ func (s *Service) Method(ctx context.Context, id uuid.UUID) (*models.ShippingMet
 	return &m, nil
 }
 
-// checkMethod applies the rules of API-DECISIONS 11 to a method as it would
+// checkMethod applies the rules of docs/DECISIONS.md "Shipping" to a method as it would
 // be stored. Errors: VALIDATION_ERROR naming the field.
 func checkMethod(m *models.ShippingMethod) error {
 	switch {

@@ -14,7 +14,7 @@ import (
 )
 
 // MaxClientCost bounds the shipping cost a client may send to a store with
-// no active method (API-DECISIONS 11: 0 to 100000).
+// no active method (docs/DECISIONS.md "Shipping": 0 to 100000).
 var MaxClientCost = money.FromMajor(100000)
 
 // Option is a method offered for a state with its price for a cart.
@@ -84,7 +84,7 @@ type Charge struct {
 }
 
 // ChargeFor decides a checkout's shipping in its transaction tx
-// (API-DECISIONS 11). Once the store has an active method the client must
+// (docs/DECISIONS.md "Shipping"). Once the store has an active method the client must
 // choose one offered for the state, and the server's price is charged: a
 // different ClientCost is refused. A store without one charges the client's
 // cost, 0 to MaxClientCost. Errors: VALIDATION_ERROR naming shippingMethodId

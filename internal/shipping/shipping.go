@@ -1,4 +1,4 @@
-// Package shipping prices delivery (API-DECISIONS 11, docs/DECISIONS.md
+// Package shipping prices delivery (docs/DECISIONS.md
 // "Shipping"): zones of Indian states with one default zone covering every
 // state no zone names, and per zone the methods a shopper may choose, each
 // priced GST-inclusive and free at or above a cart total.

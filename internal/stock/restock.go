@@ -7,7 +7,7 @@ import (
 )
 
 // Restock puts returned units back on hand (a received return's restocked
-// units, API-DECISIONS 13): they become available again. Only on-hand
+// units, docs/DECISIONS.md "Returns"): they become available again. Only on-hand
 // moves; the units left the commitment when they shipped.
 func Restock(tx *gorm.DB, items []Item) error {
 	for _, it := range merge(items) {

@@ -1,4 +1,4 @@
-// Package tracing sets up OpenTelemetry traces (API-DECISIONS 16): the
+// Package tracing sets up OpenTelemetry traces (docs/DECISIONS.md "Tracing"): the
 // tracer provider and its exporter, built from the standard OTEL_*
 // variables by the SDK, or nothing at all when they name no exporter. The
 // instrumentation of each part (HTTP server, SQL, Redis, outbound HTTP,

@@ -1,5 +1,5 @@
 // Package checkouttrace joins a payment webhook to the trace of the checkout
-// that created the payment (API-DECISIONS 16: a checkout, its webhook and
+// that created the payment (docs/DECISIONS.md "Tracing": a checkout, its webhook and
 // its order finalization read as one trace). The gateway calls the webhook
 // on its own, with no trace context of ours, so when a checkout creates its
 // gateway order the order id's trace context is kept in Redis, and the
