@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 )
@@ -30,7 +30,7 @@ func BenchmarkAdminOrders(b *testing.B) {
 		c.AdminGeneralRateLimit = 1 << 30
 	}))
 	_, token := testkit.MustAdmin(b, app, string(rbac.Viewer))
-	backofficetest.MustManyOrders(b, app.DB, 100_000, 2000, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	fixtures.MustManyOrders(b, app.DB, 100_000, 2000, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	get := func(path string) (*http.Response, error) {
 		req, _ := http.NewRequest(http.MethodGet, app.URL+"/api/v1/admin/orders"+path, nil)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -27,7 +27,7 @@ func BenchmarkCapturedWebhookToOrder(b *testing.B) {
 	app := testkit.MustApp(b, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.LogLevel = "error" }))
 	bodies := make([][]byte, b.N)
 	for i := range bodies {
-		c := checkouttest.MustCheckout(b, app.DB, checkouttest.Options{Inventory: 100, Quantity: 1})
+		c := fixtures.MustCheckout(b, app.DB, fixtures.CheckoutOptions{Inventory: 100, Quantity: 1})
 		bodies[i] = gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentCaptured, EventID: gateway.NewEventID(),
 			OrderID: c.IntentID, Amount: int64(c.Total), Currency: c.Currency})
 	}

@@ -125,20 +125,8 @@ type Address struct {
 // (CheckoutSession.Lines is a JSON array of these). The order's lines are
 // copied from it, so the price paid is the price quoted at checkout.
 type CheckoutLine struct {
-	VariantID uuid.UUID    `json:"variantId"`
-	ProductID uuid.UUID    `json:"productId"`
-	Title     string       `json:"title"`
-	SKU       string       `json:"sku"`
-	Quantity  int          `json:"quantity"`
-	UnitPrice money.Amount `json:"unitPrice"`
-	// DiscountAmount is this line's share of its bundle's discount and of
-	// the cart discount.
-	DiscountAmount money.Amount `json:"discountAmount"`
-	// LineTotal is UnitPrice × Quantity − DiscountAmount, tax included.
-	LineTotal money.Amount `json:"lineTotal"`
-	GSTRate   money.Rate   `json:"gstRate"`
-	// TaxAmount is the GST contained in LineTotal.
-	TaxAmount money.Amount `json:"taxAmount"`
-	HSNCode   string       `json:"hsnCode"`
-	BundleID  *uuid.UUID   `json:"bundleId,omitempty"`
+	VariantID uuid.UUID `json:"variantId"`
+	ProductID uuid.UUID `json:"productId"`
+	PricedLine
+	BundleID *uuid.UUID `json:"bundleId,omitempty"`
 }

@@ -83,16 +83,27 @@ type OrderItem struct {
 	OrderID        uuid.UUID  `gorm:"type:uuid"`
 	ProductID      *uuid.UUID `gorm:"type:uuid"`
 	VariantID      *uuid.UUID `gorm:"type:uuid"`
-	Title          string
-	SKU            string `gorm:"column:sku"`
-	Quantity       int
-	UnitPrice      money.Amount
-	DiscountAmount money.Amount
-	LineTotal      money.Amount
-	GSTRate        money.Rate `gorm:"column:gst_rate"`
-	TaxAmount      money.Amount
-	HSNCode        string `gorm:"column:hsn_code"`
-	CreatedAt      time.Time
+	PricedLine
+	CreatedAt time.Time
+}
+
+// PricedLine is what a line was sold for: the snapshot a checkout session
+// quotes (CheckoutLine), the order keeps (OrderItem) and both APIs answer
+// for an order line (order.Line). One type, so the three cannot drift.
+type PricedLine struct {
+	Title     string       `json:"title"`
+	SKU       string       `json:"sku" gorm:"column:sku"`
+	Quantity  int          `json:"quantity"`
+	UnitPrice money.Amount `json:"unitPrice"`
+	// DiscountAmount is this line's share of its bundle's discount and of
+	// the cart discount.
+	DiscountAmount money.Amount `json:"discountAmount"`
+	// LineTotal is UnitPrice × Quantity − DiscountAmount, tax included.
+	LineTotal money.Amount `json:"lineTotal"`
+	GSTRate   money.Rate   `json:"gstRate" gorm:"column:gst_rate"`
+	// TaxAmount is the GST contained in LineTotal.
+	TaxAmount money.Amount `json:"taxAmount"`
+	HSNCode   string       `json:"hsnCode" gorm:"column:hsn_code"`
 }
 
 // OrderStatusHistory is one status move of an order.

@@ -3,7 +3,7 @@ package admincustomerapi_test
 import (
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -34,7 +34,7 @@ func TestListAndSearchCustomers(t *testing.T) {
 	mk("Priya Raman", "priya@shop.in", "+91 80 2222 3333")
 	mk("Anil 50%_off", "anil@example.com", "")
 	for i := 0; i < 22; i++ {
-		backofficetest.MustCustomer(t, db, "Filler")
+		fixtures.MustCustomer(t, db, "Filler")
 	}
 	get := func(q string) listBody {
 		var lb listBody
@@ -74,13 +74,13 @@ func TestCustomerDetailAndUpdate(t *testing.T) {
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	db := app.DB
-	cust := backofficetest.MustCustomer(t, db, "Kiran")
-	p := backofficetest.MustProduct(t, db, "Tee", 50000)
-	v := backofficetest.MustVariant(t, db, p.ID, 20)
-	o1 := backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
-	backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: cust, Status: "cancelled", Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
-	backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, db, "Other"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	cust := fixtures.MustCustomer(t, db, "Kiran")
+	p := fixtures.MustProduct(t, db, "Tee", 50000)
+	v := fixtures.MustVariant(t, db, p.ID, 20)
+	o1 := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
+	fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: cust, Status: "cancelled", Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
+	fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, db, "Other"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	app.Do(t, "POST", "/api/v1/admin/orders/"+o1.ID.String()+"/refund", testkit.Req{Token: admin,
 		Body: map[string]any{"amount": 100}}).Expect(t, 200)
 
@@ -162,7 +162,7 @@ func TestStaffCannotAssignCustomerGroup(t *testing.T) {
 	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	db := app.DB
-	cust := backofficetest.MustCustomer(t, db, "Ravi")
+	cust := fixtures.MustCustomer(t, db, "Ravi")
 	group := models.CustomerGroup{Name: "Friends and family"}
 	if err := db.Create(&group).Error; err != nil {
 		t.Fatal(err)

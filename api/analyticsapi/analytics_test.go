@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -56,23 +56,23 @@ var day0 = time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 func seed(t *testing.T, app *testkit.App, token string) {
 	db := app.DB
 	ps := []models.Product{
-		backofficetest.MustProduct(t, db, "Tee", 49900),
-		backofficetest.MustProduct(t, db, "Kurta", 129900),
-		backofficetest.MustProduct(t, db, "Scarf", 45050),
+		fixtures.MustProduct(t, db, "Tee", 49900),
+		fixtures.MustProduct(t, db, "Kurta", 129900),
+		fixtures.MustProduct(t, db, "Scarf", 45050),
 	}
 	vs := []models.Variant{
-		backofficetest.MustVariant(t, db, ps[0].ID, 500),
-		backofficetest.MustVariant(t, db, ps[1].ID, 500),
-		backofficetest.MustVariant(t, db, ps[2].ID, 500),
+		fixtures.MustVariant(t, db, ps[0].ID, 500),
+		fixtures.MustVariant(t, db, ps[1].ID, 500),
+		fixtures.MustVariant(t, db, ps[2].ID, 500),
 	}
 	// Stock alerts: at the default threshold (10), at its own threshold (3),
 	// and one just above its own threshold, which is no alert.
-	backofficetest.MustVariant(t, db, ps[0].ID, 2)
+	fixtures.MustVariant(t, db, ps[0].ID, 2)
 	for _, inv := range []int{3, 4} {
-		v := backofficetest.MustVariant(t, db, ps[1].ID, inv)
+		v := fixtures.MustVariant(t, db, ps[1].ID, inv)
 		db.Model(&v).Update("low_stock_threshold", 3)
 	}
-	custs := []models.Customer{backofficetest.MustCustomer(t, db, "A"), backofficetest.MustCustomer(t, db, "B")}
+	custs := []models.Customer{fixtures.MustCustomer(t, db, "A"), fixtures.MustCustomer(t, db, "B")}
 	statuses := []string{"confirmed", "processing", "shipped", "delivered", "cancelled", "pending"}
 	var orders []models.Order
 	n := 0
@@ -88,11 +88,11 @@ func seed(t *testing.T, app *testkit.App, token string) {
 			if k == 1 {
 				at = day0.AddDate(0, 0, d+1).Add(-time.Second) // 23:59:59
 			}
-			lines := []backofficetest.Line{{Product: ps[n%3], Variant: vs[n%3], Qty: 1 + n%2}}
+			lines := []fixtures.Line{{Product: ps[n%3], Variant: vs[n%3], Qty: 1 + n%2}}
 			if n%4 == 0 {
-				lines = append(lines, backofficetest.Line{Product: ps[(n+1)%3], Variant: vs[(n+1)%3], Qty: 2})
+				lines = append(lines, fixtures.Line{Product: ps[(n+1)%3], Variant: vs[(n+1)%3], Qty: 2})
 			}
-			orders = append(orders, backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: custs[n%2],
+			orders = append(orders, fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: custs[n%2],
 				Status: statuses[n%len(statuses)], CreatedAt: at, Shipping: money.Amount(1000 * (n % 2)), Lines: lines}))
 			n++
 		}
@@ -180,11 +180,11 @@ func TestRefundTouchReRollsItsDay(t *testing.T) {
 		c.AdminAnalyticsRateLimit = 100000 // the test polls
 	}))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Mug", 30000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 50)
+	p := fixtures.MustProduct(t, app.DB, "Mug", 30000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 50)
 	at := time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "T"),
-		CreatedAt: at, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "T"),
+		CreatedAt: at, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/refund", testkit.Req{Token: admin,
 		Body: map[string]any{"amount": 50}}).Expect(t, 200)
 	testkit.Eventually(t, 15*time.Second, "the touched day to be rolled up", func() bool {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -28,11 +28,11 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.SMTPURL = smtp.URL() }))
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	cust, custToken := testkit.MustCustomer(t, app)
-	p := backofficetest.MustProduct(t, app.DB, "Kurta", 120000)
-	a := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	b := backofficetest.MustVariant(t, app.DB, p.ID, 5)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: *cust,
-		Lines: []backofficetest.Line{{Product: p, Variant: a, Qty: 3}, {Product: p, Variant: b, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)
+	a := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	b := fixtures.MustVariant(t, app.DB, p.ID, 5)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: *cust,
+		Lines: []fixtures.Line{{Product: p, Variant: a, Qty: 3}, {Product: p, Variant: b, Qty: 2}}})
 	lineA, lineB := o.Items[0].ID, o.Items[1].ID
 	stockIs(t, app, a, 10, 3, 7)
 	stockIs(t, app, b, 5, 2, 3)
@@ -129,10 +129,10 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Saree", 250000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 6)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "Meera"),
-		Status: "processing", Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 6)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Meera"),
+		Status: "processing", Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	stockIs(t, app, v, 6, 2, 4)
 
 	const n = 20
@@ -184,10 +184,10 @@ func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
 func TestCancelAndDeliver(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Cap", 30000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "Ravi"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 3}}})
+	p := fixtures.MustProduct(t, app.DB, "Cap", 30000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Ravi"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 3}}})
 	line := o.Items[0].ID
 
 	f1 := ship(t, app, token, o, map[uuid.UUID]int{line: 1}, nil)
@@ -241,11 +241,11 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
-	p := backofficetest.MustProduct(t, app.DB, "Mug", 40000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	cust := backofficetest.MustCustomer(t, app.DB, "Asha")
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
-	other := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	p := fixtures.MustProduct(t, app.DB, "Mug", 40000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	cust := fixtures.MustCustomer(t, app.DB, "Asha")
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
+	other := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	line := o.Items[0].ID.String()
 	ok := map[string]any{"carrier": "Delhivery", "trackingNumber": "DL1"}
 	with := func(k string, val any) map[string]any {
@@ -289,14 +289,14 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	for _, status := range []string{"pending", "shipped", "delivered", "cancelled"} {
 		t.Run("order "+status, func(t *testing.T) {
-			o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: status,
-				Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
-			before := backofficetest.Reload(t, app.DB, v)
+			o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: status,
+				Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
+			before := fixtures.Reload(t, app.DB, v)
 			e := app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: ok}).ExpectError(t, http.StatusConflict, "CONFLICT")
 			if e.Error.Details["status"] != status {
 				t.Fatalf("details %v", e.Error.Details)
 			}
-			if after := backofficetest.Reload(t, app.DB, v); after.Inventory != before.Inventory || after.Committed != before.Committed {
+			if after := fixtures.Reload(t, app.DB, v); after.Inventory != before.Inventory || after.Committed != before.Committed {
 				t.Fatalf("a refused fulfilment moved stock")
 			}
 		})
@@ -310,10 +310,10 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 func TestStatusPatchGoesThroughFulfilments(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Shawl", 90000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "Lata"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 3}}})
+	p := fixtures.MustProduct(t, app.DB, "Shawl", 90000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Lata"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 3}}})
 	status := "/api/v1/admin/orders/" + o.ID.String() + "/status"
 
 	ship(t, app, token, o, map[uuid.UUID]int{o.Items[0].ID: 1}, nil)
@@ -363,10 +363,10 @@ func TestOneFulfilmentOfEverythingRecordsEachStep(t *testing.T) {
 	app := testkit.MustApp(t)
 	admin, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	cust, _ := testkit.MustCustomer(t, app)
-	p := backofficetest.MustProduct(t, app.DB, "Saree", 250000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 4)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: *cust,
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 4)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: *cust,
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 
 	f := ship(t, app, token, o, nil, map[string]any{"notifyCustomer": false})
 	orderIs(t, app, o, "shipped", "fulfilled")

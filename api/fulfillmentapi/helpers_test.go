@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -59,7 +59,7 @@ func act(t *testing.T, app *testkit.App, token string, o models.Order, id, verb 
 // stockIs fails t unless v's on-hand, committed and available units are as given.
 func stockIs(t *testing.T, app *testkit.App, v models.Variant, onHand, committed, available int) {
 	t.Helper()
-	got := backofficetest.Reload(t, app.DB, v)
+	got := fixtures.Reload(t, app.DB, v)
 	if got.Inventory != onHand || got.Committed != committed || got.Inventory-got.Reserved-got.Committed != available {
 		t.Fatalf("variant %s: on hand %d committed %d available %d, want %d/%d/%d", v.SKU, got.Inventory, got.Committed,
 			got.Inventory-got.Reserved-got.Committed, onHand, committed, available)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -18,10 +18,10 @@ import (
 func TestReconcileKnowsFulfilledUnits(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Dupatta", 70000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "Uma"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 4}}})
+	p := fixtures.MustProduct(t, app.DB, "Dupatta", 70000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Uma"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 4}}})
 	line := o.Items[0].ID
 	ship(t, app, token, o, map[uuid.UUID]int{line: 1}, nil)
 	f2 := ship(t, app, token, o, map[uuid.UUID]int{line: 2}, nil)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -22,7 +22,7 @@ type answer struct {
 }
 
 // event builds a signed-to-be event for checkout c.
-func event(name string, c checkouttest.Checkout, eventID string) []byte {
+func event(name string, c fixtures.Checkout, eventID string) []byte {
 	return gateway.BuildEvent(gateway.Simulated{Name: name, EventID: eventID, OrderID: c.IntentID,
 		Amount: int64(c.Total), Currency: c.Currency})
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -18,7 +18,7 @@ import (
 
 func TestCapturedWebhookCreatesTheOrder(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	body := event(gateway.PaymentCaptured, c, gateway.NewEventID())
 	// The gateway's own header name works too.
 	r := app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{
@@ -43,7 +43,7 @@ func TestCapturedWebhookCreatesTheOrder(t *testing.T) {
 
 func TestSameEventTwentyTimesConcurrently(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	body := event(gateway.PaymentCaptured, c, gateway.NewEventID())
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -77,7 +77,7 @@ func TestSameEventTwentyTimesConcurrently(t *testing.T) {
 // payment.captured and order.paid for one payment: both accepted, one order.
 func TestCapturedAndOrderPaidMakeOneOrder(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	at := time.Now()
 	for _, name := range []string{gateway.PaymentCaptured, gateway.OrderPaid} {
 		body := gateway.BuildEvent(gateway.Simulated{Name: name, EventID: gateway.NewEventID(), OrderID: c.IntentID,
@@ -101,10 +101,10 @@ func TestCapturedAndOrderPaidMakeOneOrder(t *testing.T) {
 // processed: the fallback key includes the event name and payment id.
 func TestSameSecondEventsWithoutIDAreBothProcessed(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	a := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
-	b := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	a := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
+	b := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	at := time.Now()
-	for _, c := range []checkouttest.Checkout{a, b} {
+	for _, c := range []fixtures.Checkout{a, b} {
 		body := gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentCaptured, OrderID: c.IntentID,
 			Amount: int64(c.Total), Currency: "INR", CreatedAt: at})
 		expectAnswer(t, post(t, app, body), 200, true, gateway.MsgAccepted)
@@ -113,7 +113,7 @@ func TestSameSecondEventsWithoutIDAreBothProcessed(t *testing.T) {
 	waitOrder(t, app, b.IntentID)
 
 	// Authorized then captured for one payment, same second, no id.
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	for _, name := range []string{gateway.PaymentAuthorized, gateway.PaymentCaptured} {
 		body := gateway.BuildEvent(gateway.Simulated{Name: name, OrderID: c.IntentID, PaymentID: "pay_one",
 			Amount: int64(c.Total), Currency: "INR", CreatedAt: at})
@@ -125,7 +125,7 @@ func TestSameSecondEventsWithoutIDAreBothProcessed(t *testing.T) {
 // Refused requests write nothing and queue nothing.
 func TestRefusedRequests(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	good := event(gateway.PaymentCaptured, c, gateway.NewEventID())
 	noEntity := []byte(`{"event":"payment.captured","created_at":1700000000,"payload":{"payment":{}}}`)
 	tests := []struct {
@@ -177,7 +177,7 @@ func TestUnhandledEvent(t *testing.T) {
 func TestRedisDownThenGatewayRetry(t *testing.T) {
 	redis := testkit.StartRedis(t)
 	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithStores(testkit.MustDatabaseURL(t), redis.URL))
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	body := event(gateway.PaymentCaptured, c, gateway.NewEventID())
 
 	redis.Stop()
@@ -192,7 +192,7 @@ func TestRedisDownThenGatewayRetry(t *testing.T) {
 
 func TestFailedWebhookReleasesTheCheckout(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	expectAnswer(t, post(t, app, event(gateway.PaymentFailed, c, gateway.NewEventID())), 200, true, gateway.MsgAccepted)
 	testkit.Eventually(t, 15*time.Second, "the session to fail", func() bool {
 		var s models.CheckoutSession
@@ -210,7 +210,7 @@ func TestFailedWebhookReleasesTheCheckout(t *testing.T) {
 
 func TestWebhookMetrics(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	post(t, app, event(gateway.PaymentCaptured, c, gateway.NewEventID())).Expect(t, 200)
 	postMalformed(t, app, []byte(`{}`), "00").Expect(t, 400)
 	waitOrder(t, app, c.IntentID)
@@ -245,7 +245,7 @@ func completed(t *testing.T, app *testkit.App) int {
 // task, one order), because the body's own hash is marked too.
 func TestReplayedBodyWithNewEventIDHeaderIsADuplicate(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	body := event(gateway.PaymentCaptured, c, "") // no id in the body, as Razorpay sends it
 	send := func(eventID string) *testkit.Response {
 		return app.Do(t, "POST", gatewayapi.Path, testkit.Req{Body: body, Headers: map[string]string{

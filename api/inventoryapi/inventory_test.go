@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -21,16 +21,16 @@ func TestOverview(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	db := app.DB
-	p := backofficetest.MustProduct(t, db, "Tee", 50000) // ₹500
-	priced := backofficetest.MustVariant(t, db, p.ID, 50)
-	db.Model(&priced).Update("price", 60000)               // own price ₹600
-	backofficetest.MustVariant(t, db, p.ID, 0)             // out of stock
-	low := backofficetest.MustVariant(t, db, p.ID, 20)     // 20 on hand, 8 held: 12 available
-	reserved := backofficetest.MustVariant(t, db, p.ID, 4) // all 4 reserved: out of stock
+	p := fixtures.MustProduct(t, db, "Tee", 50000) // ₹500
+	priced := fixtures.MustVariant(t, db, p.ID, 50)
+	db.Model(&priced).Update("price", 60000)         // own price ₹600
+	fixtures.MustVariant(t, db, p.ID, 0)             // out of stock
+	low := fixtures.MustVariant(t, db, p.ID, 20)     // 20 on hand, 8 held: 12 available
+	reserved := fixtures.MustVariant(t, db, p.ID, 4) // all 4 reserved: out of stock
 	db.Model(&reserved).Update("reserved", 4)
 	db.Model(&low).Updates(map[string]any{"reserved": 3, "low_stock_threshold": 15})
-	o := backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, db, "A"),
-		Lines: []backofficetest.Line{{Product: p, Variant: low, Qty: 5}}}) // commits 5
+	o := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, db, "A"),
+		Lines: []fixtures.Line{{Product: p, Variant: low, Qty: 5}}}) // commits 5
 	_ = o
 
 	var got struct {
@@ -53,7 +53,7 @@ func TestOverview(t *testing.T) {
 // for every tenth, 30 units committed.
 func mustVariants(t *testing.T, db *gorm.DB, n int) []models.Variant {
 	t.Helper()
-	p := backofficetest.MustProduct(t, db, "Bulk", 10000)
+	p := fixtures.MustProduct(t, db, "Bulk", 10000)
 	if err := db.Exec(`INSERT INTO variants (product_id, sku, inventory, committed)
 		SELECT ?, 'BULK-' || lpad(g::text, 5, '0'), 100, CASE WHEN g % 10 = 0 THEN 30 ELSE 0 END
 		FROM generate_series(1, ?) g`, p.ID, n).Error; err != nil {

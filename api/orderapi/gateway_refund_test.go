@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -41,10 +41,10 @@ func newRefundEnv(t *testing.T, gw *razorpaytest.Server, opts ...testkit.Option)
 	}))
 	app := testkit.MustApp(t, opts...)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Kettle "+uuid.NewString()[:6], 10000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "R"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	p := fixtures.MustProduct(t, app.DB, "Kettle "+uuid.NewString()[:6], 10000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "R"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	return refundEnv{app: app, token: token, order: o, path: "/api/v1/admin/orders/" + o.ID.String() + "/refund"}
 }
 

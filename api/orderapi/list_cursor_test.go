@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -21,9 +21,9 @@ import (
 func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
-	p := backofficetest.MustProduct(t, app.DB, "Cup", 10000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 1000)
-	cust := backofficetest.MustCustomer(t, app.DB, "A")
+	p := fixtures.MustProduct(t, app.DB, "Cup", 10000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
+	cust := fixtures.MustCustomer(t, app.DB, "A")
 	base := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 	for i := 0; i < 23; i++ {
 		at := base.Add(time.Duration(i) * time.Minute)
@@ -34,8 +34,8 @@ func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
 		if i%3 == 0 {
 			status = models.OrderShipped
 		}
-		backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: status, CreatedAt: at,
-			Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+		fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: status, CreatedAt: at,
+			Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	}
 	listOrder := func(where string) []string {
 		var ids []string
@@ -68,8 +68,8 @@ func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
 					break
 				}
 				// A new order between pages: it sorts before the walk.
-				backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: models.OrderShipped,
-					Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+				fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: models.OrderShipped,
+					Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 				query = "?limit=4" + tt.filter + "&cursor=" + url.QueryEscape(*lb.Pagination.NextCursor)
 			}
 			if strings.Join(got, ",") != strings.Join(want, ",") {
@@ -88,11 +88,11 @@ func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
 func TestListMalformedCursor(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
-	p := backofficetest.MustProduct(t, app.DB, "Cup", 10000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 1000)
-	cust := backofficetest.MustCustomer(t, app.DB, "A")
+	p := fixtures.MustProduct(t, app.DB, "Cup", 10000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
+	cust := fixtures.MustCustomer(t, app.DB, "A")
 	for i := 0; i < 3; i++ {
-		backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+		fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	}
 	next := listOrders(t, app, token, "?limit=1").Pagination.NextCursor
 	if next == nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -31,10 +31,10 @@ type listBody struct {
 func TestListOrdersFiltersAndPages(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
-	p := backofficetest.MustProduct(t, app.DB, "Bag", 20000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 1000)
-	a := backofficetest.MustCustomer(t, app.DB, "A")
-	b := backofficetest.MustCustomer(t, app.DB, "B")
+	p := fixtures.MustProduct(t, app.DB, "Bag", 20000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
+	a := fixtures.MustCustomer(t, app.DB, "A")
+	b := fixtures.MustCustomer(t, app.DB, "B")
 	day := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	var orders []models.Order
 	for i := 0; i < 25; i++ {
@@ -42,8 +42,8 @@ func TestListOrdersFiltersAndPages(t *testing.T) {
 		if i%5 == 0 {
 			cust, status = b, "shipped"
 		}
-		orders = append(orders, backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: status,
-			CreatedAt: day.AddDate(0, 0, i), Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1 + i%3}}}))
+		orders = append(orders, fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: status,
+			CreatedAt: day.AddDate(0, 0, i), Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1 + i%3}}}))
 	}
 	get := func(q string) listBody {
 		var lb listBody
@@ -104,10 +104,10 @@ func TestListOrdersFiltersAndPages(t *testing.T) {
 func TestGetOrderDetail(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Scarf", 45050)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "E"),
-		Shipping: 5000, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Scarf", 45050)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "E"),
+		Shipping: 5000, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/refund", testkit.Req{Token: token,
 		Body: map[string]any{"amount": 100.5, "reason": "late", "initiatePaymentRefund": true}}).Expect(t, 200)
 	app.Do(t, "PATCH", "/api/v1/admin/orders/"+o.ID.String()+"/status", testkit.Req{Token: token,

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -21,7 +20,7 @@ import (
 // finalization that the gateway webhook runs.
 func mustFinalize(t *testing.T, app *testkit.App) *models.Order {
 	t.Helper()
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	svc := checkout.New(app.DB, app.Queue, gateway.NewSimulator(), checkout.Settings{Provider: "simulator", StoreState: "Karnataka"}, nil, app.Log)
 	res, err := svc.Capture(context.Background(), gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
 		Amount: int64(c.Total), Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"})
@@ -65,19 +64,19 @@ func TestListTotalsAgreeAcrossInstances(t *testing.T) {
 	one := testkit.MustApp(t)
 	two := testkit.MustApp(t, testkit.WithStores(one.DatabaseURL, one.RedisURL))
 	_, token := testkit.MustAdmin(t, one, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, one.DB, "Mug", 30000)
-	v := backofficetest.MustVariant(t, one.DB, p.ID, 100)
-	cust := backofficetest.MustCustomer(t, one.DB, "A")
-	spec := backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}}
+	p := fixtures.MustProduct(t, one.DB, "Mug", 30000)
+	v := fixtures.MustVariant(t, one.DB, p.ID, 100)
+	cust := fixtures.MustCustomer(t, one.DB, "A")
+	spec := fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}}
 	var last models.Order
 	for i := 0; i < 3; i++ {
-		last = backofficetest.MustOrder(t, one.DB, spec)
+		last = fixtures.MustOrder(t, one.DB, spec)
 	}
 	queries := []string{"?limit=1", "?limit=1&status=confirmed", "?limit=1&status=processing"}
 	for _, q := range queries {
 		listOrders(t, one, token, q) // instance one has seen every list before the changes
 	}
-	backofficetest.MustOrder(t, one.DB, spec)
+	fixtures.MustOrder(t, one.DB, spec)
 	two.Do(t, "PATCH", "/api/v1/admin/orders/"+last.ID.String()+"/status", testkit.Req{Token: token,
 		Body: map[string]any{"status": "processing"}}).Expect(t, 200)
 	want := map[string]int{queries[0]: 4, queries[1]: 3, queries[2]: 1}
@@ -96,15 +95,15 @@ func TestListTotalsAgreeAcrossInstances(t *testing.T) {
 func TestListTotalsExactForEveryFilter(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Lamp", 20000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 1000)
-	custs := []models.Customer{backofficetest.MustCustomer(t, app.DB, "A"), backofficetest.MustCustomer(t, app.DB, "B")}
+	p := fixtures.MustProduct(t, app.DB, "Lamp", 20000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
+	custs := []models.Customer{fixtures.MustCustomer(t, app.DB, "A"), fixtures.MustCustomer(t, app.DB, "B")}
 	day := time.Date(2026, 2, 1, 23, 30, 0, 0, time.UTC) // near midnight: days are UTC dates
 	var all []models.Order
 	for i := 0; i < 24; i++ {
 		status := []string{models.OrderConfirmed, models.OrderProcessing, models.OrderShipped}[i%3]
-		all = append(all, backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: custs[i%2], Status: status,
-			CreatedAt: day.Add(time.Duration(i) * 6 * time.Hour), Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}}))
+		all = append(all, fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: custs[i%2], Status: status,
+			CreatedAt: day.Add(time.Duration(i) * 6 * time.Hour), Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}}))
 	}
 	type filter struct{ query, where string }
 	var filters []filter
@@ -151,8 +150,8 @@ func TestListTotalsExactForEveryFilter(t *testing.T) {
 		Body: map[string]any{"amount": 200, "reason": "damaged", "initiatePaymentRefund": true}}).Expect(t, 200)
 	app.Do(t, "POST", "/api/v1/admin/orders/"+all[9].ID.String()+"/refund", testkit.Req{Token: token, // partial: status kept
 		Body: map[string]any{"amount": 50, "reason": "late", "initiatePaymentRefund": true}}).Expect(t, 200)
-	backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: custs[0], CreatedAt: day.Add(30 * time.Hour),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: custs[0], CreatedAt: day.Add(30 * time.Hour),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	var cancelled int64
 	app.DB.Raw("SELECT count(*) FROM orders WHERE status = 'cancelled'").Scan(&cancelled)
 	if cancelled != 3 {

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -18,10 +18,10 @@ import (
 func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Mug", 10000) // ₹100
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "B"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	p := fixtures.MustProduct(t, app.DB, "Mug", 10000) // ₹100
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "B"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
 
 	statuses := make([]int, 2)
@@ -66,7 +66,7 @@ func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
 	if body["providerRefundId"] != nil {
 		t.Fatalf("a recorded-only refund has a provider id: %v", body)
 	}
-	if st := backofficetest.Reload(t, app.DB, v); st.Committed != 0 || st.Inventory != 10 {
+	if st := fixtures.Reload(t, app.DB, v); st.Committed != 0 || st.Inventory != 10 {
 		t.Fatalf("stock after full refund: %d/%d", st.Inventory, st.Committed)
 	}
 	app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 1}}).ExpectField(t, "amount")
@@ -76,10 +76,10 @@ func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
 func TestFullRefundOfShippedOrderKeepsStatus(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
-	p := backofficetest.MustProduct(t, app.DB, "Lamp", 99900)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "C"),
-		Status: "shipped", Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Lamp", 99900)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "C"),
+		Status: "shipped", Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	body := app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/refund", testkit.Req{Token: token,
 		Body: map[string]any{"amount": 1998}}).Expect(t, 200).Map(t)
 	order := body["order"].(map[string]any)
@@ -102,10 +102,10 @@ func TestGatewayRefundRefusedRefundsNothing(t *testing.T) {
 	}))
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Pen", 5000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "D"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	p := fixtures.MustProduct(t, app.DB, "Pen", 5000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "D"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
 	app.Do(t, "POST", path, testkit.Req{Token: staff, Body: map[string]any{"amount": 10}}).ExpectError(t, 403, "FORBIDDEN")
 	e := app.Do(t, "POST", path, testkit.Req{Token: token, Body: map[string]any{"amount": 50, "initiatePaymentRefund": true}}).

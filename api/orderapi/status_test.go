@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -25,12 +25,12 @@ var legal = map[string]bool{
 func TestIllegalStatusMovesAreConflicts(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Tee", 50000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 100)
-	cust := backofficetest.MustCustomer(t, app.DB, "Asha")
+	p := fixtures.MustProduct(t, app.DB, "Tee", 50000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 100)
+	cust := fixtures.MustCustomer(t, app.DB, "Asha")
 	for _, from := range allStatuses {
-		o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: from,
-			Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+		o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: from,
+			Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 		for _, to := range allStatuses {
 			if legal[from+">"+to] {
 				continue
@@ -49,7 +49,7 @@ func TestIllegalStatusMovesAreConflicts(t *testing.T) {
 			t.Fatalf("order %s moved to %s by refused moves", from, got.Status)
 		}
 	}
-	before := backofficetest.Reload(t, app.DB, v)
+	before := fixtures.Reload(t, app.DB, v)
 	if before.Committed != 3 || before.Inventory != 98 { // pending+confirmed+processing committed; shipped+delivered left
 		t.Fatalf("stock after refused moves: inventory %d committed %d", before.Inventory, before.Committed)
 	}
@@ -60,12 +60,12 @@ func TestIllegalStatusMovesAreConflicts(t *testing.T) {
 func TestLegalStatusPath(t *testing.T) {
 	app := testkit.MustApp(t)
 	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Kurta", 120000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	cust := backofficetest.MustCustomer(t, app.DB, "Ravi")
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust,
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 3}}})
-	if s := backofficetest.Reload(t, app.DB, v); s.Inventory != 10 || s.Committed != 3 {
+	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	cust := fixtures.MustCustomer(t, app.DB, "Ravi")
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust,
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 3}}})
+	if s := fixtures.Reload(t, app.DB, v); s.Inventory != 10 || s.Committed != 3 {
 		t.Fatalf("seeded stock %d/%d", s.Inventory, s.Committed)
 	}
 
@@ -80,12 +80,12 @@ func TestLegalStatusPath(t *testing.T) {
 			t.Fatalf("status %v, want %s", body["status"], s.status)
 		}
 		if s.status == "processing" {
-			if st := backofficetest.Reload(t, app.DB, v); st.Inventory != 10 || st.Committed != 3 {
+			if st := fixtures.Reload(t, app.DB, v); st.Inventory != 10 || st.Committed != 3 {
 				t.Fatalf("processing touched stock: %d/%d", st.Inventory, st.Committed)
 			}
 		}
 	}
-	if st := backofficetest.Reload(t, app.DB, v); st.Inventory != 7 || st.Committed != 0 {
+	if st := fixtures.Reload(t, app.DB, v); st.Inventory != 7 || st.Committed != 0 {
 		t.Fatalf("after shipping: inventory %d committed %d, want 7 and 0", st.Inventory, st.Committed)
 	}
 
@@ -128,14 +128,14 @@ func TestLegalStatusPath(t *testing.T) {
 func TestCancelReturnsStock(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Saree", 250000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 5)
-	cust := backofficetest.MustCustomer(t, app.DB, "Meera")
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Status: "processing",
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 5)
+	cust := fixtures.MustCustomer(t, app.DB, "Meera")
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: "processing",
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	app.Do(t, "PATCH", "/api/v1/admin/orders/"+o.ID.String()+"/status", testkit.Req{Token: token,
 		Body: map[string]any{"status": "cancelled", "note": "customer asked"}}).Expect(t, 200)
-	if st := backofficetest.Reload(t, app.DB, v); st.Inventory != 5 || st.Committed != 0 {
+	if st := fixtures.Reload(t, app.DB, v); st.Inventory != 5 || st.Committed != 0 {
 		t.Fatalf("after cancel: %d/%d", st.Inventory, st.Committed)
 	}
 }
@@ -144,10 +144,10 @@ func TestStatusRequestErrors(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
-	p := backofficetest.MustProduct(t, app.DB, "Cap", 30000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 5)
-	o := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: backofficetest.MustCustomer(t, app.DB, "A"),
-		Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+	p := fixtures.MustProduct(t, app.DB, "Cap", 30000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 5)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "A"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/status"
 	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{"status": "lost"}, Invalid: true}).ExpectField(t, "status")
 	app.Do(t, "PATCH", path, testkit.Req{Token: staff, Body: map[string]any{}, Invalid: true}).ExpectField(t, "status")

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -46,15 +46,15 @@ type lineSpec struct {
 func (e env) order(t *testing.T, status string, shipping money.Amount, lines ...lineSpec) (models.Order, []models.Variant) {
 	t.Helper()
 	db := e.app.DB
-	var bl []backofficetest.Line
+	var bl []fixtures.Line
 	var vs []models.Variant
 	for _, l := range lines {
-		p := backofficetest.MustProduct(t, db, "Mug "+uuid.NewString()[:6], 100)
-		v := backofficetest.MustVariant(t, db, p.ID, 10+l.qty)
-		bl = append(bl, backofficetest.Line{Product: p, Variant: v, Qty: l.qty, Unit: 100})
+		p := fixtures.MustProduct(t, db, "Mug "+uuid.NewString()[:6], 100)
+		v := fixtures.MustVariant(t, db, p.ID, 10+l.qty)
+		bl = append(bl, fixtures.Line{Product: p, Variant: v, Qty: l.qty, Unit: 100})
 		vs = append(vs, v)
 	}
-	o := backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: *e.customer, Status: status, Lines: bl, Shipping: shipping})
+	o := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: *e.customer, Status: status, Lines: bl, Shipping: shipping})
 	// The lines' real totals: after their discount shares, odd paise and all.
 	var subtotal, discount, total money.Amount
 	for i, l := range lines {

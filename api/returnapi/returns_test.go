@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -52,10 +52,10 @@ func TestCustomerReturnIsReceivedRestockedAndRefunded(t *testing.T) {
 	}
 
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/approve", nil).Expect(t, 200)
-	before := backofficetest.Reload(t, e.app.DB, vs[0])
+	before := fixtures.Reload(t, e.app.DB, vs[0])
 	e.adminDo(t, "POST", "/returns/"+r.ID+"/receive", map[string]any{
 		"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 2, "restock": true}}}).Expect(t, 200).JSON(t, &r)
-	after := backofficetest.Reload(t, e.app.DB, vs[0])
+	after := fixtures.Reload(t, e.app.DB, vs[0])
 	if after.Inventory-before.Inventory != 2 || after.Committed != before.Committed || after.Reserved != before.Reserved {
 		t.Fatalf("stock %+v → %+v: want exactly 2 more on hand", before, after)
 	}

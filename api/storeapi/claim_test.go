@@ -17,7 +17,7 @@ import (
 
 var tokenLine = regexp.MustCompile(`POST /customers/claim:\s+(\S+)`)
 
-func claimToken(t *testing.T, m received) string {
+func claimToken(t *testing.T, m testkit.Mail) string {
 	t.Helper()
 	got := tokenLine.FindStringSubmatch(m.Body)
 	if got == nil {
@@ -30,7 +30,7 @@ func claimToken(t *testing.T, m received) string {
 // token: a wrong token is 400, the right one makes an account, and the same
 // token again is 400.
 func TestGuestClaim(t *testing.T) {
-	smtp := startSMTP(t)
+	smtp := testkit.StartSMTP(t)
 	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.SMTPURL = smtp.URL() }))
 	p := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Cushion Cover"})
 	email := uniqueEmail("claimer")
@@ -46,9 +46,9 @@ func TestGuestClaim(t *testing.T) {
 	if err := tasks.Enqueue(context.Background(), app.Queue, task, opts...); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, 15*time.Second, "the order emails", func() bool { return len(smtp.to(email)) == 2 })
-	var confirmation, invitation received
-	for _, m := range smtp.to(email) {
+	testkit.Eventually(t, 15*time.Second, "the order emails", func() bool { return len(smtp.To(email)) == 2 })
+	var confirmation, invitation testkit.Mail
+	for _, m := range smtp.To(email) {
 		if strings.Contains(m.Subject, order.OrderNumber) {
 			confirmation = m
 		} else {
@@ -66,7 +66,7 @@ func TestGuestClaim(t *testing.T) {
 	if err := worker.New(app.App).Handler().ProcessTask(context.Background(), task); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(smtp.to(email)); n != 2 {
+	if n := len(smtp.To(email)); n != 2 {
 		t.Fatalf("emails after a repeated task: %d", n)
 	}
 
@@ -93,7 +93,7 @@ func TestGuestClaim(t *testing.T) {
 // Re-sending: always 202; an email only for a guest record. A guest whose
 // email is also a registered account claims into that account.
 func TestClaimRequestAndMergeIntoAccount(t *testing.T) {
-	smtp := startSMTP(t)
+	smtp := testkit.StartSMTP(t)
 	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) {
 		c.SMTPURL = smtp.URL()
 		c.ClaimTokenTTL = time.Hour
@@ -110,11 +110,11 @@ func TestClaimRequestAndMergeIntoAccount(t *testing.T) {
 	nobody := uniqueEmail("nobody")
 	app.Do(t, http.MethodPost, "/customers/claim/request", testkit.Req{Body: map[string]any{"email": nobody}}).Expect(t, http.StatusAccepted)
 	app.Do(t, http.MethodPost, "/customers/claim/request", testkit.Req{Body: map[string]any{"email": account.Email}}).Expect(t, http.StatusAccepted)
-	testkit.Eventually(t, 15*time.Second, "the claim email", func() bool { return len(smtp.to(account.Email)) == 1 })
-	if len(smtp.to(nobody)) != 0 {
+	testkit.Eventually(t, 15*time.Second, "the claim email", func() bool { return len(smtp.To(account.Email)) == 1 })
+	if len(smtp.To(nobody)) != 0 {
 		t.Fatal("an email went to an address with no guest record")
 	}
-	token := claimToken(t, smtp.to(account.Email)[0])
+	token := claimToken(t, smtp.To(account.Email)[0])
 	var expires time.Time
 	app.DB.Raw(`SELECT expires_at FROM claim_tokens WHERE customer_id = ?`, guestRec.ID).Scan(&expires)
 	if d := time.Until(expires); d < 59*time.Minute || d > time.Hour {

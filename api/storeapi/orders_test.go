@@ -23,8 +23,8 @@ func mustOrder(t *testing.T, db *gorm.DB, customerID uuid.UUID, p *models.Produc
 		Email: "x@example.com", ShippingAddress: address, BillingAddress: address,
 		Subtotal: p.Price, TaxTotal: 2376, Total: p.Price, PaidTotal: p.Price, Currency: "INR", PaymentProvider: "simulator",
 		PaymentIntentID: "order_sim_" + uuid.NewString()[:8], CreatedAt: created, UpdatedAt: created,
-		Items: []models.OrderItem{{ID: uuid.New(), ProductID: &p.ID, VariantID: &v.ID, Title: p.Title, SKU: v.SKU, Quantity: 1,
-			UnitPrice: p.Price, LineTotal: p.Price, GSTRate: p.GSTRate, TaxAmount: 2376}},
+		Items: []models.OrderItem{{ID: uuid.New(), ProductID: &p.ID, VariantID: &v.ID, PricedLine: models.PricedLine{
+			Title: p.Title, SKU: v.SKU, Quantity: 1, UnitPrice: p.Price, LineTotal: p.Price, GSTRate: p.GSTRate, TaxAmount: 2376}}},
 	}
 	if err := db.Create(o).Error; err != nil {
 		t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -75,17 +75,17 @@ func TestReconcileRepairsAndReports(t *testing.T) {
 	superAdm, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	db := app.DB
-	p := backofficetest.MustProduct(t, db, "Tee", 50000)
-	corrupted := backofficetest.MustVariant(t, db, p.ID, 10)
-	uncommitted := backofficetest.MustVariant(t, db, p.ID, 10)
-	held := backofficetest.MustVariant(t, db, p.ID, 10)
-	cust := backofficetest.MustCustomer(t, db, "R")
+	p := fixtures.MustProduct(t, db, "Tee", 50000)
+	corrupted := fixtures.MustVariant(t, db, p.ID, 10)
+	uncommitted := fixtures.MustVariant(t, db, p.ID, 10)
+	held := fixtures.MustVariant(t, db, p.ID, 10)
+	cust := fixtures.MustCustomer(t, db, "R")
 
 	// 1. reserved says 7, but no checkout holds any unit.
 	db.Model(&corrupted).Update("reserved", 7)
 	// 2. an open order holds 2 units, but committed says 0.
-	o := backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: cust,
-		Lines: []backofficetest.Line{{Product: p, Variant: uncommitted, Qty: 2}}})
+	o := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: cust,
+		Lines: []fixtures.Line{{Product: p, Variant: uncommitted, Qty: 2}}})
 	db.Model(&uncommitted).Update("committed", 0)
 	// 3. a checkout that expired an hour ago still holds 3 units and its cart.
 	sessionID := mustStaleCheckout(t, db, cust, held, 3)
@@ -123,7 +123,7 @@ func TestReconcileRepairsAndReports(t *testing.T) {
 		v                   models.Variant
 		reserved, committed int
 	}{{corrupted, 0, 0}, {uncommitted, 0, 2}, {held, 0, 0}} {
-		got := backofficetest.Reload(t, db, c.v)
+		got := fixtures.Reload(t, db, c.v)
 		if got.Reserved != c.reserved || got.Committed != c.committed {
 			t.Fatalf("variant %s: reserved %d committed %d, want %d %d", got.SKU, got.Reserved, got.Committed, c.reserved, c.committed)
 		}
@@ -162,7 +162,7 @@ func mustStaleCheckout(t *testing.T, db *gorm.DB, cust models.Customer, v models
 }
 
 func cust2(t *testing.T, db *gorm.DB) models.Customer {
-	return backofficetest.MustCustomer(t, db, "R2")
+	return fixtures.MustCustomer(t, db, "R2")
 }
 
 func must(t *testing.T, err error) {

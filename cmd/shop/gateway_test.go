@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
@@ -18,7 +18,7 @@ import (
 // becomes the order.
 func TestGatewaySimulate(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
-	c := checkouttest.MustCheckout(t, app.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	cmd := exec.Command(shopBin, "gateway", "simulate", "payment.captured", "--order-id", c.IntentID, "--url", app.URL+gatewayapi.Path)
 	cmd.Env = append(os.Environ(), "APP_ENV=development", "DATABASE_URL="+app.DatabaseURL, "GATEWAY_WEBHOOK_SECRET="+app.Config.GatewayWebhookSecret)
 	out, err := cmd.CombinedOutput()

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/analytics"
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
 	"gorm.io/gorm"
 )
@@ -47,6 +47,6 @@ func BenchmarkReports(b *testing.B) {
 // seedOrders inserts n orders over 30 days and returns the first day.
 func seedOrders(tb testing.TB, db *gorm.DB, n int) time.Time {
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	backofficetest.MustManyOrders(tb, db, n, 1000, from)
+	fixtures.MustManyOrders(tb, db, n, 1000, from)
 	return from
 }

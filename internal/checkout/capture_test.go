@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -17,7 +17,7 @@ import (
 func TestCaptureCreatesTheOrder(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShippingCost: 5000})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{ShippingCost: 5000})
 	p := captured(c)
 
 	res, err := e.svc.Capture(ctx, p)
@@ -85,7 +85,7 @@ func TestCaptureCreatesTheOrder(t *testing.T) {
 
 func TestCaptureOutsideStoreStateIsIGST(t *testing.T) {
 	e := newEnv(t)
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShipState: "Maharashtra"})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{ShipState: "Maharashtra"})
 	res, err := e.svc.Capture(context.Background(), captured(c))
 	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
@@ -94,7 +94,7 @@ func TestCaptureOutsideStoreStateIsIGST(t *testing.T) {
 		t.Fatalf("cgst %d sgst %d igst %d", o.CGSTTotal, o.SGSTTotal, o.IGSTTotal)
 	}
 	// The state compares without case.
-	c2 := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{ShipState: " karnataka "})
+	c2 := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{ShipState: " karnataka "})
 	res, _ = e.svc.Capture(context.Background(), captured(c2))
 	if res.Order.IGSTTotal != 0 || res.Order.CGSTTotal == 0 {
 		t.Fatalf("lower-case home state taxed as inter-state: %+v", res.Order)
@@ -106,7 +106,7 @@ func TestCaptureOutsideStoreStateIsIGST(t *testing.T) {
 func TestCaptureIsIdempotent(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	p := captured(c)
 	var wg sync.WaitGroup
 	results := make([]checkout.CaptureResult, 10)
@@ -151,7 +151,7 @@ func TestCaptureIsIdempotent(t *testing.T) {
 
 func TestCaptureWithoutSession(t *testing.T) {
 	e := newEnv(t)
-	res, err := e.svc.Capture(context.Background(), captured(checkouttest.Checkout{IntentID: "order_unknown", Total: 100, Currency: "INR"}))
+	res, err := e.svc.Capture(context.Background(), captured(fixtures.Checkout{IntentID: "order_unknown", Total: 100, Currency: "INR"}))
 	if err != nil || res.Outcome != checkout.NoSession {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -159,7 +159,7 @@ func TestCaptureWithoutSession(t *testing.T) {
 
 func TestCaptureCountsDiscountUse(t *testing.T) {
 	e := newEnv(t)
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Discount: 10000})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{Discount: 10000})
 	res, err := e.svc.Capture(context.Background(), captured(c))
 	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
@@ -180,7 +180,7 @@ func TestCaptureCountsDiscountUse(t *testing.T) {
 func TestCapturePublishesLowStock(t *testing.T) {
 	e := newEnv(t)
 	// 12 on hand, 2 bought: available falls from 12 to 10, the default threshold.
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 12})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{Inventory: 12})
 	if _, err := e.svc.Capture(context.Background(), captured(c)); err != nil {
 		t.Fatal(err)
 	}

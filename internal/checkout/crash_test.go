@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -17,7 +17,7 @@ import (
 // order. The process-level version (SIGKILL) is in the fault tests.
 func TestCaptureKilledMidwayThenRetried(t *testing.T) {
 	e := newEnv(t)
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	p := captured(c)
 
 	ctx, kill := context.WithCancel(context.Background())

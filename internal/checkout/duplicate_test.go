@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/models"
@@ -33,8 +33,8 @@ func TestDuplicateRefundWithUnknownOutcomeIsAskedAgainWithTheSameKey(t *testing.
 	ctx := context.Background()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, time.Second)
 	svc := e.withGateway(gw.URL)
-	old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
-	current := checkouttest.MustReplace(t, e.d.DB, old)
+	old := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
+	current := fixtures.MustReplace(t, e.d.DB, old)
 
 	if res, err := svc.Capture(ctx, captured(current)); err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("capture of the current session: %+v %v", res, err)
@@ -81,8 +81,8 @@ func TestDuplicateRefundRefusedNeedsReview(t *testing.T) {
 	}))
 	defer gw.Close()
 	svc := e.withGateway(gw.URL)
-	old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
-	current := checkouttest.MustReplace(t, e.d.DB, old)
+	old := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
+	current := fixtures.MustReplace(t, e.d.DB, old)
 	if _, err := svc.Capture(ctx, captured(old)); err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +104,8 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	for round := range 5 {
-		old := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
-		current := checkouttest.MustReplace(t, e.d.DB, old)
+		old := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
+		current := fixtures.MustReplace(t, e.d.DB, old)
 		pays := []gateway.Payment{captured(old), captured(current)}
 		results := make([]checkout.CaptureResult, 2)
 		var wg sync.WaitGroup
@@ -128,7 +128,7 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 		if results[won].Outcome != checkout.Created || results[lost].Outcome != checkout.Duplicate {
 			t.Fatalf("round %d: outcomes %s and %s", round, results[0].Outcome, results[1].Outcome)
 		}
-		ids := []checkouttest.Checkout{old, current}
+		ids := []fixtures.Checkout{old, current}
 		if s := e.session(t, ids[lost].SessionID); s.State != models.CheckoutRefunded {
 			t.Fatalf("round %d: losing session %s", round, s.State)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -29,7 +29,7 @@ func newEnv(t *testing.T) *env {
 }
 
 // captured is the captured payment of c, for its full amount.
-func captured(c checkouttest.Checkout) gateway.Payment {
+func captured(c fixtures.Checkout) gateway.Payment {
 	return gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment", Amount: int64(c.Total),
 		Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
@@ -28,7 +28,7 @@ func TestLateCaptureKeepsWhatTheShopperAddedSince(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			ctx := context.Background()
-			c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Discount: 100})
+			c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{Discount: 100})
 			p := captured(c)
 			failed := p
 			failed.Status = "failed"

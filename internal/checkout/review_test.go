@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
 )
@@ -24,7 +24,7 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+			c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 			p := captured(c)
 			tt.change(&p.Amount, &p.Currency)
 			res, err := e.svc.Capture(context.Background(), p)
@@ -61,14 +61,14 @@ func TestCaptureMismatchNeedsReview(t *testing.T) {
 // its stock is released.
 func TestCaptureOfAnAlreadyRecordedPaymentNeedsReview(t *testing.T) {
 	e := newEnv(t)
-	first := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	first := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	p := captured(first)
 	res, err := e.svc.Capture(context.Background(), p)
 	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("first capture: %+v %v", res, err)
 	}
 	firstNumber := res.Order.OrderNumber
-	second := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	second := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	again := captured(second)
 	again.ID = p.ID
 	res, err = e.svc.Capture(context.Background(), again)
@@ -90,8 +90,8 @@ func TestCaptureOfAnAlreadyRecordedPaymentNeedsReview(t *testing.T) {
 // is there, taking it from available stock.
 func TestCaptureAfterExpiryCommitsAvailableStock(t *testing.T) {
 	e := newEnv(t)
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 5})
-	checkouttest.MustExpire(t, e.d.DB, c)
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{Inventory: 5})
+	fixtures.MustExpire(t, e.d.DB, c)
 	res, err := e.svc.Capture(context.Background(), captured(c))
 	if err != nil || res.Outcome != checkout.Created {
 		t.Fatalf("%+v %v", res, err)
@@ -108,8 +108,8 @@ func TestCaptureAfterExpiryCommitsAvailableStock(t *testing.T) {
 // and never oversells.
 func TestCaptureAfterExpiryWithoutStockNeedsReview(t *testing.T) {
 	e := newEnv(t)
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{Inventory: 3, Quantity: 2})
-	checkouttest.MustExpire(t, e.d.DB, c)
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{Inventory: 3, Quantity: 2})
+	fixtures.MustExpire(t, e.d.DB, c)
 	// Another shopper's order takes 2 of the 3 units.
 	e.d.DB.Exec(`UPDATE variants SET committed = 2 WHERE id = ?`, c.VariantID)
 
@@ -132,7 +132,7 @@ func TestCaptureAfterExpiryWithoutStockNeedsReview(t *testing.T) {
 func TestFailReleasesTheCheckout(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	p := captured(c)
 	p.Status, p.ErrorCode = "failed", "BAD_REQUEST_ERROR"
 	for range 2 { // the second run changes nothing
@@ -163,7 +163,7 @@ func TestFailReleasesTheCheckout(t *testing.T) {
 func TestFailNeverMovesACompletedSession(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	if _, err := e.svc.Capture(ctx, captured(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestFailNeverMovesACompletedSession(t *testing.T) {
 		t.Fatalf("events %v", evs)
 	}
 	// Unknown order id: silently nothing.
-	if err := e.svc.Fail(ctx, captured(checkouttest.Checkout{IntentID: "order_nope"})); err != nil {
+	if err := e.svc.Fail(ctx, captured(fixtures.Checkout{IntentID: "order_nope"})); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -188,7 +188,7 @@ func TestFailNeverMovesACompletedSession(t *testing.T) {
 func TestAuthorize(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	c := checkouttest.MustCheckout(t, e.d.DB, checkouttest.Options{})
+	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	if err := e.svc.Authorize(ctx, captured(c)); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestAuthorize(t *testing.T) {
 	if s := e.session(t, c.SessionID); s.PaymentStatus != models.IntentCaptured {
 		t.Fatalf("payment status %s", s.PaymentStatus)
 	}
-	if err := e.svc.Authorize(ctx, captured(checkouttest.Checkout{IntentID: "order_nope"})); err != nil {
+	if err := e.svc.Authorize(ctx, captured(fixtures.Checkout{IntentID: "order_nope"})); err != nil {
 		t.Fatal(err)
 	}
 }

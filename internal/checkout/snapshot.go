@@ -60,9 +60,9 @@ func stateOf(addr json.RawMessage) string {
 func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced, charge shipping.Charge) (*models.CheckoutSession, error) {
 	lines := make([]models.CheckoutLine, len(p.Lines))
 	for i, l := range p.Lines {
-		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title, SKU: l.SKU,
-			Quantity: l.Quantity, UnitPrice: l.UnitPrice, DiscountAmount: l.Discount, LineTotal: l.Net,
-			GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode, BundleID: l.BundleID}
+		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
+			PricedLine: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+				DiscountAmount: l.Discount, LineTotal: l.Net, GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode}}
 	}
 	raw, err := json.Marshal(lines)
 	if err != nil {

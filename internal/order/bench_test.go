@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -23,7 +23,7 @@ import (
 func BenchmarkList(b *testing.B) {
 	db, _ := testkit.MustDB(b)
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	backofficetest.MustManyOrders(b, db, 100_000, 2000, from)
+	fixtures.MustManyOrders(b, db, 100_000, 2000, from)
 	var cust uuid.UUID
 	db.Raw(`SELECT customer_id FROM orders LIMIT 1`).Row().Scan(&cust)
 	var number string

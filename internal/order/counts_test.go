@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
 	"github.com/gocommerce/shop/internal/checkout"
-	"github.com/gocommerce/shop/internal/checkout/checkouttest"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/paging"
@@ -33,24 +32,24 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 	svc := order.New(d.DB, d.Queue, nil, d.Log)
 
 	const writers, perWriter = 8, 10
-	checkouts := make([]checkouttest.Checkout, writers*perWriter)
+	checkouts := make([]fixtures.Checkout, writers*perWriter)
 	for i := range checkouts {
-		checkouts[i] = checkouttest.MustCheckout(t, d.DB, checkouttest.Options{})
+		checkouts[i] = fixtures.MustCheckout(t, d.DB, fixtures.CheckoutOptions{})
 	}
-	p := backofficetest.MustProduct(t, d.DB, "Tray", 10000)
-	v := backofficetest.MustVariant(t, d.DB, p.ID, 10000)
-	cust := backofficetest.MustCustomer(t, d.DB, "A")
+	p := fixtures.MustProduct(t, d.DB, "Tray", 10000)
+	v := fixtures.MustVariant(t, d.DB, p.ID, 10000)
+	cust := fixtures.MustCustomer(t, d.DB, "A")
 	var moved []models.Order
 	for i := 0; i < 40; i++ {
-		moved = append(moved, backofficetest.MustOrder(t, d.DB, backofficetest.OrderSpec{Customer: cust,
-			CreatedAt: time.Now().UTC().AddDate(0, 0, -i%3), Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}}))
+		moved = append(moved, fixtures.MustOrder(t, d.DB, fixtures.OrderSpec{Customer: cust,
+			CreatedAt: time.Now().UTC().AddDate(0, 0, -i%3), Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}}))
 	}
 
 	var wg sync.WaitGroup
 	errs := make(chan error, len(checkouts)+len(moved)*2+1)
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
-		go func(batch []checkouttest.Checkout) {
+		go func(batch []fixtures.Checkout) {
 			defer wg.Done()
 			for _, c := range batch {
 				_, err := pay.Capture(ctx, gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment",
@@ -146,7 +145,7 @@ func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
 	if _, err := provider.DownTo(ctx, 10); err != nil { // 00010: the migration before the counters
 		t.Fatal(err)
 	}
-	cust := backofficetest.MustCustomer(t, db, "A")
+	cust := fixtures.MustCustomer(t, db, "A")
 	err = db.Exec(`INSERT INTO orders (customer_id, status, email, shipping_address, billing_address,
 		subtotal, total, currency, payment_provider, payment_intent_id, created_at)
 		SELECT ?, (ARRAY['pending','confirmed','shipped','cancelled'])[1 + g % 4], 'old@example.com', '{}', '{}',
@@ -174,14 +173,14 @@ func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
 func TestOrderCountersNeverDeadlock(t *testing.T) {
 	db, _ := testkit.MustDB(t)
 	ctx := context.Background()
-	p := backofficetest.MustProduct(t, db, "Tray", 10000)
-	v := backofficetest.MustVariant(t, db, p.ID, 10000)
-	cust := backofficetest.MustCustomer(t, db, "A")
+	p := fixtures.MustProduct(t, db, "Tray", 10000)
+	v := fixtures.MustVariant(t, db, p.ID, 10000)
+	cust := fixtures.MustCustomer(t, db, "A")
 	const workers, perWorker = 16, 150
 	orders := make([]models.Order, 2*workers)
 	for i := range orders {
-		orders[i] = backofficetest.MustOrder(t, db, backofficetest.OrderSpec{Customer: cust,
-			Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 1}}})
+		orders[i] = fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: cust,
+			Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 	}
 	statuses := []string{models.OrderConfirmed, models.OrderProcessing, models.OrderShipped, models.OrderDelivered}
 	var wg sync.WaitGroup

@@ -72,9 +72,7 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 	for _, l := range lines {
 		productID, variantID := l.ProductID, l.VariantID
 		items = append(items, models.OrderItem{
-			OrderID: orderID, ProductID: &productID, VariantID: &variantID, Title: l.Title, SKU: l.SKU,
-			Quantity: l.Quantity, UnitPrice: l.UnitPrice, DiscountAmount: l.DiscountAmount, LineTotal: l.LineTotal,
-			GSTRate: l.GSTRate, TaxAmount: l.TaxAmount, HSNCode: l.HSNCode,
+			OrderID: orderID, ProductID: &productID, VariantID: &variantID, PricedLine: l.PricedLine,
 		})
 	}
 	return items

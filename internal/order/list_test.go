@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -24,7 +24,7 @@ func TestOffsetPagesAreThoseOfAPlainOffset(t *testing.T) {
 	defer func(n int) { *order.SkipFrom = n }(*order.SkipFrom)
 	*order.SkipFrom = 1 // every offset below takes the skip
 	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	backofficetest.MustManyOrders(t, db, 900, 50, from) // about 30 a day over 30 days
+	fixtures.MustManyOrders(t, db, 900, 50, from) // about 30 a day over 30 days
 	svc := order.New(db, nil, nil, nil)
 	d := func(s string) *time.Time { t, _ := time.Parse(time.DateOnly, s); return &t }
 	filters := []struct {

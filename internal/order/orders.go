@@ -1,4 +1,4 @@
-// Package orders is the back office's side of orders: listing and reading
+// Package order owns the order after checkout made it: listing and reading
 // them, moving them through their statuses, and refunding them.
 //
 // Every change locks the order row (SELECT ... FOR UPDATE) for the length of

@@ -3,7 +3,7 @@ package security_test
 import (
 	"testing"
 
-	"github.com/gocommerce/shop/internal/backofficetest"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/google/uuid"
@@ -16,11 +16,11 @@ import (
 func TestFulfillmentOfAnotherOrder(t *testing.T) {
 	app := mustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
-	p := backofficetest.MustProduct(t, app.DB, "Tee", 50000)
-	v := backofficetest.MustVariant(t, app.DB, p.ID, 10)
-	cust := backofficetest.MustCustomer(t, app.DB, "Asha")
-	mine := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
-	other := backofficetest.MustOrder(t, app.DB, backofficetest.OrderSpec{Customer: cust, Lines: []backofficetest.Line{{Product: p, Variant: v, Qty: 2}}})
+	p := fixtures.MustProduct(t, app.DB, "Tee", 50000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	cust := fixtures.MustCustomer(t, app.DB, "Asha")
+	mine := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
+	other := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	body := map[string]any{"carrier": "Delhivery", "trackingNumber": "DL1",
 		"items": []map[string]any{{"orderItemId": other.Items[0].ID, "quantity": 1}}}
 	f := app.Do(t, "POST", "/api/v1/admin/orders/"+other.ID.String()+"/fulfillments", testkit.Req{Token: token, Body: body}).
