@@ -79,10 +79,10 @@ type Order struct {
 
 // OrderItem is a line of an order with its price and tax snapshot.
 type OrderItem struct {
-	ID             uuid.UUID  `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
-	OrderID        uuid.UUID  `gorm:"type:uuid"`
-	ProductID      *uuid.UUID `gorm:"type:uuid"`
-	VariantID      *uuid.UUID `gorm:"type:uuid"`
+	ID        uuid.UUID  `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	OrderID   uuid.UUID  `gorm:"type:uuid"`
+	ProductID *uuid.UUID `gorm:"type:uuid"`
+	VariantID *uuid.UUID `gorm:"type:uuid"`
 	PricedLine
 	CreatedAt time.Time
 }

@@ -1,7 +1,7 @@
 package order
 
 import (
-		"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
 
