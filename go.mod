@@ -40,6 +40,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/gorm v1.31.2
+	gorm.io/plugin/dbresolver v1.6.2
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 )

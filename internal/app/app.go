@@ -68,6 +68,11 @@ type App struct {
 	CheckoutTraces *checkouttrace.Store
 
 	DB *gorm.DB
+	// ReadDB serves the storefront's catalog and review reads: the read
+	// replicas (DATABASE_REPLICA_URLS) when there are any, else DB. Only
+	// reads outside a transaction go there; a customer's own data, admin
+	// reads and every write stay on DB (docs/DECISIONS.md "Read replicas").
+	ReadDB *gorm.DB
 	// Redis serves the cache, rate limits and webhook de-duplication.
 	Redis *redis.Client
 	// Queue enqueues asynq tasks; Inspector reads their state.
@@ -195,7 +200,14 @@ func (a *App) connect(ctx context.Context) error {
 		database.Close(db)
 		return err
 	}
-	a.DB, a.Redis, a.RedisOpt = db, rdb, aopt
+	a.DB, a.ReadDB, a.Redis, a.RedisOpt = db, db, rdb, aopt
+	if len(cfg.DatabaseReplicaURLs) > 0 {
+		if a.ReadDB, err = a.openReplicas(); err != nil {
+			rdb.Close()
+			database.Close(db)
+			return err
+		}
+	}
 	a.Queue = asynq.NewClientFromRedisClient(rdb)
 	a.Inspector = asynq.NewInspectorFromRedisClient(rdb)
 	return nil
@@ -214,6 +226,30 @@ func (a *App) instrument(db *gorm.DB, rdb *redis.Client) error {
 		return fmt.Errorf("app: tracing: %w", err)
 	}
 	return nil
+}
+
+// openReplicas opens the read handle on the replicas, traced like the
+// primary. A replica that does not answer yet is logged, not fatal.
+func (a *App) openReplicas() (*gorm.DB, error) {
+	cfg := a.Config
+	read, err := database.OpenReplicas(cfg.DatabaseReplicaURLs, database.Options{MaxConns: cfg.DBMaxConns, Logger: a.Log})
+	if err != nil {
+		return nil, fmt.Errorf("app: DATABASE_REPLICA_URLS: %w", err)
+	}
+	if a.Tracing.Enabled() {
+		if err := a.Tracing.InstrumentDB(read); err != nil {
+			database.Close(read)
+			return nil, fmt.Errorf("app: tracing: %w", err)
+		}
+	}
+	if sqlDB, err := read.DB(); err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := sqlDB.PingContext(ctx); err != nil {
+			a.Log.Warn("read replica not answering; storefront catalog reads answer 503 until it does", "err", err)
+		}
+	}
+	return read, nil
 }
 
 // build constructs every service, each once, on the open connections.
@@ -258,8 +294,8 @@ func (a *App) build() error {
 	a.Discounts = discount.NewAdmin(a.DB)
 	a.Bundles = bundle.New(a.DB, a.Cache, log)
 	a.Inventory = stock.NewLevels(a.DB, a.Queue, log, cfg.LowStockThreshold, cfg.StoreCurrency)
-	a.Reviews = review.New(a.DB, a.Cache, browse.CatalogNamespace)
-	a.Browse = browse.New(a.DB, a.Cache, a.StockCache, cfg.StoreCurrency)
+	a.Reviews = review.New(a.DB, a.ReadDB, a.Cache, browse.CatalogNamespace)
+	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency)
 
 	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL})
 	a.CustomerAdmin = customer.NewAdmin(a.DB, cfg.StoreCurrency)
@@ -299,6 +335,9 @@ func (a *App) build() error {
 func (a *App) Close() {
 	// The asynq client and inspector share a.Redis; closing it closes them.
 	a.Redis.Close()
+	if a.ReadDB != a.DB {
+		database.Close(a.ReadDB)
+	}
 	database.Close(a.DB)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

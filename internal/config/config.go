@@ -34,7 +34,11 @@ type Config struct {
 	// PublicURL is where customers reach the storefront; used in emails.
 	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
 
-	DatabaseURL    string        `env:"DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/shop?sslmode=disable"`
+	DatabaseURL string `env:"DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/shop?sslmode=disable"`
+	// DatabaseReplicaURLs are streaming replicas of DATABASE_URL that serve
+	// the storefront's catalog and review reads (docs/DECISIONS.md "Read
+	// replicas"); empty, everything reads the primary.
+	DatabaseReplicaURLs []string `env:"DATABASE_REPLICA_URLS" envSeparator:","`
 	DBMaxConns     int           `env:"DB_MAX_CONNS" envDefault:"20"`
 	DBQueryTimeout time.Duration `env:"DB_QUERY_TIMEOUT" envDefault:"5s"`
 	RedisURL       string        `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0"`
@@ -205,6 +209,11 @@ func (c *Config) validate() error {
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return fieldErr("DATABASE_URL", "must be a postgres:// URL")
 	}
+	for _, r := range c.DatabaseReplicaURLs {
+		if u, err := url.Parse(r); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			return fieldErr("DATABASE_REPLICA_URLS", "must be postgres:// URLs separated by commas")
+		}
+	}
 	if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
 		return fieldErr("REDIS_URL", "must be a redis:// URL")
 	}
@@ -340,7 +349,7 @@ func (c *Config) Redacted() map[string]any {
 		return "***"
 	}
 	return map[string]any{
-		"appEnv": c.AppEnv, "port": c.Port, "database": redactURL(c.DatabaseURL), "redis": redactURL(c.RedisURL),
+		"appEnv": c.AppEnv, "port": c.Port, "database": redactURL(c.DatabaseURL), "databaseReplicas": len(c.DatabaseReplicaURLs), "redis": redactURL(c.RedisURL),
 		"paymentProvider": c.PaymentProvider, "adminJwtSecret": mask(c.AdminJWTSecret),
 		"customerJwtSecret": mask(c.CustomerJWTSecret), "gatewayWebhookSecret": mask(c.GatewayWebhookSecret),
 		"smtp": redactURL(c.SMTPURL), "cacheEnabled": c.CacheEnabled, "cookieSecure": c.CookieSecure,

@@ -14,6 +14,7 @@ import (
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+	"gorm.io/plugin/dbresolver"
 )
 
 // Options tunes the pool.
@@ -32,6 +33,52 @@ type Options struct {
 // on the transaction's connection, which doubled the database CPU of a cart
 // update.
 func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
+	db, err := openPool(url, opt)
+	if err != nil {
+		return nil, err
+	}
+	sqlDB, _ := db.DB()
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("database.open: ping: %w", err)
+	}
+	return db, nil
+}
+
+// OpenReplicas returns a read-only handle on the streaming replicas at urls
+// (DATABASE_REPLICA_URLS), each query sent to one of them at random
+// (gorm.io/plugin/dbresolver). Unlike Open it does not ping: a replica that
+// is down at start-up must not keep the API from starting, and its reads
+// answer 503 until it is back (docs/DECISIONS.md "Read replicas").
+func OpenReplicas(urls []string, opt Options) (*gorm.DB, error) {
+	if len(urls) == 0 {
+		return nil, fmt.Errorf("database.open_replicas: no URL")
+	}
+	db, err := openPool(urls[0], opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(urls) == 1 {
+		return db, nil
+	}
+	replicas := make([]gorm.Dialector, len(urls))
+	for i, u := range urls {
+		if replicas[i], err = dialector(u, opt); err != nil {
+			Close(db)
+			return nil, err
+		}
+	}
+	if err := db.Use(dbresolver.Register(dbresolver.Config{Replicas: replicas, Policy: dbresolver.RandomPolicy{}})); err != nil {
+		Close(db)
+		return nil, fmt.Errorf("database.open_replicas: %w", err)
+	}
+	return db, nil
+}
+
+// dialector is a GORM dialector over a pgx pool for url.
+func dialector(url string, opt Options) (gorm.Dialector, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("database.open: %w", err)
@@ -44,12 +91,20 @@ func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 	sqlDB.SetMaxIdleConns(opt.MaxConns)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	sqlDB.SetConnMaxLifetime(time.Hour)
+	return sqlOnly{postgres.New(postgres.Config{Conn: sqlDB}).(*postgres.Dialector)}, nil
+}
 
+// openPool opens a GORM handle on url without touching the server.
+func openPool(url string, opt Options) (*gorm.DB, error) {
+	d, err := dialector(url, opt)
+	if err != nil {
+		return nil, err
+	}
 	gl := logger.Discard
 	if opt.Logger != nil {
 		gl = slowLog{opt.Logger}
 	}
-	db, err := gorm.Open(sqlOnly{postgres.New(postgres.Config{Conn: sqlDB}).(*postgres.Dialector)}, &gorm.Config{
+	db, err := gorm.Open(d, &gorm.Config{
 		Logger:                 gl,
 		PrepareStmt:            false,
 		TranslateError:         true,
@@ -57,14 +112,12 @@ func Open(ctx context.Context, url string, opt Options) (*gorm.DB, error) {
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 	})
 	if err != nil {
-		sqlDB.Close()
+		if c, ok := d.(sqlOnly); ok {
+			if sqlDB, ok := c.Conn.(interface{ Close() error }); ok {
+				sqlDB.Close()
+			}
+		}
 		return nil, fmt.Errorf("database.open: %w", err)
-	}
-	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := sqlDB.PingContext(pingCtx); err != nil {
-		sqlDB.Close()
-		return nil, fmt.Errorf("database.open: ping: %w", err)
 	}
 	return db, nil
 }

@@ -30,7 +30,7 @@ FROM reviews r JOIN customers c ON c.id = r.customer_id`
 // PublicName. Errors: NOT_FOUND.
 func (s *Service) Published(ctx context.Context, idOrSlug string, w paging.Window) ([]Review, int64, Summary, error) {
 	limit, offset := w.Limit, w.Offset
-	db := s.db.WithContext(ctx)
+	db := s.read.WithContext(ctx)
 	pid, err := productID(db, idOrSlug)
 	if err != nil {
 		return nil, 0, Summary{}, err

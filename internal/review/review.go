@@ -32,16 +32,20 @@ type Invalidator interface {
 
 // Service is the review service.
 type Service struct {
-	db    *gorm.DB
+	db *gorm.DB
+	// read serves the published reviews shoppers browse: a read replica
+	// when the shop has one (it may lag the primary by moments).
+	read  *gorm.DB
 	cache Invalidator
 	// namespace is the cache namespace holding product pages.
 	namespace string
 }
 
-// New returns the service; cache and namespace locate the product pages to
-// invalidate (cache may be nil).
-func New(db *gorm.DB, cache Invalidator, namespace string) *Service {
-	return &Service{db: db, cache: cache, namespace: namespace}
+// New returns the service on the primary db, reading published reviews
+// from read (db itself when there is no replica); cache and namespace
+// locate the product pages to invalidate (cache may be nil).
+func New(db, read *gorm.DB, cache Invalidator, namespace string) *Service {
+	return &Service{db: db, read: read, cache: cache, namespace: namespace}
 }
 
 // Review is a review as answered.

@@ -33,7 +33,7 @@ func summaryOf(t *testing.T, db *gorm.DB, productID uuid.UUID) (stored, want [2]
 // review of a buyer is a verified purchase, the other's is not.
 func TestOneReviewPerCustomerAndVerifiedPurchase(t *testing.T) {
 	db, _ := testkit.MustDB(t)
-	svc := review.New(db, nil, "")
+	svc := review.New(db, db, nil, "")
 	p := fixtures.MustProduct(t, db, "Kettle", 149900)
 	v := fixtures.MustVariant(t, db, p.ID, 10)
 	buyer := fixtures.MustCustomer(t, db, "Asha Rao")
@@ -84,7 +84,7 @@ func TestOneReviewPerCustomerAndVerifiedPurchase(t *testing.T) {
 // to its published reviews.
 func TestModerationKeepsTheSummaryExact(t *testing.T) {
 	db, _ := testkit.MustDB(t)
-	svc := review.New(db, nil, "")
+	svc := review.New(db, db, nil, "")
 	p := fixtures.MustProduct(t, db, "Kettle", 149900)
 	var ids []uuid.UUID
 	for i := range 4 {

@@ -161,3 +161,30 @@ func postgresBin() string {
 	}
 	return ""
 }
+
+// StartReplica makes a streaming replica of p with pg_basebackup (from the
+// installed binaries) in a directory and on a port of its own, and starts
+// it; it is stopped and removed when tb ends. Its URL points at its
+// "postgres" database, like p's.
+func (p *PrivatePostgres) StartReplica(tb testing.TB) *PrivatePostgres {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "shop-pg-replica-")
+	if err != nil {
+		tb.Fatalf("testkit: temp dir: %v", err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	r := &PrivatePostgres{Port: FreePort(tb), dir: dir, bin: p.bin, tb: tb}
+	r.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", r.Port)
+	// -R writes standby.signal and primary_conninfo: the copy starts as a
+	// hot standby streaming from p. A fast checkpoint: the default spread one
+	// makes pg_basebackup wait about two minutes for it.
+	backup := exec.Command(filepath.Join(p.bin, "pg_basebackup"), "-h", "127.0.0.1", "-p", strconv.Itoa(p.Port),
+		"-U", "postgres", "-D", filepath.Join(dir, "data"), "-R", "-X", "stream", "--no-sync", "--checkpoint=fast")
+	r.asPostgresUser(backup)
+	if out, err := backup.CombinedOutput(); err != nil {
+		tb.Fatalf("testkit: pg_basebackup: %v\n%s", err, out)
+	}
+	r.Start()
+	tb.Cleanup(r.Stop)
+	return r
+}
