@@ -38,10 +38,10 @@ type Config struct {
 	// DatabaseReplicaURLs are streaming replicas of DATABASE_URL that serve
 	// the storefront's catalog and review reads (docs/DECISIONS.md "Read
 	// replicas"); empty, everything reads the primary.
-	DatabaseReplicaURLs []string `env:"DATABASE_REPLICA_URLS" envSeparator:","`
-	DBMaxConns     int           `env:"DB_MAX_CONNS" envDefault:"20"`
-	DBQueryTimeout time.Duration `env:"DB_QUERY_TIMEOUT" envDefault:"5s"`
-	RedisURL       string        `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0"`
+	DatabaseReplicaURLs []string      `env:"DATABASE_REPLICA_URLS" envSeparator:","`
+	DBMaxConns          int           `env:"DB_MAX_CONNS" envDefault:"20"`
+	DBQueryTimeout      time.Duration `env:"DB_QUERY_TIMEOUT" envDefault:"5s"`
+	RedisURL            string        `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0"`
 	// CachePrefix namespaces the application's cache keys in Redis; cache
 	// clearing never leaves it.
 	CachePrefix  string        `env:"CACHE_PREFIX" envDefault:"shop:cache:"`
