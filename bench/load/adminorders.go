@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 )
@@ -34,6 +35,22 @@ func (b *bench) adminOrderScenarios() ([]scenario, error) {
 		walk.ids = append(walk.ids, path)
 	}
 	return append(out, walk), nil
+}
+
+// adminGet reads path with the bench admin's token and checks for a 200.
+func (b *bench) adminGet(path string) error {
+	req, _ := http.NewRequest(http.MethodGet, b.apiURL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: status %d", path, resp.StatusCode)
+	}
+	return nil
 }
 
 // nextCursor returns pagination.nextCursor of the list page at path.

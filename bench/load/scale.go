@@ -23,6 +23,7 @@ type scaleFigures struct {
 	redisKeysPerPayment  float64
 	auditRows            int64
 	audit                []Result // GET /admin/audit-logs over auditRows rows
+	auditCold            time.Duration
 	apiRSS, workerRSS    float64
 }
 
@@ -110,6 +111,14 @@ func (b *bench) runScale(ctx context.Context) error {
 	if err := b.db.Raw(`SELECT id::text FROM admins WHERE email = ?`, benchAdminEmail).Scan(&admin).Error; err != nil {
 		return err
 	}
+	// The first list after start-up counts each settled day of the table
+	// once (then kept in Redis for 48 h): timed alone, as what an operator
+	// sees once, not as a percentile of the steady state measured next.
+	start := time.Now()
+	if err := b.adminGet("/api/v1/admin/audit-logs?limit=20"); err != nil {
+		return fmt.Errorf("audit list: %w", err)
+	}
+	b.scale.auditCold = time.Since(start)
 	for _, s := range []scenario{
 		{name: "GET /admin/audit-logs (first page)", path: "/", script: "admin_get.lua", ids: []string{"/api/v1/admin/audit-logs?limit=20"}},
 		{name: "GET /admin/audit-logs (action filter)", path: "/", script: "admin_get.lua", ids: []string{"/api/v1/admin/audit-logs?limit=20&action=product.update"}},
@@ -231,6 +240,7 @@ func (b *bench) scaleReport() string {
 			"WORKER_CONCURRENCY=10", r.paid.ordersPerSec(), r.pgCPU.Seconds(), r.pgCores, r.perPgCPU, r.workCPU.Seconds(), r.apiCPU.Seconds())
 	}
 	fmt.Fprintf(&w, "\nRedis: %.0f bytes and %.1f keys per paid checkout while its webhook markers (24 h) and finished tasks are kept.\n", s.redisBytesPerPayment, s.redisKeysPerPayment)
+	fmt.Fprintf(&w, "\nThe first audit list after start-up took %s (it counts each settled day once; the counts are then kept in Redis for 48 h). After it:\n", fmtDur(s.auditCold))
 	fmt.Fprintf(&w, "\n| GET /admin/audit-logs over %d entries (16 conns) | req/s | p50 | p99 |\n|---|---|---|---|\n", s.auditRows)
 	for _, r := range s.audit {
 		fmt.Fprintf(&w, "| %s | %.0f | %s | %s |\n", strings.TrimPrefix(r.Name, "GET /admin/audit-logs "), r.RPS, fmtDur(r.P50), fmtDur(r.P99))
