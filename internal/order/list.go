@@ -207,14 +207,19 @@ func (f Filter) dayCounts(db *gorm.DB) *gorm.DB {
 // about one day of index entries instead of 10,000 (docs/DECISIONS.md,
 // "Order list totals"). Past the last order it returns no rows.
 func (f Filter) skipTo(db *gorm.DB, offset, limit int) *gorm.DB {
-	days := f.dayCounts(db).Select("day, sum(n) AS n").Group("day")
-	start := db.Raw(`SELECT (day + 1)::timestamp AT TIME ZONE 'UTC' AS until, (cum - n)::bigint AS newer
-		FROM (SELECT day, n, sum(n) OVER (ORDER BY day DESC) AS cum FROM (?) d) c
-		WHERE cum > ? ORDER BY day DESC LIMIT 1`, days, offset)
-	// Raw because the offset is an expression: GORM's Offset takes a constant.
+	// The counter rows are read newest day first: the running total and the
+	// day's own total are window sums, so the scan stops at the first day
+	// whose running total passes offset instead of grouping every day.
+	counters := f.dayCounts(db).Select(`day, sum(n) OVER (ORDER BY day DESC) AS cum,
+		sum(n) OVER (PARTITION BY day) AS n_day`)
 	cond, args := f.conditions()
-	return db.Raw(`SELECT id FROM orders WHERE `+cond+` AND created_at < (SELECT until FROM (?) s)
-		ORDER BY `+listOrder+` OFFSET ? - (SELECT newer FROM (?) s) LIMIT ?`, append(args, start, offset, start, limit)...)
+	// Raw because the offset is an expression: GORM's Offset takes a constant.
+	return db.Raw(`WITH start AS MATERIALIZED (
+			SELECT (day + 1)::timestamp AT TIME ZONE 'UTC' AS until, (cum - n_day)::bigint AS newer
+			FROM (?) c WHERE cum > ? ORDER BY day DESC LIMIT 1)
+		SELECT id FROM orders WHERE `+cond+` AND created_at < (SELECT until FROM start)
+		ORDER BY `+listOrder+` OFFSET ? - (SELECT newer FROM start) LIMIT ?`,
+		append(append([]any{counters, offset}, args...), offset, limit)...)
 }
 
 // count returns a query of one number: how many orders match f. The
