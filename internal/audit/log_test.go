@@ -11,9 +11,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// The list's total stays exact while the counts of settled days come from
-// Redis: for every filter, before and after entries are added today and
-// yesterday, and after the settled boundary moves on a day.
+// The list's total stays exact while the counts of settled entries (before
+// today, and today's up to the last hour) come from Redis: for every filter,
+// before and after entries are written, and as the settled hour and day
+// move on.
 func TestListTotalIsExactWithSettledCountsKept(t *testing.T) {
 	db, _ := testkit.MustDB(t)
 	rdb, _ := testkit.MustRedis(t)
@@ -73,12 +74,17 @@ func TestListTotalIsExactWithSettledCountsKept(t *testing.T) {
 	check("seeded")
 	kept, _ := rdb.Keys(ctx, "shop:audit-count:*").Result()
 	if len(kept) < 5 {
-		t.Fatalf("%d settled counts kept in Redis, want one per filter reaching before yesterday", len(kept))
+		t.Fatalf("%d settled counts kept in Redis, want one per filter reaching before the last hour", len(kept))
 	}
-	add(7, now.Truncate(24*time.Hour).Add(time.Hour), time.Hour)
-	add(5, now.AddDate(0, 0, -1).Truncate(24*time.Hour).Add(time.Hour), time.Hour)
-	check("entries added today and yesterday")
-	now = now.AddDate(0, 0, 1) // yesterday settles
-	add(3, now.Truncate(24*time.Hour), time.Hour)
+	// New entries carry the time they are written: within the last hour.
+	add(7, now.Add(-50*time.Minute), 40*time.Minute)
+	check("entries added in the last hour")
+	now = now.Add(time.Hour) // the last hour settles
+	add(5, now.Add(-10*time.Minute), 5*time.Minute)
+	check("an hour later")
+	now = now.Add(15 * time.Hour) // past midnight: today's hours become a settled day
+	add(3, now.Add(-30*time.Minute), 20*time.Minute)
+	check("the next day")
+	now = now.AddDate(0, 0, 1)
 	check("a day later")
 }
