@@ -172,6 +172,7 @@ func (b *bench) writeLines(name string, lines []string) (string, error) {
 }
 
 func (b *bench) measure(s scenario, conns int) (Result, error) {
+	b.waitQuiet()
 	r, err := b.drive(s, conns)
 	if err != nil {
 		return r, err

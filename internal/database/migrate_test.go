@@ -45,6 +45,23 @@ func TestMigrationsDownAndUpAgain(t *testing.T) {
 	}
 }
 
+// The hot order tables carry their own autovacuum thresholds (migration
+// 00020): the admin list's index-only scans depend on them.
+func TestOrderTablesVacuumEarly(t *testing.T) {
+	db, _ := testkit.MustDB(t)
+	for table, want := range map[string]string{
+		"orders":           "autovacuum_vacuum_scale_factor=0.01",
+		"order_counts":     "autovacuum_vacuum_threshold=200",
+		"order_day_counts": "autovacuum_vacuum_threshold=200",
+	} {
+		var opts []string
+		db.Raw("SELECT unnest(reloptions) FROM pg_class WHERE relname = ?", table).Scan(&opts)
+		if !strings.Contains(strings.Join(opts, ","), want) {
+			t.Errorf("%s: reloptions %v, want %s", table, opts, want)
+		}
+	}
+}
+
 func TestSlugify(t *testing.T) {
 	for in, want := range map[string]string{
 		"Décor & Home":      "decor-home",
