@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -68,15 +69,17 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 // RollupAll recomputes every day from the first order's to today and
 // returns how many days that was (0 when there are no orders).
 func (s *Service) RollupAll(ctx context.Context, now time.Time) (int, error) {
-	var first *time.Time
-	if err := s.db.WithContext(ctx).Raw(`SELECT min(created_at) FROM orders`).Scan(&first).Error; err != nil {
+	// sql.NullTime: GORM's Scan cannot store min()'s NULL of an empty table
+	// in a *time.Time.
+	var first sql.NullTime
+	if err := s.db.WithContext(ctx).Raw(`SELECT min(created_at) FROM orders`).Row().Scan(&first); err != nil {
 		return 0, fmt.Errorf("analytics.rollup_all: %w", err)
 	}
-	if first == nil {
+	if !first.Valid {
 		// No orders: clear any rollup rows left from deleted orders.
 		return 0, s.clearAll(ctx)
 	}
-	r := Range{From: Day(*first), To: Day(now)}
+	r := Range{From: Day(first.Time), To: Day(now)}
 	if r.To.Before(r.From) {
 		r.To = r.From
 	}
