@@ -24,11 +24,7 @@ import (
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"github.com/pquerna/otp"
-	"github.com/pquerna/otp/totp"
 )
-
-var totpOpts = totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
 
 // A merchant runs the shop from the console in a real browser, against
 // real Postgres and Redis and a running worker: signs in, turns on
@@ -69,10 +65,7 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	b.press("", "Set up two-factor sign-in")
 	b.waitUntil("the QR code", `(document.querySelector('img.qr') || {}).src?.startsWith('data:image/png;base64,')`)
 	secret := eval[string](b, `document.querySelector('code[data-secret]').dataset.secret`)
-	enableCode, err := totp.GenerateCodeCustom(secret, time.Now(), totpOpts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enableCode := testkit.TOTPCode(t, secret, time.Now())
 	b.fill("Turn on two-factor sign-in", "6-digit code", enableCode)
 	b.press("", "Turn on")
 	b.waitUntil("ten backup codes", `document.querySelectorAll('.backup-codes li').length === 10`)
@@ -85,7 +78,7 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	b.press("", "Sign out")
 	b.waitHeading(app.Config.AppName + " admin")
 	signIn(b, merchant.Email)
-	b.fill("Second factor", "Authentication code", mustCode(t, secret, time.Now().Add(30*time.Second)))
+	b.fill("Second factor", "Authentication code", testkit.TOTPCode(t, secret, time.Now().Add(30*time.Second)))
 	b.press("", "Verify")
 	b.waitHeading("Dashboard")
 
@@ -202,15 +195,6 @@ func signIn(b *browser, email string) {
 	b.fill("Sign in", "Email", email)
 	b.fill("Sign in", "Password", testkit.AdminPassword)
 	b.press("Sign in", "Sign in")
-}
-
-func mustCode(t *testing.T, secret string, at time.Time) string {
-	t.Helper()
-	code, err := totp.GenerateCodeCustom(secret, at, totpOpts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return code
 }
 
 // serverHas reports whether the server registered an admin route, as the

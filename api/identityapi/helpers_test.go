@@ -12,8 +12,6 @@ import (
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"github.com/pquerna/otp"
-	"github.com/pquerna/otp/totp"
 )
 
 const base = "/api/v1/admin"
@@ -128,9 +126,5 @@ func sessionOf(refreshToken string) string {
 // totpAt is the TOTP code of secret for the step containing now+offset.
 func totpAt(t *testing.T, secret string, offset time.Duration) string {
 	t.Helper()
-	code, err := totp.GenerateCodeCustom(secret, time.Now().Add(offset), totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return code
+	return testkit.TOTPCode(t, secret, time.Now().Add(offset))
 }

@@ -14,9 +14,10 @@ const quietFor = 2 * time.Minute
 
 // waitQuiet waits until no task is pending, running or scheduled in any
 // queue, so a scenario is not measured while the worker still sends the
-// emails, events and rollups of the one before it (4,000 fulfilments leave
-// tens of seconds of work). Tasks waiting to retry are not waited for: a
-// delivery to an endpoint that is down retries for hours.
+// emails, events and rollups of the one before it (4,000 fulfilments left
+// 5–7 s of work on the test machine). Tasks waiting to retry are not waited
+// for: a delivery to an endpoint that is down retries for hours. A queue
+// asynq has not seen yet has no info and counts as empty.
 func (b *bench) waitQuiet() {
 	opt, err := asynq.ParseRedisURI(b.redisURL)
 	if err != nil {

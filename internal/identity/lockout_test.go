@@ -12,8 +12,6 @@ import (
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
-	"github.com/pquerna/otp"
-	"github.com/pquerna/otp/totp"
 	"gorm.io/gorm"
 )
 
@@ -26,7 +24,7 @@ func enableTOTP(t *testing.T, svc *identity.Service, a *models.Admin) (string, [
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := func(offset time.Duration) string { return codeAt(t, setup.Secret, offset) }
+	code := func(offset time.Duration) string { return testkit.TOTPCode(t, setup.Secret, time.Now().Add(offset)) }
 	backups, err := svc.EnableTwoFactor(ctx, a.ID, code(-30*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -172,14 +170,4 @@ func TestLockoutEmailSentOnce(t *testing.T) {
 	if rows := lockoutEmails(t, db); len(rows) != 1 || rows[0].SentAt == nil {
 		t.Fatalf("lockout emails %+v", rows)
 	}
-}
-
-// codeAt is the TOTP code of secret offset from now.
-func codeAt(t *testing.T, secret string, offset time.Duration) string {
-	t.Helper()
-	c, err := totp.GenerateCodeCustom(secret, time.Now().Add(offset), totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

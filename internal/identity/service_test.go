@@ -112,7 +112,7 @@ func TestTwoFactorCodesAreSingleUseUnderRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := func(offset time.Duration) string { return codeAt(t, setup.Secret, offset) }
+	code := func(offset time.Duration) string { return testkit.TOTPCode(t, setup.Secret, time.Now().Add(offset)) }
 	if _, err := svc.EnableTwoFactor(ctx, a.ID, "12345678"); apperr.CodeOf(err) != apperr.Validation {
 		t.Fatalf("enable with a backup-shaped code: %v", err)
 	}

@@ -31,6 +31,13 @@ const maxCodeLength = 64
 
 var totpOpts = totp.ValidateOpts{Period: totpPeriod, Digits: totpDigits, Algorithm: otp.AlgorithmSHA1}
 
+// CodeAt is the code an authenticator app shows for secret at time at, with
+// the settings sign-in checks (tests and the console's browser journey
+// sign in with it).
+func CodeAt(secret string, at time.Time) (string, error) {
+	return totp.GenerateCodeCustom(secret, at, totpOpts)
+}
+
 // isTOTPCode reports whether code has the shape of a TOTP code (6 digits);
 // any other shape is treated as a backup code.
 func isTOTPCode(code string) bool {
@@ -51,7 +58,7 @@ func matchTOTPStep(secret, code string, now time.Time) int64 {
 	cur := now.Unix() / totpPeriod
 	found := int64(-1)
 	for step := cur - totpSkew; step <= cur+totpSkew; step++ {
-		want, err := totp.GenerateCodeCustom(secret, time.Unix(step*totpPeriod, 0), totpOpts)
+		want, err := CodeAt(secret, time.Unix(step*totpPeriod, 0))
 		if err != nil {
 			return -1
 		}

@@ -207,9 +207,9 @@ func (f Filter) dayCounts(db *gorm.DB) *gorm.DB {
 // about one day of index entries instead of 10,000 (docs/DECISIONS.md,
 // "Order list totals"). Past the last order it returns no rows.
 func (f Filter) skipTo(db *gorm.DB, offset, limit int) *gorm.DB {
-	// The counter rows are read newest day first: the running total and the
-	// day's own total are window sums, so the scan stops at the first day
-	// whose running total passes offset instead of grouping every day.
+	// The running total and the day's own total are window sums over the
+	// counter rows in day order, newest first: no grouping step, and the
+	// LIMIT stops at the first day whose running total passes offset.
 	counters := f.dayCounts(db).Select(`day, sum(n) OVER (ORDER BY day DESC) AS cum,
 		sum(n) OVER (PARTITION BY day) AS n_day`)
 	cond, args := f.conditions()

@@ -4,11 +4,22 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
+
+// TOTPCode is the two-factor code of secret at time at.
+func TOTPCode(tb testing.TB, secret string, at time.Time) string {
+	tb.Helper()
+	code, err := identity.CodeAt(secret, at)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return code
+}
 
 // AdminPassword is the password of admins made by MustAdmin.
 const AdminPassword = "correct-horse-battery"
