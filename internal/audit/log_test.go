@@ -38,6 +38,7 @@ func TestListTotalIsExactWithSettledCountsKept(t *testing.T) {
 	add(30, now.Truncate(24*time.Hour), 9*time.Hour)
 
 	day := func(d int) *time.Time { v := now.Truncate(24*time.Hour).AddDate(0, 0, d); return &v }
+	at := func(h int) *time.Time { v := now.Truncate(24 * time.Hour).Add(time.Duration(h) * time.Hour); return &v } // today, h o'clock
 	filters := []struct {
 		name  string
 		f     audit.Filter
@@ -52,6 +53,8 @@ func TestListTotalIsExactWithSettledCountsKept(t *testing.T) {
 		{"from settled", audit.Filter{From: day(-20)}, "created_at >= ?", []any{*day(-20)}},
 		{"to settled", audit.Filter{To: day(-10)}, "created_at < ?", []any{*day(-10)}},
 		{"from today", audit.Filter{From: day(0)}, "created_at >= ?", []any{*day(0)}},
+		{"this morning", audit.Filter{From: day(0), To: at(5)}, "created_at >= ? AND created_at < ?", []any{*day(0), *at(5)}},
+		{"the last hour", audit.Filter{From: at(9)}, "created_at >= ?", []any{*at(9)}},
 		{"admin and dates", audit.Filter{AdminID: &admins[1], From: day(-30), To: day(1)},
 			"admin_id = ? AND created_at >= ? AND created_at < ?", []any{admins[1], *day(-30), *day(1)}},
 	}
