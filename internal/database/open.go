@@ -119,6 +119,7 @@ func openPool(url string, opt Options) (*gorm.DB, error) {
 		}
 		return nil, fmt.Errorf("database.open: %w", err)
 	}
+	db.ClauseBuilders["LIMIT"] = literalLimit
 	return db, nil
 }
 
