@@ -275,6 +275,7 @@ func (a *App) build() error {
 	a.Limiter = ratelimit.New(a.Redis)
 	a.Idempotency = idempotency.New(a.DB)
 
+	stamps := identity.NewStamps(a.Redis, log)
 	a.AdminAuth = identity.New(a.DB, identity.Settings{
 		JWTSecret:            []byte(cfg.AdminJWTSecret),
 		AccessTokenTTL:       cfg.AdminAccessTokenTTL,
@@ -283,9 +284,9 @@ func (a *App) build() error {
 		Issuer:               cfg.AppName,
 		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
 		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
-	}).WithEmailQueue(a.Queue, log)
+	}).WithEmailQueue(a.Queue, log).WithStamps(stamps)
 	a.AdminMailer = identity.NewMailer(a.DB, sender, cfg.AppName)
-	a.AdminAccounts = identity.NewAccounts(a.DB)
+	a.AdminAccounts = identity.NewAccounts(a.DB).WithStamps(stamps)
 	a.AuditLog = audit.NewLog(a.DB, a.Redis)
 
 	a.Catalog = catalog.New(a.DB, catalog.Options{

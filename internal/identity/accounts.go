@@ -18,10 +18,20 @@ const MinPasswordLength = 12
 
 // Accounts manages administrator accounts: creation (CLI and API), listing
 // and updates.
-type Accounts struct{ db *gorm.DB }
+type Accounts struct {
+	db     *gorm.DB
+	stamps *Stamps
+}
 
 // NewAccounts returns Accounts on db.
 func NewAccounts(db *gorm.DB) *Accounts { return &Accounts{db: db} }
+
+// WithStamps makes s replace an admin's stamp after every update, so the
+// API processes check that admin's sessions in Postgres again (see Stamps).
+func (s *Accounts) WithStamps(st *Stamps) *Accounts {
+	s.stamps = st
+	return s
+}
 
 // CreateInput is a new admin account.
 type CreateInput struct {

@@ -130,6 +130,9 @@ func (s *Accounts) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*A
 	if err != nil {
 		return nil, database.Translate(err, "admin")
 	}
+	if len(changes) > 0 {
+		s.stamps.Changed(ctx, id)
+	}
 	return s.Get(ctx, id)
 }
 

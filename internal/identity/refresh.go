@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -31,6 +32,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string, client Clien
 	}
 	var res *LoginResult
 	var refused bool
+	var ended uuid.UUID // the admin whose session a refused refresh deleted
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var sess models.AdminSession
 		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", sid).Take(&sess).Error
@@ -46,7 +48,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string, client Clien
 			if !errors.Is(err, password.ErrMismatch) {
 				return err
 			}
-			refused = true
+			refused, ended = true, sess.AdminID
 			if err := tx.Delete(&sess).Error; err != nil {
 				return err
 			}
@@ -57,7 +59,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string, client Clien
 			return err
 		}
 		if !sess.ExpiresAt.After(now) || !sess.RefreshExpiresAt.After(now) || !a.IsActive {
-			refused = true
+			refused, ended = true, sess.AdminID
 			return tx.Delete(&sess).Error
 		}
 		res, err = s.rotate(ctx, tx, &a, &sess, client, now)
@@ -65,6 +67,9 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string, client Clien
 	})
 	if err != nil {
 		return nil, database.Translate(err, "session")
+	}
+	if ended != uuid.Nil {
+		s.stamps.Changed(ctx, ended)
 	}
 	if refused {
 		return nil, errRefreshInvalid

@@ -14,14 +14,22 @@ import (
 // Errors: SERVICE_UNAVAILABLE.
 func (s *Service) Logout(ctx context.Context, adminID, sid uuid.UUID) error {
 	err := s.db.WithContext(ctx).Where("id = ? AND admin_id = ?", sid, adminID).Delete(&models.AdminSession{}).Error
-	return database.Translate(err, "session")
+	if err != nil {
+		return database.Translate(err, "session")
+	}
+	s.stamps.Changed(ctx, adminID)
+	return nil
 }
 
 // LogoutAll ends every session of the admin and returns how many there were.
 // Errors: SERVICE_UNAVAILABLE.
 func (s *Service) LogoutAll(ctx context.Context, adminID uuid.UUID) (int64, error) {
 	res := s.db.WithContext(ctx).Where("admin_id = ?", adminID).Delete(&models.AdminSession{})
-	return res.RowsAffected, database.Translate(res.Error, "session")
+	if res.Error != nil {
+		return 0, database.Translate(res.Error, "session")
+	}
+	s.stamps.Changed(ctx, adminID)
+	return res.RowsAffected, nil
 }
 
 // Sessions lists the admin's unexpired sessions, newest first.
@@ -44,6 +52,7 @@ func (s *Service) RevokeSession(ctx context.Context, adminID, sid uuid.UUID) err
 	if res.RowsAffected == 0 {
 		return apperr.NotFoundf("session")
 	}
+	s.stamps.Changed(ctx, adminID)
 	return nil
 }
 
