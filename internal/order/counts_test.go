@@ -127,6 +127,35 @@ func assertCountsExact(t *testing.T, db *gorm.DB) {
 	}
 }
 
+// An update of many orders in one statement moves each row's counters: a
+// status change, a creation moved to another UTC day, both, and updates
+// that change neither (a payment, a time within the same day) which must
+// leave the counters alone.
+func TestOrderCountsFollowEveryKindOfUpdate(t *testing.T) {
+	db, _ := testkit.MustDB(t)
+	cust := fixtures.MustCustomer(t, db, "A")
+	err := db.Exec(`INSERT INTO orders (customer_id, status, email, shipping_address, billing_address,
+		subtotal, total, currency, payment_provider, payment_intent_id, created_at)
+		SELECT ?, (ARRAY['confirmed','processing','shipped'])[1 + g % 3], 'u@example.com', '{}', '{}', 100, 100, 'INR',
+			'bulk', 'upd_' || g, date_trunc('day', now()) - g * interval '9 hours' + interval '1 hour'
+		FROM generate_series(1, 60) g`, cust.ID).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE orders SET status = 'delivered' WHERE status = 'shipped'`,
+		`UPDATE orders SET created_at = created_at - interval '2 days' WHERE payment_intent_id LIKE 'upd\_1%'`,
+		`UPDATE orders SET status = 'cancelled', created_at = created_at + interval '1 day' WHERE status = 'confirmed' AND payment_intent_id LIKE 'upd\_2%'`,
+		`UPDATE orders SET paid_total = total, updated_at = now()`,
+		`UPDATE orders SET created_at = created_at + interval '1 minute', status = status`,
+	} {
+		if err := db.Exec(q).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		assertCountsExact(t, db)
+	}
+}
+
 // TestOrderCountsMigrationCountsExistingOrders applies the counters'
 // migration to a shop that already has orders: the counters start from them.
 func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
