@@ -43,10 +43,12 @@ type bench struct {
 	pgCeiling                             map[int]float64
 	results                               []Result
 	notes                                 []string
-	apiRSS, workerRSS                     float64
-	webhookOrdersPerSec                   float64
-	webhookOrders                         int
-	scale                                 scaleFigures
+	// emulatedVacuum is set once vacuumDue stood in for autovacuum.
+	emulatedVacuum      bool
+	apiRSS, workerRSS   float64
+	webhookOrdersPerSec float64
+	webhookOrders       int
+	scale               scaleFigures
 }
 
 // env is the production configuration the processes run with; rate limits
@@ -173,6 +175,7 @@ func (b *bench) writeLines(name string, lines []string) (string, error) {
 
 func (b *bench) measure(s scenario, conns int) (Result, error) {
 	b.waitQuiet()
+	b.vacuumDue(context.Background())
 	r, err := b.drive(s, conns)
 	if err != nil {
 		return r, err
