@@ -30,8 +30,9 @@ import (
 type Stamps struct {
 	rdb *redis.Client
 	log *slog.Logger
-	// checked are the sessions this process found valid.
-	checked checkedSessions
+	// checked are the sessions this process found valid, by session id.
+	mu      sync.Mutex
+	checked map[uuid.UUID]checkedSession
 }
 
 // NewStamps returns the stamps kept in rdb; log receives failed writes.
@@ -55,7 +56,7 @@ func (s *Stamps) Changed(ctx context.Context, adminID uuid.UUID) {
 	if s == nil {
 		return
 	}
-	s.checked.forget(adminID)
+	s.forget(adminID)
 	var err error
 	for range 2 {
 		if err = s.rdb.Set(ctx, stampPrefix+adminID.String(), newStamp(), stampTTL).Err(); err == nil {
@@ -116,21 +117,16 @@ type checkedSession struct {
 	checkedAt  time.Time
 }
 
-// checkedSessions are the sessions one process found valid, by session id.
-type checkedSessions struct {
-	mu sync.Mutex
-	m  map[uuid.UUID]checkedSession
-}
-
-// get returns the session sid of adminID remembered under stamp, still
-// unexpired and checked within sessionRecheck at now.
-func (c *checkedSessions) get(sid, adminID uuid.UUID, stamp string, now time.Time) (checkedSession, bool) {
-	if stamp == "" {
+// remembered returns session sid of adminID if this process found it valid
+// under stamp, it is still unexpired at now and was checked within
+// sessionRecheck.
+func (s *Stamps) remembered(sid, adminID uuid.UUID, stamp string, now time.Time) (checkedSession, bool) {
+	if s == nil || stamp == "" {
 		return checkedSession{}, false
 	}
-	c.mu.Lock()
-	e, ok := c.m[sid]
-	c.mu.Unlock()
+	s.mu.Lock()
+	e, ok := s.checked[sid]
+	s.mu.Unlock()
 	if !ok || e.stamp != stamp || e.principal.AdminID != adminID ||
 		!e.expiresAt.After(now) || now.Sub(e.checkedAt) >= sessionRecheck {
 		return checkedSession{}, false
@@ -138,60 +134,41 @@ func (c *checkedSessions) get(sid, adminID uuid.UUID, stamp string, now time.Tim
 	return e, true
 }
 
-// put remembers e (only with a stamp).
-func (c *checkedSessions) put(sid uuid.UUID, e checkedSession) {
-	if e.stamp == "" {
+// remember keeps session sid, just found valid in Postgres (only with a
+// stamp).
+func (s *Stamps) remember(sid uuid.UUID, e checkedSession) {
+	if s == nil || e.stamp == "" {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxRemembered {
-		c.m = make(map[uuid.UUID]checkedSession)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checked == nil || len(s.checked) >= maxRemembered {
+		s.checked = make(map[uuid.UUID]checkedSession)
 	}
-	c.m[sid] = e
+	s.checked[sid] = e
 }
 
 // touched records that session sid's last_used_at was written at t.
-func (c *checkedSessions) touched(sid uuid.UUID, t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.m[sid]; ok {
+func (s *Stamps) touched(sid uuid.UUID, t time.Time) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.checked[sid]; ok {
 		e.lastUsedAt = t
-		c.m[sid] = e
+		s.checked[sid] = e
 	}
 }
 
 // forget drops the remembered sessions of adminID in this process (the
 // stamp tells the others).
-func (c *checkedSessions) forget(adminID uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for sid, e := range c.m {
+func (s *Stamps) forget(adminID uuid.UUID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for sid, e := range s.checked {
 		if e.principal.AdminID == adminID {
-			delete(c.m, sid)
+			delete(s.checked, sid)
 		}
-	}
-}
-
-// remembered returns session sid of adminID if this process found it valid
-// under stamp (see checkedSessions.get).
-func (s *Stamps) remembered(sid, adminID uuid.UUID, stamp string, now time.Time) (checkedSession, bool) {
-	if s == nil {
-		return checkedSession{}, false
-	}
-	return s.checked.get(sid, adminID, stamp, now)
-}
-
-// remember keeps session sid, just found valid in Postgres.
-func (s *Stamps) remember(sid uuid.UUID, e checkedSession) {
-	if s != nil {
-		s.checked.put(sid, e)
-	}
-}
-
-// touched records that session sid's last_used_at was written at t.
-func (s *Stamps) touched(sid uuid.UUID, t time.Time) {
-	if s != nil {
-		s.checked.touched(sid, t)
 	}
 }
