@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
 )
 
@@ -84,5 +85,59 @@ func FuzzStorefrontBodies(f *testing.F) {
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		path := routes[int(route)%len(routes)]
 		answerIsSane(t, app.Do(t, "POST", path, testkit.Req{Headers: hdr, Body: body, Invalid: true}), body)
+	})
+}
+
+// The after-payment validators (shipping zones and methods, fulfilments,
+// returns and their receipt and refund) answer any body with a 2xx or a 4xx
+// envelope, whatever state the earlier bodies left the order or return in.
+func FuzzAfterPaymentBodies(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"South","states":["Goa","Kerala"],"isDefault":false}`,
+		`{"name":"Standard","price":50,"freeAbove":999.99,"gstRate":18,"carrier":"Delhivery","minDays":2,"maxDays":4}`,
+		`{"price":1e309,"freeAbove":-0.001,"gstRate":"18","minDays":5,"maxDays":2,"states":[null]}`,
+		`{"carrier":"Delhivery","trackingNumber":"DL1","trackingUrl":"javascript:alert(1)","notifyCustomer":true}`,
+		`{"items":[{"orderItemId":"00000000-0000-4000-8000-000000000000","quantity":99999999999}]}`,
+		`{"items":[{"orderItemId":"x","quantity":-1,"reason":"damaged","restock":"yes"}],"refundShipping":1}`,
+		`{"items":[],"note":null}`, `[`, `null`, `{"items":{"a":[]}}`,
+	} {
+		for route := uint8(0); route < 8; route++ {
+			f.Add(route, []byte(seed))
+		}
+	}
+	app := fuzzApp(f)
+	_, tok := testkit.MustAdmin(f, app, "admin")
+	admin := func(method, path string, body any, status int) map[string]any {
+		return app.Do(f, method, "/api/v1/admin"+path, testkit.Req{Token: tok, Body: body}).Expect(f, status).Map(f)
+	}
+	zone := admin("POST", "/shipping/zones", map[string]any{"name": "Fuzz zone", "states": []string{"Goa"}}, 201)
+	method := admin("POST", "/shipping/zones/"+zone["id"].(string)+"/methods",
+		map[string]any{"name": "Standard", "price": 50, "minDays": 2, "maxDays": 4}, 201)
+
+	p := fixtures.MustProduct(f, app.DB, "Fuzz mug", 10000)
+	v := fixtures.MustVariant(f, app.DB, p.ID, 1_000_000)
+	cust := fixtures.MustCustomer(f, app.DB, "Fuzz")
+	lines := []fixtures.Line{{Product: p, Variant: v, Qty: 1000}}
+	open := fixtures.MustOrder(f, app.DB, fixtures.OrderSpec{Customer: cust, Lines: lines})
+	sold := fixtures.MustOrder(f, app.DB, fixtures.OrderSpec{Customer: cust, Lines: lines})
+	admin("POST", "/orders/"+sold.ID.String()+"/fulfillments", map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-FUZZ-1"}, 201)
+	admin("PATCH", "/orders/"+sold.ID.String()+"/status", map[string]any{"status": "delivered"}, 200)
+	ret := admin("POST", "/orders/"+sold.ID.String()+"/returns", map[string]any{
+		"items": []map[string]any{{"orderItemId": sold.Items[0].ID, "quantity": 500, "reason": "damaged"}}}, 201)
+	admin("POST", "/returns/"+ret["id"].(string)+"/approve", nil, 200)
+
+	routes := []struct{ method, path string }{
+		{"POST", "/shipping/zones"},
+		{"PATCH", "/shipping/zones/" + zone["id"].(string)},
+		{"POST", "/shipping/zones/" + zone["id"].(string) + "/methods"},
+		{"PATCH", "/shipping/methods/" + method["id"].(string)},
+		{"POST", "/orders/" + open.ID.String() + "/fulfillments"},
+		{"POST", "/orders/" + sold.ID.String() + "/returns"},
+		{"POST", "/returns/" + ret["id"].(string) + "/receive"},
+		{"POST", "/returns/" + ret["id"].(string) + "/refund"},
+	}
+	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
+		rt := routes[int(route)%len(routes)]
+		answerIsSane(t, app.Do(t, rt.method, "/api/v1/admin"+rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
 	})
 }
