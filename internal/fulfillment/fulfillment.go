@@ -224,19 +224,17 @@ type line struct {
 	Left      int
 }
 
-// lines returns order orderID's lines with their unfulfilled units.
+// lines returns order orderID's lines with their unfulfilled units (those
+// not in a shipped or delivered fulfilment), in one statement.
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
-	if err := tx.Model(&models.OrderItem{}).Select("id", "variant_id", "quantity").Where("order_id = ?", orderID).
-		Order("created_at, id").Scan(&ls).Error; err != nil {
-		return nil, fmt.Errorf("fulfillment.lines: %w", err)
-	}
-	done, err := FulfilledUnits(tx, orderID)
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce((
+			SELECT sum(fi.quantity) FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id
+			WHERE fi.order_item_id = i.id AND f.status IN ?), 0) AS "left"
+		FROM order_items i WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
+		[]string{models.ShipmentShipped, models.ShipmentDelivered}, orderID).Scan(&ls).Error
 	if err != nil {
-		return nil, err
-	}
-	for i := range ls {
-		ls[i].Left = ls[i].Quantity - done[ls[i].ID]
+		return nil, fmt.Errorf("fulfillment.lines: %w", err)
 	}
 	return ls, nil
 }

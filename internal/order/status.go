@@ -158,24 +158,23 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 		admin = &adminID
 	}
 	history := make([]models.OrderStatusHistory, len(path))
+	var events []outbox.Draft
 	o.Status = first
 	for i, to := range path {
 		from := o.Status
 		// A microsecond apart, so the history reads in the order of the steps.
 		at := now.Add(time.Duration(i) * time.Microsecond)
 		history[i] = models.OrderStatusHistory{OrderID: o.ID, FromStatus: &from, ToStatus: to, Note: note, AdminID: admin, CreatedAt: at}
-		ev := statusEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID,
-			From: from, To: to, Note: note, ChangedAt: at}
-		if _, err := outbox.Publish(tx, outbox.OrderStatusChanged, ev); err != nil {
-			return err
-		}
+		events = append(events, outbox.Draft{Type: outbox.OrderStatusChanged, Data: statusEvent{OrderID: o.ID,
+			OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, From: from, To: to, Note: note, ChangedAt: at}})
 		if to == models.OrderShipped {
-			if _, err := outbox.Publish(tx, outbox.OrderShipped, shippedEvent{OrderID: o.ID, OrderNumber: o.OrderNumber,
-				CustomerID: o.CustomerID, ShippedAt: at}); err != nil {
-				return err
-			}
+			events = append(events, outbox.Draft{Type: outbox.OrderShipped, Data: shippedEvent{OrderID: o.ID,
+				OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, ShippedAt: at}})
 		}
 		o.Status = to
+	}
+	if _, err := outbox.PublishAll(tx, events...); err != nil {
+		return err
 	}
 	if err := tx.Create(&history).Error; err != nil {
 		return fmt.Errorf("order.move: history: %w", err)

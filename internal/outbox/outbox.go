@@ -44,18 +44,42 @@ var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderF
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.
 func Publish(tx *gorm.DB, eventType string, data any) (uuid.UUID, error) {
-	b, err := json.Marshal(data)
+	ids, err := PublishAll(tx, Draft{Type: eventType, Data: data})
 	if err != nil {
-		return uuid.Nil, fmt.Errorf("outbox.publish: %w", err)
+		return uuid.Nil, err
 	}
-	ev := models.Event{ID: uuid.New(), Type: eventType, Data: b, CreatedAt: time.Now().UTC()}
-	if tp := tracing.Traceparent(tx.Statement.Context); tp != "" {
-		ev.TraceContext = &tp
+	return ids[0], nil
+}
+
+// Draft is an event to publish: its type and its data.
+type Draft struct {
+	Type string
+	Data any
+}
+
+// PublishAll writes drafts in tx with one statement and returns their ids.
+// They are a microsecond apart in the order given, so the dispatcher, which
+// sends oldest first, sends them in that order (Postgres keeps microseconds).
+func PublishAll(tx *gorm.DB, drafts ...Draft) ([]uuid.UUID, error) {
+	now := time.Now().UTC()
+	tp := tracing.Traceparent(tx.Statement.Context)
+	events := make([]models.Event, len(drafts))
+	ids := make([]uuid.UUID, len(drafts))
+	for i, d := range drafts {
+		b, err := json.Marshal(d.Data)
+		if err != nil {
+			return nil, fmt.Errorf("outbox.publish: %w", err)
+		}
+		ids[i] = uuid.New()
+		events[i] = models.Event{ID: ids[i], Type: d.Type, Data: b, CreatedAt: now.Add(time.Duration(i) * time.Microsecond)}
+		if tp != "" {
+			events[i].TraceContext = &tp
+		}
 	}
-	if err := tx.Create(&ev).Error; err != nil {
-		return uuid.Nil, fmt.Errorf("outbox.publish: %w", err)
+	if err := tx.Create(&events).Error; err != nil {
+		return nil, fmt.Errorf("outbox.publish: %w", err)
 	}
-	return ev.ID, nil
+	return ids, nil
 }
 
 // Nudge asks the worker to dispatch soon. Call it after a commit that

@@ -2,6 +2,7 @@ package outbox_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
@@ -110,5 +112,39 @@ func TestUnwantedEventsQueueNothing(t *testing.T) {
 	d.DB.Model(&models.Event{}).Where("dispatched_at IS NULL").Count(&left)
 	if left != 0 {
 		t.Fatalf("%d events left unsent", left)
+	}
+}
+
+// Events published together are one insert, and the dispatcher (oldest
+// first) meets them in the order they were given: each is a microsecond
+// after the one before, never at the same time.
+func TestEventsPublishedTogetherKeepTheirOrder(t *testing.T) {
+	_, redisURL := testkit.MustRedis(t)
+	d := testkit.MustDeps(t, testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL))
+	types := []string{outbox.OrderStatusChanged, outbox.OrderStatusChanged, outbox.OrderShipped, outbox.OrderFulfillmentCreated}
+	drafts := make([]outbox.Draft, len(types))
+	for i, typ := range types {
+		drafts[i] = outbox.Draft{Type: typ, Data: map[string]int{"step": i}}
+	}
+	var ids []uuid.UUID
+	if err := d.DB.Transaction(func(tx *gorm.DB) (err error) {
+		ids, err = outbox.PublishAll(tx, drafts...)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var stored []models.Event
+	d.DB.Order("created_at").Find(&stored)
+	if len(stored) != len(types) || len(ids) != len(types) {
+		t.Fatalf("%d events stored, %d ids, want %d", len(stored), len(ids), len(types))
+	}
+	for i, ev := range stored {
+		var data map[string]int
+		if err := json.Unmarshal(ev.Data, &data); err != nil || ev.ID != ids[i] || ev.Type != types[i] || data["step"] != i {
+			t.Fatalf("event %d is %s %s %s, want %s %s", i, ev.ID, ev.Type, ev.Data, ids[i], types[i])
+		}
+		if i > 0 && !ev.CreatedAt.After(stored[i-1].CreatedAt) {
+			t.Fatalf("event %d at %s, not after event %d at %s", i, ev.CreatedAt, i-1, stored[i-1].CreatedAt)
+		}
 	}
 }
