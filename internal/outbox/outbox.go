@@ -61,6 +61,9 @@ type Draft struct {
 // They are a microsecond apart in the order given, so the dispatcher, which
 // sends oldest first, sends them in that order (Postgres keeps microseconds).
 func PublishAll(tx *gorm.DB, drafts ...Draft) ([]uuid.UUID, error) {
+	if len(drafts) == 0 {
+		return nil, nil
+	}
 	now := time.Now().UTC()
 	tp := tracing.Traceparent(tx.Statement.Context)
 	events := make([]models.Event, len(drafts))
