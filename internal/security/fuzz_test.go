@@ -141,3 +141,57 @@ func FuzzAfterPaymentBodies(f *testing.F) {
 		answerIsSane(t, app.Do(t, rt.method, "/api/v1/admin"+rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
 	})
 }
+
+// The signed-in customer's validators (addresses, reviews, bundles, line
+// changes, discount codes, returns) and the unauthenticated account routes
+// (login, claim) answer any body with a 2xx or a 4xx envelope.
+func FuzzCustomerBodies(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"Asha","phone":"9876543210","street":"1 MG Road","city":"Bengaluru","state":"Karnataka","pincode":"560001","country":"IN","isDefault":true}`,
+		`{"rating":5,"title":"Good","body":"Fits well"}`,
+		`{"bundleId":"00000000-0000-4000-8000-000000000000","quantity":2,"selections":[{"variantId":"x"}]}`,
+		`{"quantity":0}`, `{"quantity":1e300}`, `{"code":"WELCOME10"}`, `{"code":""}`,
+		`{"items":[{"orderItemId":"00000000-0000-4000-8000-000000000000","quantity":1,"reason":"damaged"}]}`,
+		`{"email":"a@example.com","password":"x"}`, `{"email":["a"],"password":{}}`,
+		`[`, `null`, `"\u0000"`,
+	} {
+		for route := uint8(0); route < 8; route++ {
+			f.Add(route, []byte(seed))
+		}
+	}
+	app := fuzzApp(f)
+	_, admin := testkit.MustAdmin(f, app, "admin")
+	cust, tok := testkit.MustCustomer(f, app)
+	prod := testkit.MustStoreProduct(f, app.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 1000000}}})
+	line := app.Do(f, "POST", "/cart/items", testkit.Req{Token: tok,
+		Body: map[string]any{"variantId": prod.Variants[0].ID, "quantity": 1}}).Expect(f, 201).Map(f)
+	items, _ := line["items"].([]any)
+	if len(items) != 1 {
+		f.Fatalf("cart after one add: %v", line)
+	}
+	itemID := items[0].(map[string]any)["id"].(string)
+
+	p := fixtures.MustProduct(f, app.DB, "Fuzz kettle", 10000)
+	v := fixtures.MustVariant(f, app.DB, p.ID, 1_000_000)
+	delivered := fixtures.MustOrder(f, app.DB, fixtures.OrderSpec{Customer: *cust,
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1000}}})
+	app.Do(f, "POST", "/api/v1/admin/orders/"+delivered.ID.String()+"/fulfillments", testkit.Req{Token: admin,
+		Body: map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-FUZZ-2"}}).Expect(f, 201)
+	app.Do(f, "PATCH", "/api/v1/admin/orders/"+delivered.ID.String()+"/status", testkit.Req{Token: admin,
+		Body: map[string]any{"status": "delivered"}}).Expect(f, 200)
+
+	routes := []struct{ method, path string }{
+		{"POST", "/customers/me/addresses"},
+		{"POST", "/products/" + prod.ID.String() + "/reviews"},
+		{"POST", "/cart/bundles"},
+		{"PATCH", "/cart/items/" + itemID},
+		{"POST", "/cart/discount"},
+		{"POST", "/orders/" + delivered.ID.String() + "/returns"},
+		{"POST", "/customers/login"},
+		{"POST", "/customers/claim/request"},
+	}
+	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
+		rt := routes[int(route)%len(routes)]
+		answerIsSane(t, app.Do(t, rt.method, rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
+	})
+}
