@@ -75,7 +75,7 @@ FUZZTIME ?= 60s
 FUZZ_TARGETS := internal/money:FuzzAmountJSON internal/money:FuzzIncludedTax internal/money:FuzzPercent \
 	internal/discount:FuzzAllocate internal/discount:FuzzEvaluateTotals internal/gateway:FuzzParse \
 	internal/gateway:FuzzVerify internal/security:FuzzAdminBodies internal/security:FuzzStorefrontBodies \
-	internal/security:FuzzAfterPaymentBodies internal/security:FuzzCustomerBodies
+	internal/security:FuzzAfterPaymentBodies internal/security:FuzzCustomerBodies internal/security:FuzzBackOfficeBodies
 fuzz: services
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn"; \
 		$(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done

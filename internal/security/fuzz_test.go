@@ -195,3 +195,56 @@ func FuzzCustomerBodies(f *testing.F) {
 		answerIsSane(t, app.Do(t, rt.method, rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
 	})
 }
+
+// The rest of the back office's validators (catalog structure, pricing,
+// bundles, staff accounts, stock, order moves and refunds, customers)
+// answer any body with a 2xx or a 4xx envelope.
+func FuzzBackOfficeBodies(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"Shirts","slug":"shirts","parentId":null}`,
+		`{"name":"VIP","discountPercent":10}`,
+		`{"name":"Diwali","customerGroupId":"00000000-0000-4000-8000-000000000000","prices":[{"variantId":"x","price":-1}]}`,
+		`{"title":"Combo","price":999,"sets":[{"name":"Pick","minSelect":2,"maxSelect":1}]}`,
+		`{"email":"new@example.com","password":"a-long-password-1","name":"New","role":"staff"}`,
+		`{"updates":[{"variantId":"00000000-0000-4000-8000-000000000000","inventory":1e12,"operation":"set"}]}`,
+		`{"status":"shipped","note":"x"}`, `{"amount":0.001,"reason":"damaged"}`, `{"amount":1e20}`,
+		`{"inventory":-5,"reason":"count"}`, `{"price":12.345,"compareAtPrice":"1"}`,
+		`{"customerGroupId":"x","isActive":"no","name":""}`, `{"patterns":["*"]}`,
+		`[`, `null`, `{"a":{"b":{"c":[]}}}`,
+	} {
+		for route := uint8(0); route < 13; route++ {
+			f.Add(route, []byte(seed))
+		}
+	}
+	app := fuzzApp(f)
+	_, tok := testkit.MustAdmin(f, app, "super_admin")
+	admin := func(method, path string, body any, status int) map[string]any {
+		return app.Do(f, method, "/api/v1/admin"+path, testkit.Req{Token: tok, Body: body}).Expect(f, status).Map(f)
+	}
+	prod := admin("POST", "/products", map[string]any{"title": "Fuzz tee", "price": 100, "gstRate": 5, "hsnCode": "6109", "status": "active"}, 201)
+	variant := admin("POST", "/products/"+prod["id"].(string)+"/variants", map[string]any{"sku": "FUZZ-TEE-M", "price": 100, "inventory": 1000}, 201)
+	p := fixtures.MustProduct(f, app.DB, "Fuzz lamp", 10000)
+	v := fixtures.MustVariant(f, app.DB, p.ID, 1_000_000)
+	cust := fixtures.MustCustomer(f, app.DB, "Fuzz")
+	o := fixtures.MustOrder(f, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1000}}})
+
+	routes := []struct{ method, path string }{
+		{"POST", "/categories"},
+		{"POST", "/collections"},
+		{"POST", "/customer-groups"},
+		{"POST", "/price-lists"},
+		{"POST", "/bundles"},
+		{"POST", "/users"},
+		{"POST", "/inventory/bulk-update"},
+		{"PATCH", "/orders/" + o.ID.String() + "/status"},
+		{"POST", "/orders/" + o.ID.String() + "/refund"},
+		{"PATCH", "/variants/" + variant["id"].(string) + "/inventory"},
+		{"PATCH", "/products/" + prod["id"].(string) + "/pricing"},
+		{"PATCH", "/customers/" + cust.ID.String()},
+		{"POST", "/system/cache/clear"},
+	}
+	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
+		rt := routes[int(route)%len(routes)]
+		answerIsSane(t, app.Do(t, rt.method, "/api/v1/admin"+rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
+	})
+}
