@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
@@ -55,8 +56,8 @@ func (t *jsonTime) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return errors.New("must be an ISO 8601 date-time such as 2026-01-31T18:30:00Z")
+	if err != nil || !httpx.InDateRange(v) {
+		return errors.New("must be an ISO 8601 date-time such as 2026-01-31T18:30:00Z, from year 0001 to 9999")
 	}
 	*t = jsonTime(v.UTC())
 	return nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/ratelimit"
@@ -42,10 +43,19 @@ func QueryDate(c *fiber.Ctx, name string) (*time.Time, error) {
 		return nil, nil
 	}
 	d, err := time.ParseInLocation(time.DateOnly, s, time.UTC)
-	if err != nil {
-		return nil, apperr.Invalid(name, "must be a date YYYY-MM-DD")
+	if err != nil || !InDateRange(d) {
+		return nil, apperr.Invalid(name, "must be a date YYYY-MM-DD from 0001-01-01 to 9999-12-31")
 	}
 	return &d, nil
+}
+
+// InDateRange reports whether t falls in years 1 to 9999, the dates every
+// filter can hand Postgres: Go parses year 0, which Postgres's calendar
+// does not have (1 BC is "0001-01-01 BC"), so a filter written with it
+// failed in the database instead of being refused here.
+func InDateRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
 }
 
 // QueryEnum returns the query parameter when it is one of allowed (or empty).
@@ -69,9 +79,24 @@ func Enum(field, value string, allowed ...string) error {
 
 // QuerySearch returns a trimmed search term of at most 200 characters.
 func QuerySearch(c *fiber.Ctx, name string) (string, error) {
-	s := strings.TrimSpace(c.Query(name))
-	if len([]rune(s)) > 200 {
-		return "", apperr.Invalid(name, "must be at most 200 characters")
+	s, err := QueryText(c, name)
+	s = strings.TrimSpace(s)
+	if err == nil && utf8.RuneCountInString(s) > 200 {
+		err = apperr.Invalid(name, "must be at most 200 characters")
+	}
+	return s, err
+}
+
+// QueryText returns a free-text query parameter (a search, a slug, an order
+// number, a state's name) once it is UTF-8 without NUL characters. Every
+// such parameter is read through it: Postgres text refuses both, so a value
+// like ?search=%80 failed in the database with a 500 instead of being
+// refused here. Parameters parsed as numbers, UUIDs, dates or one of a list
+// are checked by that parsing. Errors: VALIDATION_ERROR on name.
+func QueryText(c *fiber.Ctx, name string) (string, error) {
+	s := c.Query(name)
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		return "", apperr.Invalid(name, "must be UTF-8 text without NUL characters")
 	}
 	return s, nil
 }

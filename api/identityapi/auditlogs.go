@@ -58,7 +58,12 @@ func auditFilter(c *fiber.Ctx) (audit.Filter, error) {
 	if f.AdminID, err = httpx.QueryUUID(c, "adminId"); err != nil {
 		return f, err
 	}
-	f.Action, f.EntityID = c.Query("action"), c.Query("entityId")
+	if f.Action, err = httpx.QueryText(c, "action"); err != nil {
+		return f, err
+	}
+	if f.EntityID, err = httpx.QueryText(c, "entityId"); err != nil {
+		return f, err
+	}
 	if len(f.Action) > 100 {
 		return f, apperr.Invalid("action", "must be at most 100 characters")
 	}
@@ -85,15 +90,15 @@ func queryInstant(c *fiber.Ctx, name string, upper bool) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if d, err := time.ParseInLocation(time.DateOnly, s, time.UTC); err == nil {
+	if d, err := time.ParseInLocation(time.DateOnly, s, time.UTC); err == nil && httpx.InDateRange(d) {
 		if upper {
 			d = d.AddDate(0, 0, 1)
 		}
 		return &d, nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return nil, apperr.Invalid(name, "must be a date YYYY-MM-DD or an RFC 3339 time")
+	if err != nil || !httpx.InDateRange(t) {
+		return nil, apperr.Invalid(name, "must be a date YYYY-MM-DD or an RFC 3339 time, from year 0001 to 9999")
 	}
 	if upper {
 		t = t.Add(time.Microsecond)

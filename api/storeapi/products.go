@@ -31,7 +31,10 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	category := c.Query("category")
+	category, err := httpx.QueryText(c, "category")
+	if err != nil {
+		return err
+	}
 	if len(category) > 200 {
 		return apperr.Invalid("category", "must be a category id or slug")
 	}

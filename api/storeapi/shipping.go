@@ -42,7 +42,10 @@ func (h *handlers) shippingOptions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	state := c.Query("state")
+	state, err := httpx.QueryText(c, "state")
+	if err != nil {
+		return err
+	}
 	switch {
 	case addressID != nil && customerOf(c) == nil:
 		return apperr.Invalid("addressId", "needs a signed-in customer; send state instead")

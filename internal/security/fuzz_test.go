@@ -2,6 +2,8 @@ package security_test
 
 import (
 	"encoding/json"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
@@ -246,5 +248,46 @@ func FuzzBackOfficeBodies(f *testing.F) {
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		rt := routes[int(route)%len(routes)]
 		answerIsSane(t, app.Do(t, rt.method, "/api/v1/admin"+rt.path, testkit.Req{Token: tok, Body: body, Invalid: true}), body)
+	})
+}
+
+// Every list's query parameters (pages, limits, cursors, filters, dates,
+// searches) answer any value with a 2xx or a 4xx envelope. The fuzzer's
+// string is read as a query string and sent re-encoded, so every key and
+// value reaches the server intact.
+func FuzzListQueries(f *testing.F) {
+	for _, seed := range []string{
+		"page=1&limit=20", "page=0&limit=101", "page=-1", "page=99999999999999999999", "limit=abc",
+		"status=paid&dateFrom=2026-13-01&dateTo=2026-01-01", "dateFrom=2026-01-01&dateTo=2026-12-31",
+		"cursor=not-a-cursor", "cursor=eyJ0IjoiIn0", "search=%25_%5C%27&category=x", "sort=price&order=sideways",
+		"orderNumber=ORD-000001&customerId=nope", "isActive=maybe&role=root", "lowStock=1&threshold=-3",
+		"page=1&page=2&limit=1&limit=2", "group=\x00", "dateFrom=0000-01-01&dateTo=0000-12-31",
+		"search=%80", "category=%80&state=%00", "action=%FF&entityId=%00", "orderNumber=%C3%28", "",
+	} {
+		for route := uint8(0); route < 14; route++ {
+			f.Add(route, seed)
+		}
+	}
+	app := fuzzApp(f)
+	_, tok := testkit.MustAdmin(f, app, "super_admin")
+	prod := testkit.MustStoreProduct(f, app.DB, testkit.StoreProduct{Variants: []testkit.StoreVariant{{Inventory: 5}}})
+	paths := []string{
+		"/api/v1/admin/orders", "/api/v1/admin/customers", "/api/v1/admin/products", "/api/v1/admin/discounts",
+		"/api/v1/admin/audit-logs", "/api/v1/admin/analytics/orders", "/api/v1/admin/analytics/products",
+		"/api/v1/admin/inventory/overview", "/api/v1/admin/returns", "/api/v1/admin/reviews", "/api/v1/admin/users",
+		"/products", "/products/" + prod.ID.String() + "/reviews", "/cart/shipping-options",
+	}
+	f.Fuzz(func(t *testing.T, route uint8, query string) {
+		values, err := url.ParseQuery(query)
+		if err != nil {
+			t.Skip("not a query string")
+		}
+		path := paths[int(route)%len(paths)]
+		req := testkit.Req{Invalid: true, Headers: map[string]string{"X-Session-Id": "fuzz-queries-0001"}}
+		if strings.HasPrefix(path, "/api/v1/admin/") {
+			req.Token = tok
+		}
+		path += "?" + values.Encode()
+		answerIsSane(t, app.Do(t, "GET", path, req), []byte(path))
 	})
 }
