@@ -80,11 +80,14 @@ func Enum(field, value string, allowed ...string) error {
 // QuerySearch returns a trimmed search term of at most 200 characters.
 func QuerySearch(c *fiber.Ctx, name string) (string, error) {
 	s, err := QueryText(c, name)
-	s = strings.TrimSpace(s)
-	if err == nil && utf8.RuneCountInString(s) > 200 {
-		err = apperr.Invalid(name, "must be at most 200 characters")
+	if err != nil {
+		return "", err
 	}
-	return s, err
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > 200 {
+		return "", apperr.Invalid(name, "must be at most 200 characters")
+	}
+	return s, nil
 }
 
 // QueryText returns a free-text query parameter (a search, a slug, an order

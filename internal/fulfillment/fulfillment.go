@@ -225,14 +225,14 @@ type line struct {
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
-// not in a shipped or delivered fulfilment), in one statement.
+// in no fulfilment of fulfilledStatuses), in one statement.
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
 	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce((
 			SELECT sum(fi.quantity) FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id
 			WHERE fi.order_item_id = i.id AND f.status IN ?), 0) AS "left"
 		FROM order_items i WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
-		[]string{models.ShipmentShipped, models.ShipmentDelivered}, orderID).Scan(&ls).Error
+		fulfilledStatuses, orderID).Scan(&ls).Error
 	if err != nil {
 		return nil, fmt.Errorf("fulfillment.lines: %w", err)
 	}

@@ -179,3 +179,32 @@ func postHuge(t *testing.T, baseURL, path, framing string, size int) (int, strin
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
+
+// Query text Postgres cannot hold (not UTF-8, a NUL) and dates in a year it
+// does not have (0) are refused as 400 naming the parameter, on every kind
+// of reader: searches, slugs, states, audit filters, day and instant dates.
+func TestQueryValuesPostgresCannotHold(t *testing.T) {
+	app := mustApp(t)
+	_, tok := testkit.MustAdmin(t, app, "super_admin")
+	tests := []struct{ path, field string }{
+		{"/api/v1/admin/customers?search=%80", "search"},
+		{"/api/v1/admin/orders?orderNumber=%C3%28", "orderNumber"},
+		{"/api/v1/admin/orders?dateFrom=0000-01-01", "dateFrom"},
+		{"/api/v1/admin/audit-logs?action=%00", "action"},
+		{"/api/v1/admin/audit-logs?entityId=%FF", "entityId"},
+		{"/api/v1/admin/audit-logs?dateTo=0000-12-31T00:00:00Z", "dateTo"},
+		{"/api/v1/admin/analytics/orders?dateFrom=0000-01-01&dateTo=0000-01-02", "dateFrom"},
+		{"/products?category=%80", "category"},
+		{"/products?search=a%00b", "search"},
+		{"/cart/shipping-options?state=%80", "state"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			req := testkit.Req{Invalid: true, Headers: map[string]string{"X-Session-Id": "query-values-0001"}}
+			if strings.HasPrefix(tt.path, "/api/v1/admin/") {
+				req.Token = tok
+			}
+			app.Do(t, "GET", tt.path, req).ExpectField(t, tt.field)
+		})
+	}
+}
