@@ -21,16 +21,6 @@ type AnalyticsDaily struct {
 // TableName pins the table name.
 func (AnalyticsDaily) TableName() string { return "analytics_daily" }
 
-// AnalyticsDailyStatus counts the orders of a day by status.
-type AnalyticsDailyStatus struct {
-	Day    time.Time `gorm:"type:date;primaryKey"`
-	Status string    `gorm:"primaryKey"`
-	Orders int
-}
-
-// TableName pins the table name.
-func (AnalyticsDailyStatus) TableName() string { return "analytics_daily_status" }
-
 // AnalyticsProductDaily is the per-product, per-day sales rollup.
 type AnalyticsProductDaily struct {
 	Day       time.Time `gorm:"type:date;primaryKey"`

@@ -180,8 +180,8 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	log.Printf("bench: %-40s c=%-3d %8.0f req/s  p50 %-9s p99 %-9s non-2xx %d errors %d",
-		s.name, conns, r.RPS, r.P50, r.P99, r.Non2xx, r.Errors)
+	log.Printf("bench: %-40s c=%-3d %8.0f req/s  p50 %-9s p99 %-9s CPU/request %s non-2xx %d errors %d",
+		s.name, conns, r.RPS, r.P50, r.P99, fmtCPU(r.CPU), r.Non2xx, r.Errors)
 	if r.Requests > 0 && r.Non2xx*100 > r.Requests {
 		return r, fmt.Errorf("%s: %d of %d answers did not do the work (not 2xx, or a repeat's 200); see %s/api.log", s.name, r.Non2xx, r.Requests, b.work)
 	}
@@ -189,10 +189,14 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 	return r, nil
 }
 
-// drive runs s at conns: its own driver, or wrk after a warm-up.
+// drive runs s at conns: its own driver, or wrk after a warm-up. The CPU
+// of the measured run (not the warm-up's) is in the result.
 func (b *bench) drive(s scenario, conns int) (Result, error) {
 	if s.once != nil {
-		return s.once(s.name, conns)
+		start := b.cpuNow()
+		r, err := s.once(s.name, conns)
+		r.CPU = b.cpuNow().since(start, r.Requests)
+		return r, err
 	}
 	luaDir, _ := filepath.Abs("bench/load/lua")
 	env := append(os.Environ(), "LUA_DIR="+luaDir, "TOKEN="+b.token)
@@ -211,7 +215,29 @@ func (b *bench) drive(s scenario, conns int) (Result, error) {
 	if b.o.warmup > 0 {
 		wrkRun("warmup", b.apiURL+s.path, script, conns, b.o.warmup, env)
 	}
-	return wrkRun(s.name, b.apiURL+s.path, script, conns, b.o.duration, env)
+	start := b.cpuNow()
+	r, err := wrkRun(s.name, b.apiURL+s.path, script, conns, b.o.duration, env)
+	r.CPU = b.cpuNow().since(start, r.Requests)
+	return r, err
+}
+
+// cpuShare is CPU time per request answered, by process.
+type cpuShare struct{ api, postgres, worker time.Duration }
+
+func (c cpuShare) total() time.Duration { return c.api + c.postgres + c.worker }
+
+// cpuNow is the CPU the api, Postgres and the worker have used so far.
+func (b *bench) cpuNow() cpuShare {
+	return cpuShare{api: b.api.cpu(), postgres: postgresCPU(), worker: b.worker.cpu()}
+}
+
+// since is the CPU used after start, per one of n requests.
+func (c cpuShare) since(start cpuShare, n int) cpuShare {
+	if n <= 0 {
+		return cpuShare{}
+	}
+	per := func(now, then time.Duration) time.Duration { return (now - then) / time.Duration(n) }
+	return cpuShare{api: per(c.api, start.api), postgres: per(c.postgres, start.postgres), worker: per(c.worker, start.worker)}
 }
 
 func (b *bench) wanted(name string) bool {

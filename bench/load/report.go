@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -89,7 +90,7 @@ func (b *bench) report() string {
 	fmt.Fprintf(&s, "Measured %s on %s with `make bench` (`go run ./bench/load`): real `shop api` and `shop worker` processes in production mode, a fresh database of %d products (%d variants) and %d orders, wrk with 2 threads on the same machine (the load generator shares the CPUs), %s per run after a %s warm-up.\n\n",
 		time.Now().UTC().Format("2006-01-02"), machine(), b.o.products, len(b.data.VariantIDs), b.o.orders, b.o.duration, b.o.warmup)
 	fmt.Fprintf(&s, "Payment provider: `%s` (`PAYMENT_PROVIDER`). The simulator opens a checkout's gateway order in process, without the network round trip to Razorpay a production checkout makes, so the checkout figures below are the shop's own cost only; the webhook events are signed by the benchmark.\n\n", paymentProvider)
-	s.WriteString("Rates count completed work over the time it took: 2xx answers over wrk's measured run. Carts to check out and events to pay are single-use, so those two are sent by the benchmark's own Go client, each exactly once (a repeat would be answered 2xx without doing the work): checkout counts the answers that created a checkout session (each must have, or the run fails; a run that uses up its carts fails rather than reuse one), the webhook counts events accepted (duplicates are not), both over the time from the first request to the last answer.\n\n")
+	s.WriteString("Rates count completed work over the time it took: 2xx answers over wrk's measured run. Carts to check out and events to pay are single-use, so those two are sent by the benchmark's own Go client, each exactly once (a repeat would be answered 2xx without doing the work): checkout counts the answers that created a checkout session (each must have, or the run fails; a run that uses up its carts fails rather than reuse one), the webhook counts events accepted (duplicates are not), both over the time from the first request to the last answer.\n\nCPU per request is the CPU time the api process, every Postgres process and the worker used during the measured run (not the warm-up), read from `/proc`, over the requests answered; the load generator's is not in it. It counts work, not waiting, and says which process a request's cost is in; on a busy 2-core machine it still moves by up to a third between runs of the same code (CPU contended by 16 backends costs more per request).\n\n")
 	s.WriteString("## Ceilings\n\n| | ")
 	for _, c := range b.o.conns {
 		fmt.Fprintf(&s, "%d conns | ", c)
@@ -110,14 +111,14 @@ func (b *bench) report() string {
 	for _, c := range b.o.conns {
 		fmt.Fprintf(&s, "%.0f | ", b.pgCeiling[c])
 	}
-	s.WriteString("\n\n## Endpoints\n\n| endpoint | payment provider | conns | req/s | p50 | p99 | % of Fiber | % of pgbench | non-2xx | socket errors |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	s.WriteString("\n\n## Endpoints\n\n| endpoint | payment provider | conns | req/s | p50 | p99 | CPU per request: api + Postgres + worker | % of Fiber | % of pgbench | non-2xx | socket errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range b.results {
 		provider := "—"
 		if r.Provider != "" {
 			provider = r.Provider
 		}
-		fmt.Fprintf(&s, "| %s | %s | %d | %.0f | %s | %s | %.1f %% | %.1f %% | %d | %d |\n", r.Name, provider, r.Connections, r.RPS, fmtDur(r.P50), fmtDur(r.P99),
-			100*r.RPS/b.fiberCeiling[r.Connections], 100*r.RPS/b.pgCeiling[r.Connections], r.Non2xx, r.Errors)
+		fmt.Fprintf(&s, "| %s | %s | %d | %.0f | %s | %s | %s | %.1f %% | %.1f %% | %d | %d |\n", r.Name, provider, r.Connections, r.RPS, fmtDur(r.P50), fmtDur(r.P99),
+			fmtCPU(r.CPU), 100*r.RPS/b.fiberCeiling[r.Connections], 100*r.RPS/b.pgCeiling[r.Connections], r.Non2xx, r.Errors)
 	}
 	fmt.Fprintf(&s, "\nWebhook → order (`%s` events): %d orders written at %.0f orders/s, timed from the first request until the last order existed.\n\n", paymentProvider, b.webhookOrders, b.webhookOrdersPerSec)
 	fmt.Fprintf(&s, "Peak RSS (VmHWM): api %.0f MiB, worker %.0f MiB.\n\n", b.apiRSS, b.workerRSS)
@@ -137,4 +138,12 @@ func (b *bench) report() string {
 		}
 	}
 	return s.String()
+}
+
+// fmtCPU renders a request's CPU as "total (api + Postgres + worker)" in ms.
+func fmtCPU(c cpuShare) string {
+	ms := func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64)
+	}
+	return fmt.Sprintf("%s ms (%s + %s + %s)", ms(c.total()), ms(c.api), ms(c.postgres), ms(c.worker))
 }

@@ -25,6 +25,10 @@ type Result struct {
 	Runtime  time.Duration
 	// Provider is the payment provider a scenario paid through, if any.
 	Provider string
+	// CPU is the CPU the api, Postgres and the worker spent during the run
+	// (drive), per request answered: a figure a noisy machine moves far
+	// less than it moves latencies, so before/after comparisons use it.
+	CPU cpuShare
 }
 
 // wrkRun runs wrk against url with a Lua script (may be "") and parses its

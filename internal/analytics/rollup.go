@@ -9,6 +9,10 @@ import (
 	"gorm.io/gorm"
 )
 
+// rollupTables are the tables Rollup keeps. The status breakdown has none:
+// it reads the order counters (Orders).
+var rollupTables = []string{"analytics_daily", "analytics_product_daily"}
+
 // rollupLock serializes rollups: two rollups of the same day running at once
 // would both delete and then both insert its rows.
 const rollupLock = 727100
@@ -22,7 +26,7 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 		if err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, rollupLock).Error; err != nil {
 			return err
 		}
-		for _, table := range []string{"analytics_daily", "analytics_daily_status", "analytics_product_daily"} {
+		for _, table := range rollupTables {
 			// table comes from the fixed list above, never from input.
 			if err := tx.Exec(`DELETE FROM `+table+` WHERE day >= ?::date AND day < ?::date`, date(start), date(end)).Error; err != nil {
 				return err
@@ -38,14 +42,6 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 			FROM orders o
 			WHERE o.created_at >= ? AND o.created_at < ?
 			GROUP BY 1`, start, end).Error; err != nil {
-			return err
-		}
-		if err := tx.Exec(`
-			INSERT INTO analytics_daily_status (day, status, orders)
-			SELECT (o.created_at AT TIME ZONE 'UTC')::date, o.status, count(*)
-			FROM orders o
-			WHERE o.created_at >= ? AND o.created_at < ?
-			GROUP BY 1, 2`, start, end).Error; err != nil {
 			return err
 		}
 		return tx.Exec(`
@@ -109,7 +105,7 @@ func (s *Service) clearAll(ctx context.Context) error {
 // clearBefore removes rollup rows of days before day, which no order has.
 func (s *Service) clearBefore(ctx context.Context, day time.Time) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		for _, table := range []string{"analytics_daily", "analytics_daily_status", "analytics_product_daily"} {
+		for _, table := range rollupTables {
 			if err := tx.Exec(`DELETE FROM `+table+` WHERE day < ?::date`, date(day)).Error; err != nil {
 				return fmt.Errorf("analytics.clear: %w", err)
 			}

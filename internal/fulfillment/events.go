@@ -64,9 +64,9 @@ type createdEvent struct {
 	ShippedAt         time.Time  `json:"shippedAt"`
 }
 
-func newCreatedEvent(o *models.Order, f *models.Fulfillment) createdEvent {
+func newCreatedEvent(o *models.Order, f *models.Fulfillment, fulfillmentStatus string) createdEvent {
 	v := NewView(f)
 	return createdEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, FulfillmentID: f.ID,
 		Items: v.Items, Carrier: f.Carrier, TrackingNumber: f.TrackingNumber, TrackingURL: f.TrackingURL,
-		FulfillmentStatus: o.FulfillmentStatus, ShippedAt: v.ShippedAt}
+		FulfillmentStatus: fulfillmentStatus, ShippedAt: v.ShippedAt}
 }

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/order"
@@ -176,8 +175,9 @@ func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order
 	if err != nil {
 		return translate(err)
 	}
+	// No analytics touch: a fulfilment moves the order between non-cancelled
+	// statuses only, which no rollup holds (analytics.Affects).
 	outbox.Nudge(ctx, s.queue, s.log)
-	analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
 	return nil
 }
 
@@ -338,11 +338,10 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	if note == "" {
 		note = "fulfilment " + f.ID.String()
 	}
-	// At least this fulfilment is shipped and open.
-	if err := settle(tx, o, ls, 1, sh.AdminID, note); err != nil {
-		return nil, err
-	}
-	if _, err := outbox.Publish(tx, outbox.OrderFulfillmentCreated, newCreatedEvent(o, &f)); err != nil {
+	// At least this fulfilment is shipped and open. Its event names the
+	// order's fulfillment status after it, which ls now gives.
+	created := outbox.Draft{Type: outbox.OrderFulfillmentCreated, Data: newCreatedEvent(o, &f, status(ls))}
+	if err := settle(tx, o, ls, 1, sh.AdminID, note, created); err != nil {
 		return nil, err
 	}
 	if sh.Notify {
@@ -398,7 +397,7 @@ func resettle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) erro
 // anything ships, → shipped once everything has, → delivered once every
 // live fulfilment is, and a shipped order whose fulfilment was cancelled
 // back to processing. The order row is updated once (order.RecordPath).
-func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UUID, note string) error {
+func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UUID, note string, then ...outbox.Draft) error {
 	fs := status(ls)
 	var also map[string]any
 	if fs != o.FulfillmentStatus {
@@ -424,7 +423,7 @@ func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UU
 			}
 		}
 	}
-	if err := order.RecordPath(tx, o, steps, note, adminID, also); err != nil {
+	if err := order.RecordPath(tx, o, steps, note, adminID, also, then...); err != nil {
 		return err
 	}
 	o.FulfillmentStatus = fs

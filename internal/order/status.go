@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
@@ -53,10 +54,12 @@ type StatusChange struct {
 // Errors: NOT_FOUND, CONFLICT (a move not allowed from the current status).
 func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChange) (*models.Order, error) {
 	var o models.Order
+	var from string
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockOrder(tx, id, &o); err != nil {
 			return err
 		}
+		from = o.Status
 		if !Allowed(o.Status, ch.Status) {
 			return apperr.Conflictf("an order cannot move from %s to %s", o.Status, ch.Status).
 				WithDetails(map[string]any{"from": o.Status, "to": ch.Status, "allowed": allowedFrom(o.Status)})
@@ -71,7 +74,11 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChang
 	if err != nil {
 		return nil, translate(err)
 	}
-	s.afterCommit(ctx, o.CreatedAt)
+	if analytics.Affects(from, o.Status) {
+		s.afterCommit(ctx, o.CreatedAt)
+	} else {
+		outbox.Nudge(ctx, s.queue, s.log)
+	}
 	return &o, nil
 }
 
@@ -132,10 +139,14 @@ func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 // note and adminID and an order.status_changed per step, and order.shipped
 // when the order becomes shipped. The row is updated once whatever the
 // number of steps, because every update of an order fires the list
-// counters' trigger (migrations/00011_order_counts.sql).
-func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any) error {
+// counters' trigger (migrations/00011_order_counts.sql). The events of then
+// follow the steps' events in the same insert, also when there is no step
+// (a caller's own event, e.g. order.fulfillment_created, costs no second
+// statement).
+func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any, then ...outbox.Draft) error {
 	if len(path) == 0 && len(also) == 0 {
-		return nil
+		_, err := outbox.PublishAll(tx, then...)
+		return err
 	}
 	now := time.Now().UTC()
 	first := o.Status // before the update, which may write status into o
@@ -151,7 +162,8 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 	}
 	o.UpdatedAt = now
 	if len(path) == 0 {
-		return nil
+		_, err := outbox.PublishAll(tx, then...)
+		return err
 	}
 	var admin *uuid.UUID
 	if adminID != uuid.Nil {
@@ -173,7 +185,7 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 		}
 		o.Status = to
 	}
-	if _, err := outbox.PublishAll(tx, events...); err != nil {
+	if _, err := outbox.PublishAll(tx, append(events, then...)...); err != nil {
 		return err
 	}
 	if err := tx.Create(&history).Error; err != nil {
