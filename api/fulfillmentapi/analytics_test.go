@@ -15,8 +15,8 @@ import (
 )
 
 // A fulfilment moves its order between statuses that no rollup holds: the
-// analytics status breakdown (read from the order counters) shows the move
-// at once, with no worker running, and no rollup of the order's day is
+// analytics order counts (read from the order counters; totalOrders is
+// always the breakdown's sum) show the move at once, with no worker running, and no rollup of the order's day is
 // queued. Cancelling an order changes the rollups' counts and revenue, so
 // that move does queue the rollup of its day.
 func TestFulfilmentNeedsNoAnalyticsRollup(t *testing.T) {
@@ -32,10 +32,18 @@ func TestFulfilmentNeedsNoAnalyticsRollup(t *testing.T) {
 	byStatus := func() map[string]int64 {
 		t.Helper()
 		var rep struct {
+			TotalOrders    int64            `json:"totalOrders"`
 			OrdersByStatus map[string]int64 `json:"ordersByStatus"`
 		}
 		app.Do(t, "GET", "/api/v1/admin/analytics/orders?dateFrom="+today+"&dateTo="+today, testkit.Req{Token: token}).
 			Expect(t, http.StatusOK).JSON(t, &rep)
+		var sum int64
+		for _, n := range rep.OrdersByStatus {
+			sum += n
+		}
+		if rep.TotalOrders != 2 || sum != 2 {
+			t.Fatalf("totalOrders %d, by status %v, want 2 orders in both", rep.TotalOrders, rep.OrdersByStatus)
+		}
 		return rep.OrdersByStatus
 	}
 	rollups := func() int {

@@ -33,8 +33,8 @@ type DayRevenue struct {
 	Revenue money.Amount
 }
 
-// Orders reads the order analytics of r: totals and revenue from the
-// rollups, the status breakdown from the order counters.
+// Orders reads the order analytics of r: revenue from the rollups, the
+// order counts (total and by status) from the order counters.
 func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	db := s.db.WithContext(ctx)
 	var days []models.AnalyticsDaily
@@ -59,13 +59,13 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	}
 	for _, st := range statuses {
 		rep.OrdersByStatus[st.Status] = st.Orders
+		rep.TotalOrders += st.Orders // from the counters too: always the breakdown's sum
 	}
 	byDay := make(map[string]money.Amount, len(days))
 	var revenueOrders int64
 	for _, d := range days {
 		revenue := d.Gross - d.Refunds
 		byDay[date(d.Day)] = revenue
-		rep.TotalOrders += int64(d.Orders)
 		rep.TotalRevenue += revenue
 		revenueOrders += int64(d.RevenueOrders)
 	}
