@@ -126,7 +126,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
-		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Queue, Limiter: a.Limiter, Idempotency: keyed,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -39,6 +39,7 @@ import (
 	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/gocommerce/shop/internal/tracing/checkouttrace"
 	"github.com/gocommerce/shop/internal/webhooks"
+	"github.com/gocommerce/shop/tasks"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"gorm.io/gorm"
@@ -78,6 +79,10 @@ type App struct {
 	// Queue enqueues asynq tasks; Inspector reads their state.
 	Queue     *asynq.Client
 	Inspector *asynq.Inspector
+	// Tasks is Queue as the services enqueue through it: a tick task (the
+	// outbox and email nudges) goes to Redis once per tick from this
+	// process (tasks.OncePerTick).
+	Tasks tasks.Enqueuer
 	// RedisOpt lets asynq servers and the queue dashboard open their own
 	// connections.
 	RedisOpt asynq.RedisConnOpt
@@ -209,6 +214,7 @@ func (a *App) connect(ctx context.Context) error {
 		}
 	}
 	a.Queue = asynq.NewClientFromRedisClient(rdb)
+	a.Tasks = tasks.OncePerTick(a.Queue)
 	a.Inspector = asynq.NewInspectorFromRedisClient(rdb)
 	return nil
 }
@@ -284,17 +290,17 @@ func (a *App) build() error {
 		Issuer:               cfg.AppName,
 		MaxTwoFactorFailures: cfg.Admin2FAMaxFailures,
 		TwoFactorLockout:     time.Duration(cfg.Admin2FALockoutWindowS) * time.Second,
-	}).WithEmailQueue(a.Queue, log).WithStamps(stamps)
+	}).WithEmailQueue(a.Tasks, log).WithStamps(stamps)
 	a.AdminMailer = identity.NewMailer(a.DB, sender, cfg.AppName)
 	a.AdminAccounts = identity.NewAccounts(a.DB).WithStamps(stamps)
 	a.AuditLog = audit.NewLog(a.DB, a.Redis)
 
 	a.Catalog = catalog.New(a.DB, catalog.Options{
-		Cache: a.Cache, Queue: a.Queue, Log: log, LowStockThreshold: cfg.LowStockThreshold,
+		Cache: a.Cache, Queue: a.Tasks, Log: log, LowStockThreshold: cfg.LowStockThreshold,
 	})
 	a.Discounts = discount.NewAdmin(a.DB)
 	a.Bundles = bundle.New(a.DB, a.Cache, log)
-	a.Inventory = stock.NewLevels(a.DB, a.Queue, log, cfg.LowStockThreshold, cfg.StoreCurrency)
+	a.Inventory = stock.NewLevels(a.DB, a.Tasks, log, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reviews = review.New(a.DB, a.ReadDB, a.Cache, browse.CatalogNamespace)
 	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency)
 
@@ -304,16 +310,16 @@ func (a *App) build() error {
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)
-	a.Checkout = checkout.New(a.DB, a.Queue, provider, checkout.Settings{
+	a.Checkout = checkout.New(a.DB, a.Tasks, provider, checkout.Settings{
 		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
 	}, a.StockCache, log.With("component", "checkout"))
-	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Queue, log)
-	a.Orders = order.New(a.DB, a.Queue, provider, log.With("component", "order"))
-	a.Fulfillments = fulfillment.New(a.DB, a.Queue, log.With("component", "fulfillment"))
+	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
+	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
+	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"))
 	a.Orders.UseFulfilments(a.Fulfillments)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
-	a.Returns = returns.New(a.DB, a.Orders, a.Queue, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
+	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
@@ -324,11 +330,11 @@ func (a *App) build() error {
 	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivateTargets}
 	retry := webhooks.DefaultRetry
 	retry.Base = cfg.WebhookRetryBase
-	a.WebhookSubscriptions = webhooks.NewSubscriptions(a.DB, a.Queue, guard)
+	a.WebhookSubscriptions = webhooks.NewSubscriptions(a.DB, a.Tasks, guard)
 	deliveries := webhooks.NewClient(guard, cfg.WebhookTimeout)
 	// Subscribers are third parties: they get spans of ours, not our trace ids.
 	deliveries.Transport = a.Tracing.Transport(deliveries.Transport, false)
-	a.WebhookDeliverer = webhooks.NewDeliverer(a.DB, a.Queue, log, deliveries, retry)
+	a.WebhookDeliverer = webhooks.NewDeliverer(a.DB, a.Tasks, log, deliveries, retry)
 	return nil
 }
 
