@@ -60,7 +60,10 @@ func TestConcurrentGuestCheckoutsAndExpiry(t *testing.T) {
 		t.Fatalf("after the storm: available %d reserved %d", avail, reserved)
 	}
 
-	time.Sleep(time.Until(start.Add(ttl + 500*time.Millisecond)))
+	// Every session expires by the time the last answer came plus the TTL;
+	// one sweep after that must find them all (on a slow machine the storm
+	// takes over a second, and a sweep at start + TTL left the late ones).
+	time.Sleep(time.Until(start.Add(took + ttl + 500*time.Millisecond)))
 	task, opts := tasks.NewCheckoutExpireTask(time.Now())
 	if err := tasks.Enqueue(context.Background(), app.Queue, task, opts...); err != nil {
 		t.Fatal(err)
