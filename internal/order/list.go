@@ -218,13 +218,13 @@ func (f Filter) dayCounts() (string, []any) {
 }
 
 // skipTo returns the statement selecting the ids of the orders matching f
-// from position offset on, in list order, and its arguments, without walking
-// the index past every order before it. The
-// day counters (kept in the transaction of every order change, so read in
-// the statement's snapshot they agree with the rows) give the newest UTC
-// day whose orders reach past offset and how many matching orders are
-// newer than that day; the scan starts at that day's end and skips only
-// the rest of the offset within the day. Page 500 of 100k orders reads
+// from position offset on, in list order, and its arguments, without
+// walking the index past every order before it. The day counters (kept in
+// the transaction of every order change, so read in the statement's
+// snapshot they agree with the rows) give the newest UTC day whose orders
+// reach past offset and how many matching orders are newer than that day;
+// the scan starts at that day's end and skips only the rest of the offset
+// within the day. Page 500 of 100k orders reads
 // about one day of index entries instead of 10,000 (docs/DECISIONS.md,
 // "Order list totals"). Past the last order it selects no rows.
 func (f Filter) skipTo(offset, limit int) (string, []any) {
