@@ -144,26 +144,20 @@ func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 // (a caller's own event, e.g. order.fulfillment_created, costs no second
 // statement).
 func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any, then ...outbox.Draft) error {
-	if len(path) == 0 && len(also) == 0 {
-		_, err := outbox.PublishAll(tx, then...)
-		return err
-	}
 	now := time.Now().UTC()
 	first := o.Status // before the update, which may write status into o
-	set := map[string]any{"updated_at": now}
-	for k, v := range also {
-		set[k] = v
-	}
-	if len(path) > 0 {
-		set["status"] = path[len(path)-1]
-	}
-	if err := tx.Model(o).Updates(set).Error; err != nil {
-		return fmt.Errorf("order.move: %w", err)
-	}
-	o.UpdatedAt = now
-	if len(path) == 0 {
-		_, err := outbox.PublishAll(tx, then...)
-		return err
+	if len(path) > 0 || len(also) > 0 {
+		set := map[string]any{"updated_at": now}
+		for k, v := range also {
+			set[k] = v
+		}
+		if len(path) > 0 {
+			set["status"] = path[len(path)-1]
+		}
+		if err := tx.Model(o).Updates(set).Error; err != nil {
+			return fmt.Errorf("order.move: %w", err)
+		}
+		o.UpdatedAt = now
 	}
 	var admin *uuid.UUID
 	if adminID != uuid.Nil {
@@ -185,11 +179,14 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 		}
 		o.Status = to
 	}
+	// PublishAll of no drafts writes nothing.
 	if _, err := outbox.PublishAll(tx, append(events, then...)...); err != nil {
 		return err
 	}
-	if err := tx.Create(&history).Error; err != nil {
-		return fmt.Errorf("order.move: history: %w", err)
+	if len(history) > 0 {
+		if err := tx.Create(&history).Error; err != nil {
+			return fmt.Errorf("order.move: history: %w", err)
+		}
 	}
 	return nil
 }
