@@ -8,8 +8,8 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-// The back office's entries: fresh analytics rollups, nightly reconcile and
-// the daily retention run.
+// The back office's entries: fresh analytics rollups, nightly reconcile, the
+// order counters' compaction and the daily retention run.
 var (
 	// Today's figures are at most a minute old (an order change also touches
 	// its day, which is sooner). In the first minutes after midnight the tick
@@ -27,6 +27,15 @@ var (
 		Name: "reconcile", Spec: "0 30 3 * * *", Period: 24 * time.Hour,
 		Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
 			t, opts := tasks.NewReconcileTask(tasks.TickID(tasks.TypeReconcile, now, 24*time.Hour))
+			return t, withoutTaskID(opts)
+		},
+	}
+	// Folds the order counters' shard rows, which concurrent writers add
+	// (order.CompactCounters): at its own second of every minute.
+	compactOrderCounters = Entry{
+		Name: "order-counters", Spec: "20 * * * * *", Period: time.Minute,
+		Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+			t, opts := tasks.NewCompactOrderCountersTask(now)
 			return t, withoutTaskID(opts)
 		},
 	}

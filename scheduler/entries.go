@@ -11,7 +11,7 @@ import (
 // Entries is the timetable. Each domain adds its entries here.
 func Entries() []Entry {
 	return []Entry{
-		analyticsRollup, reconcileNightly, retentionDaily,
+		analyticsRollup, reconcileNightly, compactOrderCounters, retentionDaily,
 		// The email outboxes (internal/mail), for emails whose post-commit
 		// nudge was lost: each a minute, at its own second.
 		emailSweep("admin-emails", 15, tasks.NewAdminEmailsTask),

@@ -14,6 +14,9 @@ const (
 	TypeInventoryBulk = "inventory:bulk_update"
 	// TypeReconcile repairs stock counters and orphans and reports what it fixed.
 	TypeReconcile = "system:reconcile"
+	// TypeCompactOrderCounters folds the order counters' shard rows
+	// (order.CompactCounters).
+	TypeCompactOrderCounters = "orders:compact_counters"
 )
 
 // JobTypes are the task types an admin may read through GET /admin/jobs/{id}.
@@ -89,5 +92,17 @@ func NewReconcileTask(jobID string) (*asynq.Task, []asynq.Option) {
 		asynq.MaxRetry(2),
 		asynq.Timeout(15 * time.Minute),
 		asynq.Retention(JobRetention),
+	}
+}
+
+// NewCompactOrderCountersTask builds the compaction of the order counters
+// for the minute containing now.
+func NewCompactOrderCountersTask(now time.Time) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeCompactOrderCounters, nil), []asynq.Option{
+		asynq.Queue(QueueLow),
+		asynq.TaskID(TickID(TypeCompactOrderCounters, now, time.Minute)),
+		asynq.MaxRetry(1),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(10 * time.Minute),
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/app"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/tasks"
@@ -16,7 +17,8 @@ import (
 )
 
 // registerBackoffice mounts the back-office jobs: analytics rollups, bulk
-// inventory updates, reconcile and retention.
+// inventory updates, reconcile, the order counters' compaction and
+// retention.
 func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 	stats, bulk, repair := a.Analytics, a.Inventory, a.Reconcile
 	mux.HandleFunc(tasks.TypeAnalyticsRollup, func(ctx context.Context, t *asynq.Task) error {
@@ -59,6 +61,14 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 			return err
 		}
 		return writeResult(t, rep)
+	})
+
+	mux.HandleFunc(tasks.TypeCompactOrderCounters, func(ctx context.Context, t *asynq.Task) error {
+		c, err := order.CompactCounters(ctx, a.DB)
+		if c.Folded+c.Emptied > 0 {
+			a.Log.DebugContext(ctx, "order counters compacted", "folded", c.Folded, "emptied", c.Emptied)
+		}
+		return err
 	})
 
 	mux.HandleFunc(tasks.TypeRetention, func(ctx context.Context, t *asynq.Task) error {

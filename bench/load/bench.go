@@ -44,7 +44,9 @@ type bench struct {
 	results                               []Result
 	notes                                 []string
 	// emulatedVacuum is set once vacuumDue stood in for autovacuum.
-	emulatedVacuum      bool
+	emulatedVacuum bool
+	// compacted is set once compactCounters stood in for the scheduler.
+	compacted           bool
 	apiRSS, workerRSS   float64
 	webhookOrdersPerSec float64
 	webhookOrders       int
@@ -175,6 +177,7 @@ func (b *bench) writeLines(name string, lines []string) (string, error) {
 
 func (b *bench) measure(s scenario, conns int) (Result, error) {
 	b.waitQuiet()
+	b.compactCounters(context.Background())
 	b.vacuumDue(context.Background())
 	r, err := b.drive(s, conns)
 	if err != nil {

@@ -196,9 +196,11 @@ func TestOrderCountsMigrationCountsExistingOrders(t *testing.T) {
 
 // TestOrderCountersNeverDeadlock runs transactions that each change the
 // status of two orders in two statements, in opposite status orders, from
-// many connections at once: the counter rows a statement takes must never
-// make two such transactions wait for each other (a deadlock is a 500 for
-// the administrator or the checkout that loses it).
+// many connections at once, while the counters are compacted over and over:
+// the counter rows a statement takes must never make two such transactions
+// wait for each other (a deadlock is a 500 for the administrator or the
+// checkout that loses it), nor the compaction wait for them, and no
+// increment may be lost.
 func TestOrderCountersNeverDeadlock(t *testing.T) {
 	db, _ := testkit.MustDB(t)
 	ctx := context.Background()
@@ -213,7 +215,26 @@ func TestOrderCountersNeverDeadlock(t *testing.T) {
 	}
 	statuses := []string{models.OrderConfirmed, models.OrderProcessing, models.OrderShipped, models.OrderDelivered}
 	var wg sync.WaitGroup
-	errs := make(chan error, workers)
+	errs := make(chan error, workers+1)
+	stop := make(chan struct{})
+	compacted := make(chan order.Compacted, 1)
+	go func() {
+		var sum order.Compacted
+		defer func() { compacted <- sum }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			c, err := order.CompactCounters(ctx, db)
+			if err != nil {
+				errs <- err
+				return
+			}
+			sum.Folded += c.Folded
+		}
+	}()
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(a, b uuid.UUID, w int) {
@@ -234,9 +255,105 @@ func TestOrderCountersNeverDeadlock(t *testing.T) {
 		}(orders[2*w].ID, orders[2*w+1].ID, w)
 	}
 	wg.Wait()
+	close(stop)
+	sum := <-compacted
 	close(errs)
 	for err := range errs {
 		t.Fatalf("%v", err)
 	}
 	assertCountsExact(t, db)
+	if sum.Folded == 0 {
+		t.Fatal("the compaction folded no row while 16 writers added shard rows: the test proves nothing")
+	}
+	t.Logf("compaction folded %d rows during the run", sum.Folded)
+}
+
+// TestCompactCountersFoldsEveryKey: transactions open at once each add a
+// shard row to the keys they change; compaction leaves one row a key with
+// the same sums, deletes rows that count nothing, and does not wait for a
+// transaction that still holds a counter row (lock_timeout would fail it):
+// the held row stays, and is folded once its writer committed.
+func TestCompactCountersFoldsEveryKey(t *testing.T) {
+	db, _ := testkit.MustDB(t)
+	ctx := context.Background()
+	p := fixtures.MustProduct(t, db, "Tray", 10000)
+	v := fixtures.MustVariant(t, db, p.ID, 10000)
+	cust := fixtures.MustCustomer(t, db, "A")
+	const writers = 6
+	var open []*gorm.DB
+	for i := 0; i < writers; i++ {
+		o := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
+		tx := db.Begin()
+		if err := tx.Exec("UPDATE orders SET status = ? WHERE id = ?", models.OrderProcessing, o.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, tx)
+	}
+	for _, tx := range open[1:] {
+		if err := tx.Commit().Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := open[0] // still holds a row of (today, confirmed) and of (today, processing)
+	t.Cleanup(func() { held.Rollback() })
+	if rows := counterRows(t, db); rows["order_counts processing"] < 3 || rows["order_day_counts processing"] < 3 {
+		t.Fatalf("before compaction: %v, want several rows for processing in each table", rows)
+	}
+
+	c, err := order.CompactCounters(ctx, db)
+	if err != nil {
+		t.Fatalf("compaction with a writer open: %v", err)
+	}
+	if c.Folded == 0 {
+		t.Fatalf("compaction folded nothing: %+v", c)
+	}
+	for key, n := range counterRows(t, db) {
+		if n > 2 {
+			t.Errorf("%s: %d rows after compaction, want the writer's held row and at most one more", key, n)
+		}
+	}
+	if err := held.Commit().Error; err != nil {
+		t.Fatal(err)
+	}
+	assertCountsExact(t, db)
+
+	// Every order left confirmed: its keys count nothing now.
+	if _, err := order.CompactCounters(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	for key, n := range counterRows(t, db) {
+		if n != 1 {
+			t.Errorf("%s: %d rows after the writer committed, want 1", key, n)
+		}
+	}
+	var empty int64
+	db.Raw("SELECT (SELECT count(*) FROM order_counts WHERE n = 0) + (SELECT count(*) FROM order_day_counts WHERE n = 0)").Scan(&empty)
+	if empty != 0 {
+		t.Errorf("%d counter rows of zero left", empty)
+	}
+	assertCountsExact(t, db)
+	res, err := order.New(db, nil, nil, nil).List(ctx, order.Filter{Status: models.OrderProcessing}, order.Page{Window: paging.Window{Limit: 1}})
+	if err != nil || res.Total != writers {
+		t.Fatalf("list total of processing after compaction: %d, %v; want %d", res.Total, err, writers)
+	}
+}
+
+// counterRows is how many rows each counter key has, by "table status"
+// (the test's orders are all of one day).
+func counterRows(t *testing.T, db *gorm.DB) map[string]int {
+	t.Helper()
+	var rows []struct {
+		Key string
+		N   int
+	}
+	err := db.Raw(`SELECT 'order_counts ' || status AS key, count(*) AS n FROM order_counts GROUP BY status
+		UNION ALL SELECT 'order_day_counts ' || status, count(*) FROM order_day_counts GROUP BY day, status`).Scan(&rows).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.Key] += r.N
+	}
+	return out
 }
