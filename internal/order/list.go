@@ -228,24 +228,27 @@ func (f Filter) dayCounts() (string, []any) {
 // about one day of index entries instead of 10,000 (docs/DECISIONS.md,
 // "Order list totals"). Past the last order it selects no rows.
 func (f Filter) skipTo(offset, limit int) (string, []any) {
-	// Two window sums over the counter rows, newest day first: cum, the
-	// orders of the day and every newer day (a RANGE frame takes in the
-	// day's other rows, its peers), and newer, those of the newer days only
-	// (a GROUPS frame ending one day before). Both windows share one sort,
-	// and the LIMIT stops them at the first day whose running total passes
-	// offset: 0.84 → 0.22 ms for page 500 of 100k orders over 90 days,
-	// against a PARTITION BY day window that sorted every row twice.
+	// The counters summed per day, newest first, with a running total: the
+	// first day whose total passes offset is where the page starts, and the
+	// total before it is how many newer orders the offset skips. The days
+	// are grouped in the primary key's order (day first), read backwards, so
+	// the LIMIT stops the scan at that day: page 500 of 100k orders over 91
+	// days reads 10 days' rows, not all of them, and a shop's years of days
+	// cost no more. No outer ORDER BY: the rows reach the LIMIT newest day
+	// first already, and one made the planner aggregate and sort every day
+	// again (0.26 → 0.15 ms for the day statement after a day of
+	// fulfilments, 381 counter rows).
 	days, dayArgs := f.dayCounts()
 	cond, args := f.conditions()
 	// The offset is an expression, so it is a parameter; the limit is a
 	// literal, as the list's others are (limitText), so Postgres can reuse
 	// the statement's plan.
 	return `WITH start AS MATERIALIZED (
-			SELECT (day + 1)::timestamp AT TIME ZONE 'UTC' AS until, newer::bigint AS newer
-			FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS cum,
-				coalesce(sum(n) OVER (ORDER BY day DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer
-				FROM order_day_counts WHERE ` + days + `) c
-			WHERE cum > ? ORDER BY day DESC LIMIT 1)
+			SELECT (day + 1)::timestamp AT TIME ZONE 'UTC' AS until, (cum - n)::bigint AS newer
+			FROM (SELECT day, n, sum(n) OVER (ORDER BY day DESC) AS cum
+				FROM (SELECT day, sum(n) AS n FROM order_day_counts WHERE ` + days + `
+					GROUP BY day ORDER BY day DESC) d) c
+			WHERE cum > ? LIMIT 1)
 		SELECT id FROM orders WHERE ` + cond + ` AND created_at < (SELECT until FROM start)
 		ORDER BY ` + listOrder + ` OFFSET ? - (SELECT newer FROM start) LIMIT ` + strconv.Itoa(limit),
 		append(append(append(dayArgs, offset), args...), offset)
