@@ -225,14 +225,20 @@ type line struct {
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
-// in no fulfilment of fulfilledStatuses), in one statement.
+// in no fulfilment of fulfilledStatuses), in one statement. The shipped
+// units are summed from the order's own fulfilments (fulfillments_order_idx),
+// not per line: a sub-query per line let the planner, with statistics taken
+// while the table was small, join each line with every fulfilment of the
+// shop (a sequential scan of 4,880 of them, 0.9 ms of a 1.9 ms statement).
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
-	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce((
-			SELECT sum(fi.quantity) FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id
-			WHERE fi.order_item_id = i.id AND f.status IN ?), 0) AS "left"
-		FROM order_items i WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
-		fulfilledStatuses, orderID).Scan(&ls).Error
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce(s.units, 0) AS "left"
+		FROM order_items i LEFT JOIN (
+			SELECT fi.order_item_id, sum(fi.quantity) AS units
+			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id
+			WHERE f.order_id = ? AND f.status IN ? GROUP BY fi.order_item_id) s ON s.order_item_id = i.id
+		WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
+		orderID, fulfilledStatuses, orderID).Scan(&ls).Error
 	if err != nil {
 		return nil, fmt.Errorf("fulfillment.lines: %w", err)
 	}
