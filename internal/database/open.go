@@ -83,7 +83,7 @@ func dialector(url string, opt Options) (gorm.Dialector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database.open: %w", err)
 	}
-	sqlDB := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(scanTimesInUTC))
+	sqlDB := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(configureTypes))
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 10
 	}
@@ -141,12 +141,13 @@ func Ping(ctx context.Context, db *gorm.DB) error {
 	return sqlDB.PingContext(ctx)
 }
 
-// scanTimesInUTC makes the connection read timestamptz values as UTC times,
-// whatever the server's or the process's time zone: every time the service
-// puts on the wire is then RFC 3339 in UTC (docs/DECISIONS.md, "HTTP
-// conventions").
-func scanTimesInUTC(_ context.Context, conn *pgx.Conn) error {
+// configureTypes sets up the types of a new connection: timestamptz values
+// read as UTC times, whatever the server's or the process's time zone (every
+// time the service puts on the wire is then RFC 3339 in UTC; docs/DECISIONS.md,
+// "HTTP conventions"), and uuids sent as bytes (registerUUID).
+func configureTypes(_ context.Context, conn *pgx.Conn) error {
 	conn.TypeMap().RegisterType(&pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID,
 		Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC}})
+	registerUUID(conn.TypeMap())
 	return nil
 }
