@@ -12,9 +12,9 @@ import (
 type Compacted struct {
 	// Folded is how many counter rows were added into another row of their
 	// key and deleted.
-	Folded int64 `json:"folded"`
+	Folded int64
 	// Emptied is how many rows counting nothing (n = 0) were deleted.
-	Emptied int64 `json:"emptied"`
+	Emptied int64
 }
 
 // counterTables are the order counters (migrations 00011, 00019) and the
