@@ -34,10 +34,7 @@ var (
 	// (order.CompactCounters): at its own second of every minute.
 	compactOrderCounters = Entry{
 		Name: "order-counters", Spec: "20 * * * * *", Period: time.Minute,
-		Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
-			t, opts := tasks.NewCompactOrderCountersTask(now)
-			return t, withoutTaskID(opts)
-		},
+		Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewCompactOrderCountersTask() },
 	}
 	// Deletes data past DATA_RETENTION_DAYS (internal/retention).
 	retentionDaily = Entry{

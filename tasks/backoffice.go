@@ -95,14 +95,12 @@ func NewReconcileTask(jobID string) (*asynq.Task, []asynq.Option) {
 	}
 }
 
-// NewCompactOrderCountersTask builds the compaction of the order counters
-// for the minute containing now.
-func NewCompactOrderCountersTask(now time.Time) (*asynq.Task, []asynq.Option) {
+// NewCompactOrderCountersTask builds the compaction of the order counters;
+// the scheduler gives each minute's run its tick id.
+func NewCompactOrderCountersTask() (*asynq.Task, []asynq.Option) {
 	return asynq.NewTask(TypeCompactOrderCounters, nil), []asynq.Option{
 		asynq.Queue(QueueLow),
-		asynq.TaskID(TickID(TypeCompactOrderCounters, now, time.Minute)),
 		asynq.MaxRetry(1),
 		asynq.Timeout(time.Minute),
-		asynq.Retention(10 * time.Minute),
 	}
 }

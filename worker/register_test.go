@@ -47,6 +47,9 @@ func TestScheduledCompactionFoldsOrderCounters(t *testing.T) {
 	var rows []struct{ Rows, N int64 }
 	db.Raw(`SELECT count(*) AS rows, sum(n) AS n FROM order_counts WHERE status = 'confirmed'
 		UNION ALL SELECT count(*), sum(n) FROM order_day_counts WHERE status = 'confirmed'`).Scan(&rows)
+	if len(rows) != 2 {
+		t.Fatalf("read %d counter sums, want 2", len(rows))
+	}
 	for i, r := range rows {
 		if r.Rows != 1 || r.N != 1 {
 			t.Errorf("counter table %d: %d rows summing to %d, want 1 row of 1", i, r.Rows, r.N)

@@ -104,8 +104,8 @@ func emptySQL(table string, key []string) string {
 
 // same is the condition that rows a and b have the same key and shard.
 func same(a, b string, key []string) string {
-	conds := make([]string, 0, len(key)+1)
-	for _, c := range append(key[:len(key):len(key)], "shard") {
+	conds := []string{a + ".shard = " + b + ".shard"}
+	for _, c := range key {
 		conds = append(conds, a+"."+c+" = "+b+"."+c)
 	}
 	return strings.Join(conds, " AND ")
