@@ -6,20 +6,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
 )
 
-// queueEmail writes the shipment email of fulfilment f in tx: it exists
+// stageEmail adds the row of fulfilment f's shipment email to b: it exists
 // exactly when the fulfilment does, and the worker sends it (Mailer).
-func queueEmail(tx *gorm.DB, o *models.Order, f *models.Fulfillment) error {
-	e := models.CustomerEmail{Kind: models.EmailFulfillmentTracking, Ref: f.ID.String(), CustomerID: &o.CustomerID}
-	if err := tx.Create(&e).Error; err != nil {
-		return fmt.Errorf("fulfillment.email: %w", err)
-	}
-	return nil
+func stageEmail(b *database.Batch, o *models.Order, f *models.Fulfillment) {
+	b.Add(`INSERT INTO customer_emails (kind, ref, customer_id, created_at) VALUES (?, ?, ?, ?)`,
+		models.EmailFulfillmentTracking, f.ID.String(), o.CustomerID, f.CreatedAt)
 }
 
 // nudgeEmails asks the worker to send the shipment emails now; a failure is

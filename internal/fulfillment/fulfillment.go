@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -302,7 +303,9 @@ func pick(ls []line, want []Item) ([]Item, error) {
 
 // create ships sh of the locked order o (confirmed or processing): the
 // fulfilment's rows, its units off on-hand and committed stock, the order's
-// statuses and history, the events and the email row.
+// statuses and history, the events and the email row. Everything after the
+// read of the lines is one statement (database.Batch): a fulfilment is
+// written with four round trips to Postgres, begin and commit included.
 func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
@@ -318,12 +321,21 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	if sh.AdminID != uuid.Nil {
 		f.AdminID = &sh.AdminID
 	}
-	for _, it := range items {
+	var b database.Batch
+	b.Add(`INSERT INTO fulfillments (id, order_id, status, carrier, tracking_number, tracking_url, admin_id, shipped_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.ID, f.OrderID, f.Status, f.Carrier, f.TrackingNumber, f.TrackingURL, f.AdminID, f.ShippedAt, f.CreatedAt, f.UpdatedAt)
+	var values strings.Builder
+	args := make([]any, 0, 3*len(items))
+	for i, it := range items {
 		f.Items = append(f.Items, models.FulfillmentItem{FulfillmentID: f.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity})
+		if i > 0 {
+			values.WriteString(", ")
+		}
+		values.WriteString("(?, ?, ?)")
+		args = append(args, f.ID, it.OrderItemID, it.Quantity)
 	}
-	if err := tx.Create(&f).Error; err != nil {
-		return nil, fmt.Errorf("fulfillment.create: %w", err)
-	}
+	b.Add("INSERT INTO fulfillment_items (fulfillment_id, order_item_id, quantity) VALUES "+values.String(), args...)
 	// The lines as they are now, and the stock the shipment takes: read once
 	// above, not again.
 	shipped := make(map[uuid.UUID]int, len(items))
@@ -338,8 +350,9 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 			units = append(units, stock.Item{VariantID: *ls[i].VariantID, Quantity: q})
 		}
 	}
-	if err := stock.Ship(tx, units); err != nil {
-		return nil, err
+	stock.StageShip(&b, units)
+	if sh.Notify {
+		stageEmail(&b, o, &f)
 	}
 	note := sh.Note
 	if note == "" {
@@ -348,13 +361,11 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	// At least this fulfilment is shipped and open. Its event names the
 	// order's fulfillment status after it, which ls now gives.
 	created := outbox.Draft{Type: outbox.OrderFulfillmentCreated, Data: newCreatedEvent(o, &f, status(ls))}
-	if err := settle(tx, o, ls, 1, sh.AdminID, note, created); err != nil {
+	if err := settle(tx.Statement.Context, &b, o, ls, 1, sh.AdminID, note, created); err != nil {
 		return nil, err
 	}
-	if sh.Notify {
-		if err := queueEmail(tx, o, &f); err != nil {
-			return nil, err
-		}
+	if err := b.Exec(tx); err != nil {
+		return nil, fmt.Errorf("fulfillment.create: %w", err)
 	}
 	return &f, nil
 }
@@ -395,7 +406,14 @@ func resettle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) erro
 		Count(&open).Error; err != nil {
 		return fmt.Errorf("fulfillment.settle: %w", err)
 	}
-	return settle(tx, o, ls, open, adminID, note)
+	var b database.Batch
+	if err := settle(tx.Statement.Context, &b, o, ls, open, adminID, note); err != nil {
+		return err
+	}
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("fulfillment.settle: %w", err)
+	}
+	return nil
 }
 
 // settle sets the locked order's fulfillment_status from its lines ls (with
@@ -403,8 +421,9 @@ func resettle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) erro
 // match, each move in the history with note: confirmed → processing once
 // anything ships, → shipped once everything has, → delivered once every
 // live fulfilment is, and a shipped order whose fulfilment was cancelled
-// back to processing. The order row is updated once (order.RecordPath).
-func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UUID, note string, then ...outbox.Draft) error {
+// back to processing, staged in b. The order row is updated once
+// (order.RecordPath).
+func settle(ctx context.Context, b *database.Batch, o *models.Order, ls []line, open int64, adminID uuid.UUID, note string, then ...outbox.Draft) error {
 	fs := status(ls)
 	var also map[string]any
 	if fs != o.FulfillmentStatus {
@@ -430,7 +449,7 @@ func settle(tx *gorm.DB, o *models.Order, ls []line, open int64, adminID uuid.UU
 			}
 		}
 	}
-	if err := order.RecordPath(tx, o, steps, note, adminID, also, then...); err != nil {
+	if err := order.StagePath(ctx, b, o, steps, note, adminID, also, then...); err != nil {
 		return err
 	}
 	o.FulfillmentStatus = fs

@@ -3,10 +3,14 @@ package order
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
@@ -144,33 +148,57 @@ func Record(tx *gorm.DB, o *models.Order, ch StatusChange) error {
 // (a caller's own event, e.g. order.fulfillment_created, costs no second
 // statement).
 func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any, then ...outbox.Draft) error {
+	var b database.Batch
+	if err := StagePath(tx.Statement.Context, &b, o, path, note, adminID, also, then...); err != nil {
+		return err
+	}
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("order.move: %w", err)
+	}
+	return nil
+}
+
+// StagePath is RecordPath adding its statements to b, for a caller that
+// sends them with its own (fulfilment.create); o holds the moved statuses
+// at once, the row once b runs.
+func StagePath(ctx context.Context, b *database.Batch, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any, then ...outbox.Draft) error {
 	now := time.Now().UTC()
-	first := o.Status // before the update, which may write status into o
 	if len(path) > 0 || len(also) > 0 {
-		set := map[string]any{"updated_at": now}
-		for k, v := range also {
-			set[k] = v
+		var set strings.Builder
+		set.WriteString("UPDATE orders SET updated_at = ?")
+		args := []any{now}
+		// Sorted, so the same columns are the same statement (pgx caches
+		// its plan by text).
+		for _, k := range slices.Sorted(maps.Keys(also)) {
+			set.WriteString(", " + k + " = ?")
+			args = append(args, also[k])
 		}
 		if len(path) > 0 {
-			set["status"] = path[len(path)-1]
+			set.WriteString(", status = ?")
+			args = append(args, path[len(path)-1])
 		}
-		if err := tx.Model(o).Updates(set).Error; err != nil {
-			return fmt.Errorf("order.move: %w", err)
-		}
+		set.WriteString(" WHERE id = ?")
+		b.Add(set.String(), append(args, o.ID)...)
 		o.UpdatedAt = now
 	}
 	var admin *uuid.UUID
 	if adminID != uuid.Nil {
 		admin = &adminID
 	}
-	history := make([]models.OrderStatusHistory, len(path))
 	var events []outbox.Draft
-	o.Status = first
+	var history strings.Builder
+	var args []any
 	for i, to := range path {
 		from := o.Status
 		// A microsecond apart, so the history reads in the order of the steps.
 		at := now.Add(time.Duration(i) * time.Microsecond)
-		history[i] = models.OrderStatusHistory{OrderID: o.ID, FromStatus: &from, ToStatus: to, Note: note, AdminID: admin, CreatedAt: at}
+		if i == 0 {
+			history.WriteString("INSERT INTO order_status_history (order_id, from_status, to_status, note, admin_id, created_at) VALUES ")
+		} else {
+			history.WriteString(", ")
+		}
+		history.WriteString("(?, ?, ?, ?, ?, ?)")
+		args = append(args, o.ID, from, to, note, admin, at)
 		events = append(events, outbox.Draft{Type: outbox.OrderStatusChanged, Data: statusEvent{OrderID: o.ID,
 			OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, From: from, To: to, Note: note, ChangedAt: at}})
 		if to == models.OrderShipped {
@@ -179,16 +207,12 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 		}
 		o.Status = to
 	}
-	// PublishAll of no drafts writes nothing.
-	if _, err := outbox.PublishAll(tx, append(events, then...)...); err != nil {
-		return err
+	if len(path) > 0 {
+		b.Add(history.String(), args...)
 	}
-	if len(history) > 0 {
-		if err := tx.Create(&history).Error; err != nil {
-			return fmt.Errorf("order.move: history: %w", err)
-		}
-	}
-	return nil
+	// Staging no drafts adds nothing.
+	_, err := outbox.Stage(ctx, b, append(events, then...)...)
+	return err
 }
 
 // statusEvent is the data of order.status_changed.

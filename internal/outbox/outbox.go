@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/tracing"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -58,30 +60,49 @@ type Draft struct {
 }
 
 // PublishAll writes drafts in tx with one statement and returns their ids.
-// They are a microsecond apart in the order given, so the dispatcher, which
-// sends oldest first, sends them in that order (Postgres keeps microseconds).
 func PublishAll(tx *gorm.DB, drafts ...Draft) ([]uuid.UUID, error) {
+	var b database.Batch
+	ids, err := Stage(tx.Statement.Context, &b, drafts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Exec(tx); err != nil {
+		return nil, fmt.Errorf("outbox.publish: %w", err)
+	}
+	return ids, nil
+}
+
+// Stage adds the insert of drafts to b (nothing for none) and returns their
+// ids; they are published when b runs in a transaction that commits. They
+// are a microsecond apart in the order given, so the dispatcher, which sends
+// oldest first, sends them in that order (Postgres keeps microseconds). ctx
+// gives the trace the events resume when dispatched.
+func Stage(ctx context.Context, b *database.Batch, drafts ...Draft) ([]uuid.UUID, error) {
 	if len(drafts) == 0 {
 		return nil, nil
 	}
 	now := time.Now().UTC()
-	tp := tracing.Traceparent(tx.Statement.Context)
-	events := make([]models.Event, len(drafts))
+	var tp *string
+	if s := tracing.Traceparent(ctx); s != "" {
+		tp = &s
+	}
 	ids := make([]uuid.UUID, len(drafts))
+	args := make([]any, 0, 5*len(drafts))
+	var sql strings.Builder
+	sql.WriteString(`INSERT INTO events (id, type, data, created_at, trace_context) VALUES `)
 	for i, d := range drafts {
-		b, err := json.Marshal(d.Data)
+		data, err := json.Marshal(d.Data)
 		if err != nil {
 			return nil, fmt.Errorf("outbox.publish: %w", err)
 		}
 		ids[i] = uuid.New()
-		events[i] = models.Event{ID: ids[i], Type: d.Type, Data: b, CreatedAt: now.Add(time.Duration(i) * time.Microsecond)}
-		if tp != "" {
-			events[i].TraceContext = &tp
+		if i > 0 {
+			sql.WriteString(", ")
 		}
+		sql.WriteString("(?, ?, ?, ?, ?)")
+		args = append(args, ids[i], d.Type, string(data), now.Add(time.Duration(i)*time.Microsecond), tp)
 	}
-	if err := tx.Create(&events).Error; err != nil {
-		return nil, fmt.Errorf("outbox.publish: %w", err)
-	}
+	b.Add(sql.String(), args...)
 	return ids, nil
 }
 

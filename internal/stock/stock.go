@@ -23,6 +23,7 @@ import (
 	"sort"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -151,13 +152,21 @@ func CommitDirect(tx *gorm.DB, items []Item) error {
 
 // Ship removes shipped units from on-hand and from the commitment.
 func Ship(tx *gorm.DB, items []Item) error {
-	for _, it := range merge(items) {
-		if err := tx.Exec(`UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID).Error; err != nil {
-			return fmt.Errorf("stock.ship: %w", err)
-		}
+	var b database.Batch
+	StageShip(&b, items)
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("stock.ship: %w", err)
 	}
 	return nil
+}
+
+// StageShip adds Ship's updates to b, for a caller that sends them with its
+// own statements (fulfillment.create).
+func StageShip(b *database.Batch, items []Item) {
+	for _, it := range merge(items) {
+		b.Add(`UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
+			it.Quantity, it.Quantity, it.VariantID)
+	}
 }
 
 // Unship puts the units of a cancelled fulfilment back on hand and into the

@@ -1,0 +1,66 @@
+package database_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/testkit"
+	"gorm.io/gorm"
+)
+
+// A batch is one statement: its parts all land (a child naming a parent
+// inserted by the same batch passes its foreign key), or, when one fails,
+// none does and the failing part's error comes back.
+func TestBatchRunsItsStatementsAsOne(t *testing.T) {
+	ctx := context.Background()
+	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer database.Close(db)
+	if err := db.Exec(`CREATE TABLE parent (id int PRIMARY KEY, n int NOT NULL CHECK (n >= 0));
+		CREATE TABLE child (id int PRIMARY KEY, parent_id int NOT NULL REFERENCES parent, note text)`).Error; err != nil {
+		t.Fatal(err)
+	}
+	var empty database.Batch
+	if err := empty.Exec(db); err != nil {
+		t.Fatalf("an empty batch: %v", err)
+	}
+
+	var b database.Batch
+	b.Add("INSERT INTO parent (id, n) VALUES (?, ?), (?, ?)", 1, 5, 2, 5)
+	b.Add("INSERT INTO child (id, parent_id, note) VALUES (?, ?, ?)", 10, 1, "what? a question mark")
+	b.Add("UPDATE parent SET n = n - ? WHERE id = ?", 1, 3) // no such row yet: a no-op, not an error
+	if b.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", b.Len())
+	}
+	if err := db.Transaction(func(tx *gorm.DB) error { return b.Exec(tx) }); err != nil {
+		t.Fatalf("batch: %v\n%s", err, b.SQL())
+	}
+	var note string
+	if err := db.Raw("SELECT note FROM child WHERE parent_id = 1").Scan(&note).Error; err != nil || note != "what? a question mark" {
+		t.Fatalf("child note = %q, %v", note, err)
+	}
+
+	var failing database.Batch
+	failing.Add("INSERT INTO parent (id, n) VALUES (?, ?)", 3, 1)
+	failing.Add("UPDATE parent SET n = n - ? WHERE id = ?", 6, 2) // 5 - 6 breaks the CHECK
+	err = db.Transaction(func(tx *gorm.DB) error { return failing.Exec(tx) })
+	if database.PgCode(err) != database.CheckViolation {
+		t.Fatalf("a failing part: err = %v, want its check violation", err)
+	}
+	var parents []int
+	if err := db.Raw("SELECT id FROM parent ORDER BY id").Scan(&parents).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(parents) != 2 {
+		t.Fatalf("parents after the failed batch = %v, want [1 2]: its insert must not land", parents)
+	}
+
+	var orphan database.Batch
+	orphan.Add("INSERT INTO child (id, parent_id) VALUES (?, ?)", 11, 99)
+	if err := orphan.Exec(db); database.PgCode(err) != database.ForeignKeyViolation {
+		t.Fatalf("a single part naming no parent: err = %v, want a foreign-key violation", err)
+	}
+}
