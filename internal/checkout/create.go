@@ -127,17 +127,17 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if sess.PurchaseID, err = continuedPurchase(tx, c.ID); err != nil {
 		return nil, err
 	}
-	if err := tx.Create(sess).Error; err != nil {
-		if database.IsUnique(err) {
-			return nil, apperr.Wrap(apperr.Conflict, "a checkout of this cart is already pending", err)
-		}
+	// The session row, its reservations and the cart's lock are written
+	// together, in one statement (database.Batch), after the checks.
+	var b database.Batch
+	if err := b.Create(tx, sess); err != nil {
 		return nil, wrap("create", err)
 	}
 	items := make([]stock.Item, len(priced.Lines))
 	for i, l := range priced.Lines {
 		items[i] = stock.Item{VariantID: l.VariantID, Quantity: l.Quantity}
 	}
-	if err := stock.Reserve(tx, sess.ID, items); err != nil {
+	if err := stock.ReserveStaged(tx, &b, sess.ID, items); err != nil {
 		return nil, err
 	}
 	if sess.DiscountID != nil {
@@ -145,8 +145,12 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 			return nil, err
 		}
 	}
-	if err := lockCartFor(tx, c, sess.ID); err != nil {
-		return nil, err
+	stageCartLock(&b, c, sess.ID)
+	if err := b.Exec(tx); err != nil {
+		if database.IsUnique(err) {
+			return nil, apperr.Wrap(apperr.Conflict, "a checkout of this cart is already pending", err)
+		}
+		return nil, wrap("create", err)
 	}
 	return sess, nil
 }

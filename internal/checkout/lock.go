@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -61,14 +62,11 @@ func endSession(tx *gorm.DB, c *models.Cart, sessionID uuid.UUID, state string) 
 	return unlockCart(tx, c, sessionID)
 }
 
-// lockCartFor locks cart c for session sessionID: edits are refused until
-// the session ends (EnsureEditable).
-func lockCartFor(tx *gorm.DB, c *models.Cart, sessionID uuid.UUID) error {
-	if err := tx.Exec(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sessionID, c.ID).Error; err != nil {
-		return fmt.Errorf("checkout.lock_cart: %w", err)
-	}
+// stageCartLock adds to b the lock of cart c for session sessionID: edits
+// are refused until the session ends (EnsureEditable).
+func stageCartLock(b *database.Batch, c *models.Cart, sessionID uuid.UUID) {
+	b.Add(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sessionID, c.ID)
 	c.LockedBy = &sessionID
-	return nil
 }
 
 // unlockCart unlocks cart c held by sessionID; a cart that is gone (nil),

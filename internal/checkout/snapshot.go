@@ -29,16 +29,16 @@ func (s *Service) buyer(tx *gorm.DB, in Input, hash *string) (*models.Customer, 
 		return in.Customer, ship, bill, nil
 	}
 	g := in.Guest
-	if err := customer.RefuseDeactivated(tx, g.Email); err != nil {
-		return nil, nil, nil, err
-	}
 	addr, err := json.Marshal(g.Address)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if hash == nil {
-		c, err := customer.GuestRecord(tx, g.Email, g.Name, g.Phone)
+		c, err := customer.GuestRecord(tx, g.Email, g.Name, g.Phone) // refuses a deactivated customer
 		return c, addr, addr, err
+	}
+	if err := customer.RefuseDeactivated(tx, g.Email); err != nil {
+		return nil, nil, nil, err
 	}
 	c := &models.Customer{Email: customer.NormalizeEmail(g.Email), Name: g.Name, Phone: g.Phone, PasswordHash: hash, IsActive: true}
 	if err := customer.CreateAccount(tx, c); err != nil {

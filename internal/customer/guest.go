@@ -1,7 +1,6 @@
 package customer
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/database"
@@ -10,28 +9,40 @@ import (
 	"gorm.io/gorm"
 )
 
-// GuestRecord returns the guest record of email, creating it, inside tx.
-// There is at most one per email (a partial unique index); two checkouts
-// creating it at once both end with the same row. The name and phone of an
-// existing record are kept: each checkout session carries its own.
+// GuestRecord returns the guest record of email, creating it, inside tx,
+// or ErrDeactivated when the account or the guest record of email is
+// deactivated (RefuseDeactivated's rule). There is at most one per email (a
+// partial unique index); two checkouts creating it at once both end with the
+// same row. The name and phone of an existing record are kept: each
+// checkout session carries its own. The check, the read and the insert are
+// one statement (a round trip costs a checkout more than the insert).
 func GuestRecord(tx *gorm.DB, email, name, phone string) (*models.Customer, error) {
 	email = NormalizeEmail(email)
-	var c models.Customer
-	err := tx.Take(&c, "email = ? AND is_guest", email).Error
-	if err == nil {
-		return &c, nil
+	var row struct {
+		AccountDeactivated bool
+		models.Customer    `gorm:"embedded"`
 	}
-	if !errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, fmt.Errorf("customer.guest: %w", err)
-	}
-	// ON CONFLICT DO NOTHING waits for a concurrent insert of the same email
-	// to commit and then yields no row; the re-read finds the winner's.
-	err = tx.Raw(`INSERT INTO customers (email, name, phone, is_guest, is_active)
-		VALUES (?, ?, ?, true, true)
-		ON CONFLICT (email) WHERE is_guest DO NOTHING
-		RETURNING *`, email, name, phone).Scan(&c).Error
+	// The insert runs only when the snapshot holds no record; ON CONFLICT
+	// DO NOTHING waits for a concurrent insert of the same email to commit
+	// and then yields no row, and the re-read below finds the winner's.
+	err := tx.Raw(`WITH account AS (
+			SELECT EXISTS (SELECT 1 FROM customers WHERE email = @email AND NOT is_guest AND NOT is_active) AS deactivated),
+		found AS (SELECT * FROM customers WHERE email = @email AND is_guest),
+		made AS (
+			INSERT INTO customers (email, name, phone, is_guest, is_active)
+			SELECT @email, @name, @phone, true, true FROM account
+			WHERE NOT account.deactivated AND NOT EXISTS (SELECT 1 FROM found)
+			ON CONFLICT (email) WHERE is_guest DO NOTHING
+			RETURNING *)
+		SELECT account.deactivated AS account_deactivated, c.*
+		FROM account LEFT JOIN (SELECT * FROM found UNION ALL SELECT * FROM made) c ON true`,
+		map[string]any{"email": email, "name": name, "phone": phone}).Scan(&row).Error
 	if err != nil {
 		return nil, database.Translate(err, "customer")
+	}
+	c := row.Customer
+	if row.AccountDeactivated || (c.ID != uuid.Nil && !c.IsActive) {
+		return nil, ErrDeactivated
 	}
 	if c.ID != uuid.Nil {
 		return &c, nil

@@ -1,6 +1,8 @@
 package database
 
 import (
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,6 +30,22 @@ func (b *Batch) Add(sql string, args ...any) {
 	b.parts = append(b.parts, sql)
 	b.args = append(b.args, args...)
 }
+
+// Create adds the insert GORM would send for value, a model pointer whose
+// primary key is set (GORM's dry run builds it: every column, serializers
+// applied; the batch reads no RETURNING back).
+func (b *Batch) Create(tx *gorm.DB, value any) error {
+	stmt := tx.Session(&gorm.Session{DryRun: true}).Create(value).Statement
+	if stmt.Error != nil {
+		return fmt.Errorf("database.batch: %w", stmt.Error)
+	}
+	// GORM numbers its placeholders; the batch numbers them all at Exec.
+	b.Add(numbered.ReplaceAllString(stmt.SQL.String(), "?"), stmt.Vars...)
+	return nil
+}
+
+// numbered matches the $n placeholders of a statement GORM built.
+var numbered = regexp.MustCompile(`\$[0-9]+`)
 
 // Len is the number of statements added.
 func (b *Batch) Len() int { return len(b.parts) }

@@ -64,3 +64,38 @@ func TestBatchRunsItsStatementsAsOne(t *testing.T) {
 		t.Fatalf("a single part naming no parent: err = %v, want a foreign-key violation", err)
 	}
 }
+
+// A model staged with Create is the row GORM's own Create writes.
+func TestBatchCreatesAModelAsGORMWould(t *testing.T) {
+	ctx := context.Background()
+	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer database.Close(db)
+	type note struct {
+		ID    int `gorm:"primaryKey;autoIncrement:false"`
+		Text  string
+		Tags  []string `gorm:"serializer:json"`
+		Owner *string
+	}
+	if err := db.Exec(`CREATE TABLE notes (id int PRIMARY KEY, text text NOT NULL, tags jsonb, owner text)`).Error; err != nil {
+		t.Fatal(err)
+	}
+	var b database.Batch
+	if err := b.Create(db, &note{ID: 1, Text: "costs $1 or $2", Tags: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	b.Add("INSERT INTO notes (id, text) VALUES (?, ?)", 2, "second")
+	if err := b.Exec(db); err != nil {
+		t.Fatalf("%v\n%s", err, b.SQL())
+	}
+	var got []note
+	if err := db.Order("id").Find(&got).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "costs $1 or $2" || len(got[0].Tags) != 2 || got[0].Tags[1] != "b" || got[0].Owner != nil ||
+		got[1].Text != "second" {
+		t.Fatalf("rows = %+v", got)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
@@ -64,7 +65,25 @@ func Shortage(variantID uuid.UUID) *apperr.Error {
 // updated only if it has the units available; otherwise nothing is reserved
 // and the error is a CONFLICT naming the variant (the caller rolls back).
 func Reserve(tx *gorm.DB, sessionID uuid.UUID, items []Item) error {
-	for _, it := range merge(items) {
+	var b database.Batch
+	if err := ReserveStaged(tx, &b, sessionID, items); err != nil {
+		return err
+	}
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("stock.reserve: %w", err)
+	}
+	return nil
+}
+
+// ReserveStaged is Reserve adding the reservation rows to b rather than
+// writing them, for a caller that writes the session in the same batch
+// (checkout); the variants are updated at once, since each update's row
+// count tells a shortage.
+func ReserveStaged(tx *gorm.DB, b *database.Batch, sessionID uuid.UUID, items []Item) error {
+	items = merge(items)
+	var rows strings.Builder
+	args := make([]any, 0, 3*len(items))
+	for i, it := range items {
 		res := tx.Exec(`UPDATE variants SET reserved = reserved + ?, updated_at = now()
 			WHERE id = ? AND inventory - reserved - committed >= ?`, it.Quantity, it.VariantID, it.Quantity)
 		if res.Error != nil {
@@ -73,10 +92,14 @@ func Reserve(tx *gorm.DB, sessionID uuid.UUID, items []Item) error {
 		if res.RowsAffected == 0 {
 			return Shortage(it.VariantID)
 		}
-		if err := tx.Exec(`INSERT INTO stock_reservations (checkout_session_id, variant_id, quantity) VALUES (?, ?, ?)`,
-			sessionID, it.VariantID, it.Quantity).Error; err != nil {
-			return fmt.Errorf("stock.reserve: %w", err)
+		if i > 0 {
+			rows.WriteString(", ")
 		}
+		rows.WriteString("(?, ?, ?)")
+		args = append(args, sessionID, it.VariantID, it.Quantity)
+	}
+	if len(items) > 0 {
+		b.Add("INSERT INTO stock_reservations (checkout_session_id, variant_id, quantity) VALUES "+rows.String(), args...)
 	}
 	return nil
 }
