@@ -81,7 +81,7 @@ func (b *bench) nextCursor(path string) (string, error) {
 // load over the seeded database, each answer 201 or the run is wrong.
 func (b *bench) fulfil(orders []string) func(name string, conns int) (Result, error) {
 	return func(name string, conns int) (Result, error) {
-		r, err := onceRun{name: name, conns: conns, items: len(orders), until: b.o.duration,
+		r, err := onceRun{name: name, conns: conns, items: len(orders), until: b.o.duration, warmup: b.o.warmup, measuring: b.startCPU,
 			request: func(i int) *http.Request {
 				body, _ := json.Marshal(map[string]any{"carrier": "Delhivery", "trackingNumber": fmt.Sprintf("DL%09d", i),
 					"trackingUrl": "https://www.delhivery.com/track/package/DL" + orders[i][:8]})

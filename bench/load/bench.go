@@ -43,6 +43,8 @@ type bench struct {
 	pgCeiling                             map[int]float64
 	results                               []Result
 	notes                                 []string
+	// cpuStart is the CPU used when the current measured run began.
+	cpuStart cpuShare
 	// emulatedVacuum is set once vacuumDue stood in for autovacuum.
 	emulatedVacuum bool
 	// compacted is set once compactCounters stood in for the scheduler.
@@ -163,7 +165,8 @@ type scenario struct {
 	ids    []string
 	env    []string
 	// once, if set, drives the scenario instead of wrk: its items are
-	// single-use, so it gets no warm-up and sends each item once.
+	// single-use, so it sends each item once, the warm-up's included
+	// (onceRun), and calls startCPU when the warm-up ends.
 	once func(name string, conns int) (Result, error)
 }
 
@@ -196,9 +199,9 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 // of the measured run (not the warm-up's) is in the result.
 func (b *bench) drive(s scenario, conns int) (Result, error) {
 	if s.once != nil {
-		start := b.cpuNow()
+		b.startCPU() // again by the driver when its warm-up ends
 		r, err := s.once(s.name, conns)
-		r.CPU = b.cpuNow().since(start, r.Requests)
+		r.CPU = b.cpuNow().since(b.cpuStart, r.Requests)
 		return r, err
 	}
 	luaDir, _ := filepath.Abs("bench/load/lua")
@@ -228,6 +231,9 @@ func (b *bench) drive(s scenario, conns int) (Result, error) {
 type cpuShare struct{ api, postgres, worker time.Duration }
 
 func (c cpuShare) total() time.Duration { return c.api + c.postgres + c.worker }
+
+// startCPU marks where a measured run's CPU count starts (cpuStart).
+func (b *bench) startCPU() { b.cpuStart = b.cpuNow() }
 
 // cpuNow is the CPU the api, Postgres and the worker have used so far.
 func (b *bench) cpuNow() cpuShare {

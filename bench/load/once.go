@@ -20,23 +20,43 @@ type onceRun struct {
 	// until stops taking items after this long (0: send every item). A run
 	// with a limit that uses up its items first fails: it was too small to
 	// measure, and it will not reuse one.
-	until    time.Duration
-	request  func(i int) *http.Request
-	accepted func(status int, body []byte) bool // the answer did the work
+	until time.Duration
+	// warmup, when set, sends items for this long first, over the same
+	// connections, and counts none of their answers; measuring is called
+	// when it ends (the CPU count starts there).
+	warmup    time.Duration
+	measuring func()
+	request   func(i int) *http.Request
+	accepted  func(status int, body []byte) bool // the answer did the work
 }
 
 // run sends the items over conns keep-alive connections and waits for every
-// answer. The rate is the accepted answers over the time from the first
-// request to the last answer, not over a fixed run length; an answer not
-// accepted (a refusal, a duplicate's 200) counts as non-2xx.
+// answer, after the warm-up when there is one (its items are used up, not
+// counted). The rate is the accepted answers over the time from the first
+// measured request to the last answer, not over a fixed run length; an
+// answer not accepted (a refusal, a duplicate's 200) counts as non-2xx.
 func (o onceRun) run() (Result, error) {
 	client := &http.Client{
 		Transport: &http.Transport{MaxConnsPerHost: o.conns, MaxIdleConnsPerHost: o.conns},
 		Timeout:   10 * time.Second,
 	}
 	defer client.CloseIdleConnections()
+	var next atomic.Int64
+	if o.warmup > 0 {
+		if _, err := o.phase(client, &next, o.warmup); err != nil {
+			return Result{}, fmt.Errorf("%s warm-up: %w", o.name, err)
+		}
+	}
+	if o.measuring != nil {
+		o.measuring()
+	}
+	return o.phase(client, &next, o.until)
+}
+
+// phase sends items from next on for up to until (0: all of them) and
+// returns what their answers measure.
+func (o onceRun) phase(client *http.Client, next *atomic.Int64, until time.Duration) (Result, error) {
 	var (
-		next          atomic.Int64
 		ranOut        atomic.Bool
 		mu            sync.Mutex
 		latency       []time.Duration
@@ -48,10 +68,10 @@ func (o onceRun) run() (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for o.until == 0 || time.Since(start) < o.until {
+			for until == 0 || time.Since(start) < until {
 				i := int(next.Add(1) - 1)
 				if i >= o.items {
-					ranOut.Store(o.until > 0)
+					ranOut.Store(until > 0)
 					return
 				}
 				sent := time.Now()
@@ -87,7 +107,7 @@ func (o onceRun) run() (Result, error) {
 		r.P99 = latency[min(len(latency)-1, len(latency)*99/100)]
 	}
 	if ranOut.Load() {
-		return r, fmt.Errorf("%s: all %d items were used within %s; the run stops rather than reuse one: give it more or a shorter -duration", o.name, o.items, o.until)
+		return r, fmt.Errorf("%s: all %d items were used within %s; the run stops rather than reuse one: give it more or a shorter -duration", o.name, o.items, until)
 	}
 	return r, nil
 }
