@@ -159,8 +159,9 @@ func RecordPath(tx *gorm.DB, o *models.Order, path []string, note string, adminI
 }
 
 // StagePath is RecordPath adding its statements to b, for a caller that
-// sends them with its own (fulfilment.create); o holds the moved statuses
-// at once, the row once b runs.
+// sends them with its own (fulfillment.create); o holds the moved statuses
+// at once, the row once b runs. The keys of also are column names written
+// into the statement: constants of the caller's code, never input.
 func StagePath(ctx context.Context, b *database.Batch, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any, then ...outbox.Draft) error {
 	now := time.Now().UTC()
 	if len(path) > 0 || len(also) > 0 {
