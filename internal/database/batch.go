@@ -9,9 +9,9 @@ import (
 	"gorm.io/gorm"
 )
 
-// Batch collects data-changing statements (INSERT, UPDATE or DELETE without
-// RETURNING, with ? placeholders) and sends them as one statement of writable
-// common table expressions: one round trip to Postgres instead of one a
+// Batch collects data-changing statements (INSERT, UPDATE or DELETE, with ?
+// placeholders; what they return is not read) and sends them as one
+// statement of writable common table expressions: one round trip to Postgres instead of one a
 // statement. On two cores a round trip costs about as much CPU, in the api
 // and in Postgres, as a small insert itself (docs/BENCHMARKS.md).
 //
