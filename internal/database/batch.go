@@ -31,6 +31,26 @@ func (b *Batch) Add(sql string, args ...any) {
 	b.args = append(b.args, args...)
 }
 
+// Insert adds one insert of len(rows) rows into table's columns: each row
+// holds a value per column. No rows adds nothing.
+func (b *Batch) Insert(table string, columns []string, rows ...[]any) {
+	if len(rows) == 0 {
+		return
+	}
+	tuple := "(" + strings.Repeat("?, ", len(columns)-1) + "?)"
+	var sql strings.Builder
+	sql.WriteString("INSERT INTO " + table + " (" + strings.Join(columns, ", ") + ") VALUES ")
+	args := make([]any, 0, len(rows)*len(columns))
+	for i, r := range rows {
+		if i > 0 {
+			sql.WriteString(", ")
+		}
+		sql.WriteString(tuple)
+		args = append(args, r...)
+	}
+	b.Add(sql.String(), args...)
+}
+
 // Create adds the insert GORM would send for value, a model pointer whose
 // primary key is set (GORM's dry run builds it: every column, serializers
 // applied; the batch reads no RETURNING back).

@@ -99,3 +99,31 @@ func TestBatchCreatesAModelAsGORMWould(t *testing.T) {
 		t.Fatalf("rows = %+v", got)
 	}
 }
+
+// Insert writes every row given, in one statement, and nothing for none.
+func TestBatchInsertWritesItsRows(t *testing.T) {
+	ctx := context.Background()
+	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer database.Close(db)
+	if err := db.Exec(`CREATE TABLE pairs (k int PRIMARY KEY, v text)`).Error; err != nil {
+		t.Fatal(err)
+	}
+	var b database.Batch
+	b.Insert("pairs", []string{"k", "v"})
+	if b.Len() != 0 {
+		t.Fatalf("no rows staged %d statements", b.Len())
+	}
+	b.Insert("pairs", []string{"k", "v"}, []any{1, "one"}, []any{2, nil})
+	b.Insert("pairs", []string{"k", "v"}, []any{3, "three"})
+	if err := b.Exec(db); err != nil {
+		t.Fatalf("%v\n%s", err, b.SQL())
+	}
+	var n int64
+	if err := db.Raw("SELECT count(*) FROM pairs WHERE (k = 1 AND v = 'one') OR (k = 2 AND v IS NULL) OR (k = 3 AND v = 'three')").
+		Scan(&n).Error; err != nil || n != 3 {
+		t.Fatalf("rows written = %d, %v; want 3", n, err)
+	}
+}

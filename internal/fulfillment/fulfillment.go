@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -322,20 +321,15 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 		f.AdminID = &sh.AdminID
 	}
 	var b database.Batch
-	b.Add(`INSERT INTO fulfillments (id, order_id, status, carrier, tracking_number, tracking_url, admin_id, shipped_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.ID, f.OrderID, f.Status, f.Carrier, f.TrackingNumber, f.TrackingURL, f.AdminID, f.ShippedAt, f.CreatedAt, f.UpdatedAt)
-	var values strings.Builder
-	args := make([]any, 0, 3*len(items))
+	b.Insert("fulfillments", []string{"id", "order_id", "status", "carrier", "tracking_number", "tracking_url", "admin_id",
+		"shipped_at", "created_at", "updated_at"},
+		[]any{f.ID, f.OrderID, f.Status, f.Carrier, f.TrackingNumber, f.TrackingURL, f.AdminID, f.ShippedAt, f.CreatedAt, f.UpdatedAt})
+	rows := make([][]any, len(items))
 	for i, it := range items {
 		f.Items = append(f.Items, models.FulfillmentItem{FulfillmentID: f.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity})
-		if i > 0 {
-			values.WriteString(", ")
-		}
-		values.WriteString("(?, ?, ?)")
-		args = append(args, f.ID, it.OrderItemID, it.Quantity)
+		rows[i] = []any{f.ID, it.OrderItemID, it.Quantity}
 	}
-	b.Add("INSERT INTO fulfillment_items (fulfillment_id, order_item_id, quantity) VALUES "+values.String(), args...)
+	b.Insert("fulfillment_items", []string{"fulfillment_id", "order_item_id", "quantity"}, rows...)
 	// The lines as they are now, and the stock the shipment takes: read once
 	// above, not again.
 	shipped := make(map[uuid.UUID]int, len(items))

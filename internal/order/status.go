@@ -187,19 +187,12 @@ func StagePath(ctx context.Context, b *database.Batch, o *models.Order, path []s
 		admin = &adminID
 	}
 	var events []outbox.Draft
-	var history strings.Builder
-	var args []any
+	history := make([][]any, len(path))
 	for i, to := range path {
 		from := o.Status
 		// A microsecond apart, so the history reads in the order of the steps.
 		at := now.Add(time.Duration(i) * time.Microsecond)
-		if i == 0 {
-			history.WriteString("INSERT INTO order_status_history (order_id, from_status, to_status, note, admin_id, created_at) VALUES ")
-		} else {
-			history.WriteString(", ")
-		}
-		history.WriteString("(?, ?, ?, ?, ?, ?)")
-		args = append(args, o.ID, from, to, note, admin, at)
+		history[i] = []any{o.ID, from, to, note, admin, at}
 		events = append(events, outbox.Draft{Type: outbox.OrderStatusChanged, Data: statusEvent{OrderID: o.ID,
 			OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, From: from, To: to, Note: note, ChangedAt: at}})
 		if to == models.OrderShipped {
@@ -208,9 +201,7 @@ func StagePath(ctx context.Context, b *database.Batch, o *models.Order, path []s
 		}
 		o.Status = to
 	}
-	if len(path) > 0 {
-		b.Add(history.String(), args...)
-	}
+	b.Insert("order_status_history", []string{"order_id", "from_status", "to_status", "note", "admin_id", "created_at"}, history...)
 	// Staging no drafts adds nothing.
 	_, err := outbox.Stage(ctx, b, append(events, then...)...)
 	return err

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/database"
@@ -87,22 +86,16 @@ func Stage(ctx context.Context, b *database.Batch, drafts ...Draft) ([]uuid.UUID
 		tp = &s
 	}
 	ids := make([]uuid.UUID, len(drafts))
-	args := make([]any, 0, 5*len(drafts))
-	var sql strings.Builder
-	sql.WriteString(`INSERT INTO events (id, type, data, created_at, trace_context) VALUES `)
+	rows := make([][]any, len(drafts))
 	for i, d := range drafts {
 		data, err := json.Marshal(d.Data)
 		if err != nil {
 			return nil, fmt.Errorf("outbox.publish: %w", err)
 		}
 		ids[i] = uuid.New()
-		if i > 0 {
-			sql.WriteString(", ")
-		}
-		sql.WriteString("(?, ?, ?, ?, ?)")
-		args = append(args, ids[i], d.Type, string(data), now.Add(time.Duration(i)*time.Microsecond), tp)
+		rows[i] = []any{ids[i], d.Type, string(data), now.Add(time.Duration(i) * time.Microsecond), tp}
 	}
-	b.Add(sql.String(), args...)
+	b.Insert("events", []string{"id", "type", "data", "created_at", "trace_context"}, rows...)
 	return ids, nil
 }
 

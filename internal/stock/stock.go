@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
@@ -81,8 +80,7 @@ func Reserve(tx *gorm.DB, sessionID uuid.UUID, items []Item) error {
 // count tells a shortage.
 func ReserveStaged(tx *gorm.DB, b *database.Batch, sessionID uuid.UUID, items []Item) error {
 	items = merge(items)
-	var rows strings.Builder
-	args := make([]any, 0, 3*len(items))
+	rows := make([][]any, len(items))
 	for i, it := range items {
 		res := tx.Exec(`UPDATE variants SET reserved = reserved + ?, updated_at = now()
 			WHERE id = ? AND inventory - reserved - committed >= ?`, it.Quantity, it.VariantID, it.Quantity)
@@ -92,15 +90,9 @@ func ReserveStaged(tx *gorm.DB, b *database.Batch, sessionID uuid.UUID, items []
 		if res.RowsAffected == 0 {
 			return Shortage(it.VariantID)
 		}
-		if i > 0 {
-			rows.WriteString(", ")
-		}
-		rows.WriteString("(?, ?, ?)")
-		args = append(args, sessionID, it.VariantID, it.Quantity)
+		rows[i] = []any{sessionID, it.VariantID, it.Quantity}
 	}
-	if len(items) > 0 {
-		b.Add("INSERT INTO stock_reservations (checkout_session_id, variant_id, quantity) VALUES "+rows.String(), args...)
-	}
+	b.Insert("stock_reservations", []string{"checkout_session_id", "variant_id", "quantity"}, rows...)
 	return nil
 }
 
