@@ -24,11 +24,7 @@ const (
 	RefreshCookie = "admin_refresh_token"
 )
 
-const (
-	localPrincipal   = "adminPrincipal"
-	localAuditEntity = "auditEntity"
-	localAuditMeta   = "auditMeta"
-)
+const localPrincipal = "adminPrincipal"
 
 // Limits are the per-admin requests per minute of each bucket.
 type Limits map[Bucket]int
@@ -62,12 +58,18 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 			return err
 		}
 		c.Locals(localPrincipal, p)
+		var entry *audit.Pending
+		if rt.Mutating() {
+			entry = openEntry(c, p, rt)
+			c.SetUserContext(audit.WithPending(c.UserContext(), entry))
+		}
 		if err := c.Next(); err != nil {
 			return err
 		}
 		// A replayed answer changed nothing: the first request was audited.
-		if rt.Mutating() && c.Response().StatusCode() < 400 && !idempotent.Replayed(c) {
-			g.audit(c, p, rt)
+		// A change that staged the entry has committed it with itself.
+		if entry != nil && !entry.Staged() && c.Response().StatusCode() < 400 && !idempotent.Replayed(c) {
+			g.audit(c, entry)
 		}
 		return nil
 	}
@@ -138,56 +140,55 @@ func ApplyLimit(c *fiber.Ctx, res ratelimit.Result) error {
 
 // SetAuditEntity names the entity a mutating request acted on, for routes
 // whose entity id is not a path parameter.
-func SetAuditEntity(c *fiber.Ctx, id string) { c.Locals(localAuditEntity, id) }
+func SetAuditEntity(c *fiber.Ctx, id string) {
+	if e := audit.PendingOf(c.UserContext()); e != nil && id != "" {
+		e.EntityID = id
+	}
+}
 
 // AddAuditMeta adds a key to the audit entry's metadata.
 func AddAuditMeta(c *fiber.Ctx, key string, v any) {
-	m, _ := c.Locals(localAuditMeta).(map[string]any)
-	if m == nil {
-		m = map[string]any{}
-		c.Locals(localAuditMeta, m)
+	if e := audit.PendingOf(c.UserContext()); e != nil {
+		e.Metadata[key] = v
 	}
-	m[key] = v
 }
 
-// audit writes the entry of a successful mutating request: the request body
-// (scrubbed) and any handler metadata. The entity id is the declared path
-// parameter, else what the handler set, else the "id" of the response body.
-func (g *Guard) audit(c *fiber.Ctx, p *identity.Principal, rt Route) {
+// openEntry starts the audit entry of a mutating request: the request body
+// (scrubbed when stored) and the entity of the route's path parameter. The
+// handler may add metadata and name the entity; a service may stage the
+// entry with its change (audit.Stage).
+func openEntry(c *fiber.Ctx, p *identity.Principal, rt Route) *audit.Pending {
 	meta := map[string]any{}
 	var body map[string]any
 	if raw := c.Body(); len(raw) > 0 && json.Unmarshal(raw, &body) == nil {
 		meta["request"] = body
 	}
-	if extra, ok := c.Locals(localAuditMeta).(map[string]any); ok {
-		for k, v := range extra {
-			meta[k] = v
-		}
-	}
 	entity := ""
 	if rt.EntityParam != "" {
-		entity = c.Params(rt.EntityParam)
+		entity = strings.Clone(c.Params(rt.EntityParam))
 	}
-	if id, ok := c.Locals(localAuditEntity).(string); ok && id != "" {
-		entity = id
-	}
-	if entity == "" {
+	id := p.AdminID
+	return &audit.Pending{Entry: audit.Entry{
+		AdminID: &id, Action: rt.Action, EntityID: entity, Metadata: meta,
+		IP: httpx.IP(c), UserAgent: strings.Clone(c.Get(fiber.HeaderUserAgent)),
+	}}
+}
+
+// audit writes the entry of a successful mutating request no change staged,
+// naming the "id" of the response body when nothing named the entity.
+func (g *Guard) audit(c *fiber.Ctx, e *audit.Pending) {
+	if e.EntityID == "" {
 		var resp struct {
 			ID any `json:"id"`
 		}
 		if json.Unmarshal(c.Response().Body(), &resp) == nil && resp.ID != nil {
 			if s, ok := resp.ID.(string); ok {
-				entity = s
+				e.EntityID = s
 			}
 		}
 	}
-	id := p.AdminID
-	err := audit.Record(c.UserContext(), g.DB, audit.Entry{
-		AdminID: &id, Action: rt.Action, EntityID: entity, Metadata: meta,
-		IP: httpx.IP(c), UserAgent: c.Get(fiber.HeaderUserAgent),
-	})
-	if err != nil {
+	if err := audit.Record(c.UserContext(), g.DB, e.Entry); err != nil {
 		// The change is committed; losing its audit entry is logged loudly.
-		g.Log.ErrorContext(c.UserContext(), "audit entry not written", "action", rt.Action, "err", err)
+		g.Log.ErrorContext(c.UserContext(), "audit entry not written", "action", e.Action, "err", err)
 	}
 }

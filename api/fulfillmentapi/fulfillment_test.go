@@ -2,6 +2,7 @@ package fulfillmentapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -399,5 +400,70 @@ func TestOneFulfilmentOfEverythingRecordsEachStep(t *testing.T) {
 	app.DB.Raw(`SELECT coalesce(sum(n), 0) FROM order_counts WHERE status = 'shipped'`).Scan(&counted)
 	if counted != 1 {
 		t.Fatalf("the list counters count %d shipped orders, want 1", counted)
+	}
+}
+
+// The audit entry of a fulfilment is written in the fulfilment's own
+// statement: when the entry cannot be stored nothing ships, and when it can
+// there is exactly one, naming the new fulfilment and the request.
+func TestAuditEntryCommitsWithTheFulfilment(t *testing.T) {
+	app := testkit.MustApp(t)
+	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
+	p := fixtures.MustProduct(t, app.DB, "Kettle", 150000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Asha"),
+		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
+
+	// Refuse this administrator's entries only: other tests share the table.
+	fn := "refuse_audit_" + strings.ReplaceAll(adm.ID.String(), "-", "")
+	for _, stmt := range []string{
+		`CREATE FUNCTION ` + fn + `() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit store down'; END $$`,
+		`CREATE TRIGGER ` + fn + ` BEFORE INSERT ON admin_audit_logs FOR EACH ROW
+			WHEN (NEW.admin_id = '` + adm.ID.String() + `') EXECUTE FUNCTION ` + fn + `()`,
+	} {
+		if err := app.DB.Exec(stmt).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropped := false
+	drop := func() {
+		if !dropped {
+			app.DB.Exec(`DROP TRIGGER ` + fn + ` ON admin_audit_logs`)
+			app.DB.Exec(`DROP FUNCTION ` + fn + `()`)
+			dropped = true
+		}
+	}
+	t.Cleanup(drop)
+
+	body := map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-AUDIT-1"}
+	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).
+		ExpectError(t, http.StatusInternalServerError, "INTERNAL_ERROR")
+	var shipped int64
+	app.DB.Model(&models.Fulfillment{}).Where("order_id = ?", o.ID).Count(&shipped)
+	if shipped != 0 {
+		t.Fatalf("%d fulfilments written without their audit entry", shipped)
+	}
+	orderIs(t, app, o, "confirmed", "unfulfilled")
+	stockIs(t, app, v, 10, 2, 8)
+	if n := countEvents(t, app, "order.fulfillment_created", o); n != 0 {
+		t.Fatalf("%d fulfilment events without the fulfilment", n)
+	}
+
+	drop()
+	var f fulfilmentBody
+	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).Expect(t, http.StatusCreated).JSON(t, &f)
+	var entries []models.AdminAuditLog
+	app.DB.Where("admin_id = ? AND action = ?", adm.ID, "fulfillment.create").Find(&entries)
+	if len(entries) != 1 || entries[0].EntityID == nil || *entries[0].EntityID != f.ID {
+		t.Fatalf("audit entries %+v, want one naming fulfilment %s", entries, f.ID)
+	}
+	var meta struct {
+		Request map[string]any `json:"request"`
+	}
+	if err := json.Unmarshal(entries[0].Metadata, &meta); err != nil || meta.Request["trackingNumber"] != "DL-AUDIT-1" {
+		t.Fatalf("audit metadata %s, want the request", entries[0].Metadata)
+	}
+	if entries[0].IPAddress == "" {
+		t.Fatal("audit entry without the client's address")
 	}
 }

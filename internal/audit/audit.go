@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -26,9 +27,21 @@ type Entry struct {
 
 // Record writes e. Metadata is scrubbed before it is stored.
 func Record(ctx context.Context, db *gorm.DB, e Entry) error {
+	row, err := e.row()
+	if err != nil {
+		return err
+	}
+	if err := db.WithContext(ctx).Create(&row).Error; err != nil {
+		return fmt.Errorf("audit.record: %w", err)
+	}
+	return nil
+}
+
+// row is e as stored: metadata scrubbed, headers made storable.
+func (e Entry) row() (models.AdminAuditLog, error) {
 	meta, err := json.Marshal(Scrub(e.Metadata))
 	if err != nil {
-		return fmt.Errorf("audit.record: %w", err)
+		return models.AdminAuditLog{}, fmt.Errorf("audit.record: %w", err)
 	}
 	row := models.AdminAuditLog{
 		AdminID:   e.AdminID,
@@ -36,14 +49,12 @@ func Record(ctx context.Context, db *gorm.DB, e Entry) error {
 		Metadata:  meta,
 		IPAddress: clean(e.IP, 64),
 		UserAgent: clean(e.UserAgent, 512),
+		CreatedAt: time.Now().UTC(),
 	}
 	if id := clean(e.EntityID, 128); id != "" {
 		row.EntityID = &id
 	}
-	if err := db.WithContext(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("audit.record: %w", err)
-	}
-	return nil
+	return row, nil
 }
 
 // clean makes a client-supplied header storable: valid UTF-8, no NUL bytes

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -302,9 +303,10 @@ func pick(ls []line, want []Item) ([]Item, error) {
 
 // create ships sh of the locked order o (confirmed or processing): the
 // fulfilment's rows, its units off on-hand and committed stock, the order's
-// statuses and history, the events and the email row. Everything after the
-// read of the lines is one statement (database.Batch): a fulfilment is
-// written with four round trips to Postgres, begin and commit included.
+// statuses and history, the events, the email row and the administrator's
+// audit entry (audit.Stage). Everything after the read of the lines is one
+// statement (database.Batch): with the order's lock, begin and commit, a
+// fulfilment is five round trips to Postgres and one commit.
 func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
@@ -355,7 +357,11 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 	// At least this fulfilment is shipped and open. Its event names the
 	// order's fulfillment status after it, which ls now gives.
 	created := outbox.Draft{Type: outbox.OrderFulfillmentCreated, Data: newCreatedEvent(o, &f, status(ls))}
-	if err := settle(tx.Statement.Context, &b, o, ls, 1, sh.AdminID, note, created); err != nil {
+	ctx := tx.Statement.Context
+	if err := settle(ctx, &b, o, ls, 1, sh.AdminID, note, created); err != nil {
+		return nil, err
+	}
+	if err := audit.Stage(ctx, &b, f.ID.String()); err != nil {
 		return nil, err
 	}
 	if err := b.Exec(tx); err != nil {
@@ -401,7 +407,11 @@ func resettle(tx *gorm.DB, o *models.Order, adminID uuid.UUID, note string) erro
 		return fmt.Errorf("fulfillment.settle: %w", err)
 	}
 	var b database.Batch
-	if err := settle(tx.Statement.Context, &b, o, ls, open, adminID, note); err != nil {
+	ctx := tx.Statement.Context
+	if err := settle(ctx, &b, o, ls, open, adminID, note); err != nil {
+		return err
+	}
+	if err := audit.Stage(ctx, &b, ""); err != nil {
 		return err
 	}
 	if err := b.Exec(tx); err != nil {
