@@ -1,7 +1,6 @@
 package database_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/database"
@@ -13,12 +12,7 @@ import (
 // inserted by the same batch passes its foreign key), or, when one fails,
 // none does and the failing part's error comes back.
 func TestBatchRunsItsStatementsAsOne(t *testing.T) {
-	ctx := context.Background()
-	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer database.Close(db)
+	db, _ := testkit.MustDB(t)
 	if err := db.Exec(`CREATE TABLE parent (id int PRIMARY KEY, n int NOT NULL CHECK (n >= 0));
 		CREATE TABLE child (id int PRIMARY KEY, parent_id int NOT NULL REFERENCES parent, note text)`).Error; err != nil {
 		t.Fatal(err)
@@ -46,7 +40,7 @@ func TestBatchRunsItsStatementsAsOne(t *testing.T) {
 	var failing database.Batch
 	failing.Add("INSERT INTO parent (id, n) VALUES (?, ?)", 3, 1)
 	failing.Add("UPDATE parent SET n = n - ? WHERE id = ?", 6, 2) // 5 - 6 breaks the CHECK
-	err = db.Transaction(func(tx *gorm.DB) error { return failing.Exec(tx) })
+	err := db.Transaction(func(tx *gorm.DB) error { return failing.Exec(tx) })
 	if database.PgCode(err) != database.CheckViolation {
 		t.Fatalf("a failing part: err = %v, want its check violation", err)
 	}
@@ -67,12 +61,7 @@ func TestBatchRunsItsStatementsAsOne(t *testing.T) {
 
 // A model staged with Create is the row GORM's own Create writes.
 func TestBatchCreatesAModelAsGORMWould(t *testing.T) {
-	ctx := context.Background()
-	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer database.Close(db)
+	db, _ := testkit.MustDB(t)
 	type note struct {
 		ID    int `gorm:"primaryKey;autoIncrement:false"`
 		Text  string
@@ -102,12 +91,7 @@ func TestBatchCreatesAModelAsGORMWould(t *testing.T) {
 
 // Insert writes every row given, in one statement, and nothing for none.
 func TestBatchInsertWritesItsRows(t *testing.T) {
-	ctx := context.Background()
-	db, err := database.Open(ctx, testkit.MustDatabaseURL(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer database.Close(db)
+	db, _ := testkit.MustDB(t)
 	if err := db.Exec(`CREATE TABLE pairs (k int PRIMARY KEY, v text)`).Error; err != nil {
 		t.Fatal(err)
 	}

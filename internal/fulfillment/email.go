@@ -16,8 +16,8 @@ import (
 // stageEmail adds the row of fulfilment f's shipment email to b: it exists
 // exactly when the fulfilment does, and the worker sends it (Mailer).
 func stageEmail(b *database.Batch, o *models.Order, f *models.Fulfillment) {
-	b.Add(`INSERT INTO customer_emails (kind, ref, customer_id, created_at) VALUES (?, ?, ?, ?)`,
-		models.EmailFulfillmentTracking, f.ID.String(), o.CustomerID, f.CreatedAt)
+	b.Insert("customer_emails", []string{"kind", "ref", "customer_id", "created_at"},
+		[]any{models.EmailFulfillmentTracking, f.ID.String(), o.CustomerID, f.CreatedAt})
 }
 
 // nudgeEmails asks the worker to send the shipment emails now; a failure is
