@@ -104,9 +104,10 @@ func validKey(k string) bool {
 }
 
 // run serves the request that holds the key and keeps its answer: any but
-// a 5xx or a 429, which tell the client to try again, so the key is freed
-// for that retry. A handler's error is rendered here, so that its answer is
-// the one kept.
+// a 5xx, a 429 or one with Retry-After (a 409 "another refund is waiting for
+// the gateway"), which tell the client to try again, so the key is freed for
+// that retry. A handler's error is rendered here, so that its answer is the
+// one kept.
 func (m *Middleware) run(c *fiber.Ctx, sc idempotency.Scope, lease uuid.UUID) error {
 	c.SetUserContext(idempotency.WithScope(c.UserContext(), sc))
 	done := false
@@ -125,7 +126,8 @@ func (m *Middleware) run(c *fiber.Ctx, sc idempotency.Scope, lease uuid.UUID) er
 	done = true
 	resp := c.Response()
 	status := resp.StatusCode()
-	if status >= fiber.StatusInternalServerError || status == fiber.StatusTooManyRequests {
+	if status >= fiber.StatusInternalServerError || status == fiber.StatusTooManyRequests ||
+		len(resp.Header.Peek(fiber.HeaderRetryAfter)) > 0 {
 		m.abandon(c, sc, lease)
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 )
 
 type ctxKey struct{}
@@ -28,6 +29,23 @@ func GatewayKey(ctx context.Context, purpose string) string {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
+	return "idem_" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// AttemptKey is the gateway key of attempt (1, 2, …) of the request whose
+// key is requestKey (GatewayKey): requestKey itself for the first attempt,
+// so a request's first gateway call is asked as it always was, and for a
+// later one another key of the same shape derived from both. A gateway
+// that refused a key answers it the same way however often it is sent, so
+// a new attempt needs a key of its own.
+func AttemptKey(requestKey string, attempt int) string {
+	if attempt <= 1 {
+		return requestKey
+	}
+	h := sha256.New()
+	h.Write([]byte(requestKey))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(attempt)))
 	return "idem_" + hex.EncodeToString(h.Sum(nil))[:32]
 }
 

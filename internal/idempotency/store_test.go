@@ -63,3 +63,21 @@ func TestGatewayKey(t *testing.T) {
 		t.Fatalf("keys %q %q", ka, kb)
 	}
 }
+
+// Every attempt of one request has its own gateway key, of the shape
+// Razorpay accepts; the first is the request's key itself.
+func TestAttemptKey(t *testing.T) {
+	ctx := idempotency.WithScope(context.Background(), idempotency.Scope{Caller: "admin:1", Method: "POST", Route: "/r", Key: "k"})
+	base := idempotency.GatewayKey(ctx, "refund")
+	seen := map[string]int{}
+	for attempt := 1; attempt <= 200; attempt++ {
+		k := idempotency.AttemptKey(base, attempt)
+		if prev, ok := seen[k]; ok || len(k) < 10 || len(k) > 40 {
+			t.Fatalf("attempt %d: key %q (also attempt %d)", attempt, k, prev)
+		}
+		seen[k] = attempt
+	}
+	if idempotency.AttemptKey(base, 1) != base || idempotency.AttemptKey(base, 2) != idempotency.AttemptKey(base, 2) {
+		t.Fatal("attempt keys are not stable")
+	}
+}
