@@ -46,8 +46,9 @@ func New(store *idempotency.Store, log *slog.Logger) *Middleware {
 	return &Middleware{store: store, log: log}
 }
 
-// Replayed reports whether the request was answered from a kept answer
-// (the admin guard writes no audit entry for it: nothing changed).
+// Replayed reports whether the request was answered from a kept answer, or
+// with the change an earlier run recorded before it died (the admin guard
+// writes no audit entry for it: nothing changed).
 func Replayed(c *fiber.Ctx) bool {
 	r, _ := c.Locals(localReplayed).(bool)
 	return r
@@ -87,7 +88,7 @@ func (m *Middleware) Handler(caller Caller) fiber.Handler {
 			return apperr.New(apperr.Conflict, "a request with this Idempotency-Key is still being processed; retry shortly").
 				WithDetails(map[string]any{"field": KeyHeader, "issue": "in progress"})
 		}
-		return m.run(c, sc, claim.Lease)
+		return m.run(c, idempotency.Run{Scope: sc, Lease: claim.Lease, ChangeRef: claim.ChangeRef})
 	}
 }
 
@@ -108,8 +109,15 @@ func validKey(k string) bool {
 // the gateway"), which tell the client to try again, so the key is freed for
 // that retry. A handler's error is rendered here, so that its answer is the
 // one kept.
-func (m *Middleware) run(c *fiber.Ctx, sc idempotency.Scope, lease uuid.UUID) error {
-	c.SetUserContext(idempotency.WithScope(c.UserContext(), sc))
+func (m *Middleware) run(c *fiber.Ctx, r idempotency.Run) error {
+	sc, lease := r.Scope, r.Lease
+	c.SetUserContext(idempotency.WithRun(c.UserContext(), r))
+	if r.ChangeRef != "" {
+		// The change was made by a run that died before its answer was
+		// kept; this one answers with it and changes nothing, so it is not
+		// audited again.
+		c.Locals(localReplayed, true)
+	}
 	done := false
 	defer func() {
 		if !done { // a panic: Recover answers 500, and the key is freed
