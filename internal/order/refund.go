@@ -58,8 +58,9 @@ type RefundResult struct {
 // unless the gateway refused that one: then it makes another attempt.
 //
 // Errors: NOT_FOUND, VALIDATION_ERROR (amount), CONFLICT (no gateway payment
-// to refund; another refund of the order is pending, with RetryAfter; an earlier pending
-// refund was just confirmed, so the request was made on stale figures),
+// to refund; another refund of the order is pending, with RetryAfter; an
+// earlier pending refund was just confirmed, so the request was made on
+// stale figures),
 // SERVICE_UNAVAILABLE (the gateway refused the refund, or its outcome is not
 // known yet: details carry refundId and status).
 func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*RefundResult, error) {
