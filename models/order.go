@@ -161,8 +161,14 @@ type Refund struct {
 	// ReturnID names the return this refund pays for; nil for an order refund.
 	ReturnID *uuid.UUID `gorm:"type:uuid"`
 	// GatewayKey is the gateway idempotency key derived from the admin's
-	// Idempotency-Key; nil: the key derived from ID.
+	// Idempotency-Key and Attempt; nil: the key derived from ID.
 	GatewayKey *string
+	// RequestKey names the keyed request that made the refund (the key
+	// derived from its Idempotency-Key); nil without one.
+	RequestKey *string
+	// Attempt counts the refunds of one RequestKey: a refund the gateway
+	// refused lets its request try again as attempt + 1.
+	Attempt int `gorm:"default:1"`
 }
 
 // DiscountUsage counts one use of a discount by a customer's order.

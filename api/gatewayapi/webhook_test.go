@@ -45,25 +45,19 @@ func TestSameEventTwentyTimesConcurrently(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())
 	c := fixtures.MustCheckout(t, app.DB, fixtures.CheckoutOptions{})
 	body := event(gateway.PaymentCaptured, c, gateway.NewEventID())
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	messages := map[string]int{}
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := post(t, app, body)
-			var a answer
-			r.JSON(t, &a)
-			mu.Lock()
-			defer mu.Unlock()
-			if r.Status != 200 || !a.Processed {
-				t.Errorf("status %d %+v", r.Status, a)
-			}
-			messages[a.Message]++
-		}()
-	}
-	wg.Wait()
+	testkit.Together(t, 20, func(int) {
+		r := post(t, app, body)
+		var a answer
+		r.JSON(t, &a)
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Status != 200 || !a.Processed {
+			t.Errorf("status %d %+v", r.Status, a)
+		}
+		messages[a.Message]++
+	})
 	if messages[gateway.MsgAccepted] != 1 || messages[gateway.MsgDuplicate] != 19 {
 		t.Fatalf("answers %v", messages)
 	}

@@ -64,6 +64,9 @@ func WriteError(c *fiber.Ctx, e *apperr.Error) error {
 	if details == nil {
 		details = map[string]any{}
 	}
+	if e.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
+	}
 	return c.Status(e.HTTPStatus()).JSON(ErrorBody{Error: ErrorObject{
 		Code:      e.Code,
 		Message:   e.Message,

@@ -33,18 +33,7 @@ func TestFiftyConcurrentCheckoutsWithOneKeyRunOnce(t *testing.T) {
 
 	const n = 50
 	answers := make([]*testkit.Response, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range answers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			answers[i] = app.Do(t, http.MethodPost, "/orders", req)
-		}()
-	}
-	close(start)
-	wg.Wait()
+	testkit.Together(t, n, func(i int) { answers[i] = app.Do(t, http.MethodPost, "/orders", req) })
 
 	var first *testkit.Response
 	created, replayed, busy := 0, 0, 0

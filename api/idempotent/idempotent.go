@@ -46,8 +46,9 @@ func New(store *idempotency.Store, log *slog.Logger) *Middleware {
 	return &Middleware{store: store, log: log}
 }
 
-// Replayed reports whether the request was answered from a kept answer
-// (the admin guard writes no audit entry for it: nothing changed).
+// Replayed reports whether the request was answered from a kept answer, or
+// with the change an earlier run recorded before it died (the admin guard
+// writes no audit entry for it: nothing changed).
 func Replayed(c *fiber.Ctx) bool {
 	r, _ := c.Locals(localReplayed).(bool)
 	return r
@@ -87,7 +88,7 @@ func (m *Middleware) Handler(caller Caller) fiber.Handler {
 			return apperr.New(apperr.Conflict, "a request with this Idempotency-Key is still being processed; retry shortly").
 				WithDetails(map[string]any{"field": KeyHeader, "issue": "in progress"})
 		}
-		return m.run(c, sc, claim.Lease)
+		return m.run(c, idempotency.Run{Scope: sc, Lease: claim.Lease, ChangeRef: claim.ChangeRef})
 	}
 }
 
@@ -104,11 +105,19 @@ func validKey(k string) bool {
 }
 
 // run serves the request that holds the key and keeps its answer: any but
-// a 5xx or a 429, which tell the client to try again, so the key is freed
-// for that retry. A handler's error is rendered here, so that its answer is
-// the one kept.
-func (m *Middleware) run(c *fiber.Ctx, sc idempotency.Scope, lease uuid.UUID) error {
-	c.SetUserContext(idempotency.WithScope(c.UserContext(), sc))
+// a 5xx, a 429 or one with Retry-After (a 409 "another refund is waiting for
+// the gateway"), which tell the client to try again, so the key is freed for
+// that retry. A handler's error is rendered here, so that its answer is the
+// one kept.
+func (m *Middleware) run(c *fiber.Ctx, r idempotency.Run) error {
+	sc, lease := r.Scope, r.Lease
+	c.SetUserContext(idempotency.WithRun(c.UserContext(), r))
+	if r.ChangeRef != "" {
+		// The change was made by a run that died before its answer was
+		// kept; this one answers with it and changes nothing, so it is not
+		// audited again.
+		c.Locals(localReplayed, true)
+	}
 	done := false
 	defer func() {
 		if !done { // a panic: Recover answers 500, and the key is freed
@@ -125,7 +134,8 @@ func (m *Middleware) run(c *fiber.Ctx, sc idempotency.Scope, lease uuid.UUID) er
 	done = true
 	resp := c.Response()
 	status := resp.StatusCode()
-	if status >= fiber.StatusInternalServerError || status == fiber.StatusTooManyRequests {
+	if status >= fiber.StatusInternalServerError || status == fiber.StatusTooManyRequests ||
+		len(resp.Header.Peek(fiber.HeaderRetryAfter)) > 0 {
 		m.abandon(c, sc, lease)
 		return nil
 	}

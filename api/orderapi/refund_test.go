@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
@@ -25,16 +24,10 @@ func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
 	path := "/api/v1/admin/orders/" + o.ID.String() + "/refund"
 
 	statuses := make([]int, 2)
-	var wg sync.WaitGroup
-	for i := range statuses {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			statuses[i] = app.Do(t, "POST", path, testkit.Req{Token: token,
-				Body: map[string]any{"amount": 60, "reason": "damaged", "initiatePaymentRefund": true}}).Status
-		}(i)
-	}
-	wg.Wait()
+	testkit.Together(t, len(statuses), func(i int) {
+		statuses[i] = app.Do(t, "POST", path, testkit.Req{Token: token,
+			Body: map[string]any{"amount": 60, "reason": "damaged", "initiatePaymentRefund": true}}).Status
+	})
 	if !(statuses[0] == 200 && statuses[1] == 400) && !(statuses[0] == 400 && statuses[1] == 200) {
 		t.Fatalf("statuses %v, want one 200 and one 400", statuses)
 	}

@@ -6,6 +6,7 @@ package returnapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -30,6 +31,9 @@ type Services struct {
 	Customers *customer.Service
 	// Currency is STORE_CURRENCY, carried by every return answered.
 	Currency string
+	// Idempotency keeps the answers of the customer's keyed writes (the
+	// admin routes get theirs from adminroute).
+	Idempotency *idempotent.Middleware
 }
 
 type handlers struct {
@@ -41,7 +45,9 @@ type handlers struct {
 func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	h := &handlers{returns: svc.Returns, currency: svc.Currency}
 	auth := storeapi.RequireCustomer(svc.Customers)
-	root.Post("/orders/:id/returns", auth, h.customerCreate)
+	// After the customer is known, so the key is the customer's (docs/DECISIONS.md "Idempotency-Key").
+	keyed := svc.Idempotency.Handler(storeapi.IdempotencyCaller)
+	root.Post("/orders/:id/returns", auth, keyed, h.customerCreate)
 	root.Get("/orders/:id/returns", auth, h.customerList)
 
 	a.Get("/returns", rbac.ReturnsRead, h.list)

@@ -119,3 +119,8 @@ func RequireCustomer(customers *customer.Service) fiber.Handler {
 
 // CustomerOf returns the customer of a request RequireCustomer admitted.
 func CustomerOf(c *fiber.Ctx) *models.Customer { return customerOf(c) }
+
+// IdempotencyCaller names the caller of a keyed storefront write that
+// another package mounts, as the storefront's own writes do (see
+// idempotencyCaller); it runs after RequireCustomer.
+func IdempotencyCaller(c *fiber.Ctx) (string, error) { return idempotencyCaller(c) }

@@ -61,6 +61,10 @@ type Error struct {
 	// Status overrides the code's usual HTTP status when not zero (413 for an
 	// oversized body is a VALIDATION_ERROR with its own status).
 	Status int
+	// RetryAfter, when above zero, is the Retry-After (seconds) of an answer
+	// that tells the client to send the same request again shortly; such an
+	// answer is not kept for its Idempotency-Key.
+	RetryAfter int
 	// cause is kept for logs only; it is never rendered.
 	cause error
 }
@@ -97,6 +101,14 @@ func (e *Error) HTTPStatus() int {
 func (e *Error) WithDetails(details map[string]any) *Error {
 	c := *e
 	c.Details = details
+	return &c
+}
+
+// WithRetryAfter returns a copy of e telling the client to retry after
+// seconds (see RetryAfter).
+func (e *Error) WithRetryAfter(seconds int) *Error {
+	c := *e
+	c.RetryAfter = seconds
 	return &c
 }
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
-	"sync"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 )
@@ -108,19 +108,14 @@ func TestCaptureIsIdempotent(t *testing.T) {
 	ctx := context.Background()
 	c := fixtures.MustCheckout(t, e.d.DB, fixtures.CheckoutOptions{})
 	p := captured(c)
-	var wg sync.WaitGroup
 	results := make([]checkout.CaptureResult, 10)
-	for i := range results {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			var err error
-			if results[i], err = e.svc.Capture(ctx, p); err != nil {
-				t.Errorf("capture %d: %v", i, err)
-			}
-		}(i)
-	}
-	wg.Wait()
+	ran := testkit.Together(t, len(results), func(i int) {
+		var err error
+		if results[i], err = e.svc.Capture(ctx, p); err != nil {
+			t.Errorf("capture %d: %v", i, err)
+		}
+	})
+	t.Logf("%d captures ran at once at most", ran)
 	created := 0
 	for _, r := range results {
 		if r.Outcome == checkout.Created {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
+	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
 
@@ -108,18 +108,12 @@ func TestConcurrentCapturesOfOnePurchaseMakeOneOrder(t *testing.T) {
 		current := fixtures.MustReplace(t, e.d.DB, old)
 		pays := []gateway.Payment{captured(old), captured(current)}
 		results := make([]checkout.CaptureResult, 2)
-		var wg sync.WaitGroup
-		for i := range pays {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var err error
-				if results[i], err = e.svc.Capture(ctx, pays[i]); err != nil {
-					t.Errorf("capture %d: %v", i, err)
-				}
-			}()
-		}
-		wg.Wait()
+		testkit.Together(t, len(pays), func(i int) {
+			var err error
+			if results[i], err = e.svc.Capture(ctx, pays[i]); err != nil {
+				t.Errorf("capture %d: %v", i, err)
+			}
+		})
 		won := 0
 		if results[1].Outcome == checkout.Created {
 			won = 1

@@ -24,10 +24,13 @@ func (s *Service) ensureIntent(ctx context.Context, sess *models.CheckoutSession
 		return nil
 	}
 	// A request sent with an Idempotency-Key asks with a key derived from
-	// it: its retry, after a crash between this call and the update below,
-	// gets the same gateway order.
+	// it and from the session: its retry, after a crash between this call
+	// and the update below, reuses the session and gets the same gateway
+	// order. A retry that opens another session (the cart changed after a
+	// 503) must not: the gateway answers a known key with the order made
+	// for it, whose amount is the old session's.
 	intent, err := s.provider.CreateIntent(ctx, gateway.IntentRequest{Amount: sess.Total, Currency: sess.Currency,
-		Receipt: sess.ID.String(), Key: idempotency.GatewayKey(ctx, "payment_intent")})
+		Receipt: sess.ID.String(), Key: idempotency.GatewayKey(ctx, "payment_intent:"+sess.ID.String())})
 	if err != nil {
 		s.log.WarnContext(ctx, "payment intent not created; releasing the checkout", "checkoutSessionId", sess.ID, "err", err)
 		if ferr := s.fail(ctx, sess); ferr != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
@@ -56,7 +57,12 @@ type Shipment struct {
 // fulfilment. Errors: NOT_FOUND, CONFLICT (order not confirmed or
 // processing, nothing left to ship, stock counters out of step),
 // VALIDATION_ERROR (a line not of this order, more units than unfulfilled).
+// A keyed request retried after its process died answers with the
+// fulfilment it made (see made).
 func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*models.Fulfillment, error) {
+	if f, ok, err := s.made(ctx, orderID); ok {
+		return f, err
+	}
 	var f *models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
@@ -65,8 +71,10 @@ func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
 		}
 		var err error
-		f, err = create(tx, &o, sh)
-		return err
+		if f, err = create(tx, &o, sh); err != nil {
+			return err
+		}
+		return idempotency.RecordChange(ctx, tx, f.ID.String())
 	})
 	if err != nil {
 		return nil, err

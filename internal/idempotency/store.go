@@ -10,7 +10,8 @@
 // Abandon deletes the row (a 5xx or 429: a retry must run again). A repeat
 // finds the row: done with the same request is a replay, another request is
 // a mismatch, running is busy. A running row whose lease lapsed (its
-// request crashed) is taken over by the next repeat, which runs again.
+// request crashed) is taken over by the next repeat, which runs again,
+// told what the crashed run's change made if it recorded it (change.go).
 package idempotency
 
 import (
@@ -31,7 +32,8 @@ const TTL = 24 * time.Hour
 // recording the gateway's answer after its client left. A repeat arriving
 // after it lapsed runs again; that is safe because the work itself is
 // guarded (a checkout reuses the cart's pending session, a refund finds the
-// refund its key made).
+// refund its key made, a fulfilment or a return request finds the change it
+// recorded: RecordChange).
 const Lease = time.Minute
 
 // Scope names one key: the caller ("admin:<id>", "customer:<id>" or
@@ -73,6 +75,9 @@ type Claim struct {
 	// Lease identifies the run that holds the key (Started).
 	Lease  uuid.UUID
 	Answer Answer
+	// ChangeRef is what the crashed run whose lease this one took over made
+	// (RecordChange); "" when it recorded nothing.
+	ChangeRef string
 }
 
 // Store reads and writes idempotency_keys.
@@ -151,14 +156,22 @@ func (s *Store) Begin(ctx context.Context, sc Scope, hash []byte) (Claim, error)
 		}
 		// A run that crashed: take its lease over, unless another repeat
 		// did first.
-		res = db.Exec(`UPDATE idempotency_keys SET lease_id = ?, locked_until = now() + make_interval(secs => ?)
-			WHERE caller = ? AND method = ? AND route = ? AND key = ? AND state = 'running' AND lease_id = ?`,
-			lease, s.lease.Seconds(), sc.Caller, sc.Method, sc.Route, sc.Key, r.LeaseID)
+		// A change still committing holds the row (RecordChange): this waits
+		// for it and then reads what it made.
+		var took []struct{ ChangeRef *string }
+		res = db.Raw(`UPDATE idempotency_keys SET lease_id = ?, locked_until = now() + make_interval(secs => ?)
+			WHERE caller = ? AND method = ? AND route = ? AND key = ? AND state = 'running' AND lease_id = ?
+			RETURNING change_ref`,
+			lease, s.lease.Seconds(), sc.Caller, sc.Method, sc.Route, sc.Key, r.LeaseID).Scan(&took)
 		if res.Error != nil {
 			return Claim{}, fmt.Errorf("idempotency.takeover: %w", res.Error)
 		}
-		if res.RowsAffected == 1 {
-			return Claim{Outcome: Started, Lease: lease}, nil
+		if len(took) == 1 {
+			c := Claim{Outcome: Started, Lease: lease}
+			if took[0].ChangeRef != nil {
+				c.ChangeRef = *took[0].ChangeRef
+			}
+			return c, nil
 		}
 	}
 	return Claim{Outcome: Busy}, nil
@@ -203,11 +216,16 @@ func (s *Store) Finish(ctx context.Context, sc Scope, lease uuid.UUID, a Answer)
 	return nil
 }
 
-// Abandon deletes the key held by lease, so that a retry runs again.
+// Abandon deletes the key held by lease, so that a retry runs again. A key
+// whose change was recorded (RecordChange) is kept, its lease lapsed at
+// once: the retry takes it over and answers with the change instead of
+// making it again.
 func (s *Store) Abandon(ctx context.Context, sc Scope, lease uuid.UUID) error {
-	err := s.db.WithContext(ctx).Exec(`DELETE FROM idempotency_keys
-		WHERE caller = ? AND method = ? AND route = ? AND key = ? AND lease_id = ?`,
-		sc.Caller, sc.Method, sc.Route, sc.Key, lease).Error
+	err := s.db.WithContext(ctx).Exec(`WITH dropped AS (DELETE FROM idempotency_keys
+			WHERE caller = ? AND method = ? AND route = ? AND key = ? AND lease_id = ? AND change_ref IS NULL)
+		UPDATE idempotency_keys SET locked_until = now()
+			WHERE caller = ? AND method = ? AND route = ? AND key = ? AND lease_id = ? AND change_ref IS NOT NULL`,
+		sc.Caller, sc.Method, sc.Route, sc.Key, lease, sc.Caller, sc.Method, sc.Route, sc.Key, lease).Error
 	if err != nil {
 		return fmt.Errorf("idempotency.abandon: %w", err)
 	}

@@ -49,29 +49,34 @@ type RefundResult struct {
 // Without InitiatePaymentRefund the refund is recorded processed at once.
 // With it, the refund is first committed as pending, then the gateway is
 // asked (once per refund: the request carries an idempotency key derived
-// from the refund's id), then the refund becomes processed or failed. When
-// the gateway's answer does not come, the refund stays pending and is
-// settled by asking the gateway, here before any later refund of the order
-// is decided (see settleOrder) and by reconcile (SettlePendingRefunds).
+// from the refund's id, or from the caller's Idempotency-Key and the
+// attempt), then the refund becomes processed or failed. When the gateway's
+// answer does not come, the refund stays pending and is settled by asking
+// the gateway, here before any later refund of the order is decided (see
+// settleOrder) and by reconcile (SettlePendingRefunds). A request repeated
+// with its Idempotency-Key answers with the refund it made (refundMadeWith)
+// unless the gateway refused that one: then it makes another attempt.
 //
 // Errors: NOT_FOUND, VALIDATION_ERROR (amount), CONFLICT (no gateway payment
-// to refund; another refund of the order is pending; an earlier pending
-// refund was just confirmed, so the request was made on stale figures),
+// to refund; another refund of the order is pending, with RetryAfter; an
+// earlier pending refund was just confirmed, so the request was made on
+// stale figures),
 // SERVICE_UNAVAILABLE (the gateway refused the refund, or its outcome is not
 // known yet: details carry refundId and status).
 func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*RefundResult, error) {
 	if r.Amount <= 0 && r.Claim == nil {
 		return nil, apperr.Invalid("amount", "must be greater than 0")
 	}
-	gatewayKey := idempotency.GatewayKey(ctx, "refund")
-	if res, made, err := s.refundMadeWith(ctx, id, gatewayKey); made {
-		return res, err
+	requestKey := idempotency.GatewayKey(ctx, "refund")
+	made, attempt, err := s.refundMadeWith(ctx, id, requestKey)
+	if made != nil || err != nil {
+		return made, err
 	}
 	if err := s.settleOrder(ctx, id); err != nil {
 		return nil, err
 	}
 	var res RefundResult
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		o := &res.Order
 		if err := lockOrder(tx, id, o); err != nil {
 			return err
@@ -96,11 +101,17 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			return apperr.Invalid("amount", "must be at most "+remaining.String())
 		}
 		if pending.Count > 0 {
+			// Not a final answer: its Retry-After keeps it from being
+			// replayed to the retry it asks for (api/idempotent).
 			return apperr.New(apperr.Conflict, "another refund of this order is waiting for the payment gateway's answer; try again shortly").
-				WithDetails(map[string]any{"refundId": pending.ID.String(), "status": models.RefundPending})
+				WithDetails(map[string]any{"refundId": pending.ID.String(), "status": models.RefundPending}).
+				WithRetryAfter(pendingRetryAfter)
 		}
 		res.Refund = models.Refund{OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed,
-			ReturnID: r.ReturnID, CreatedAt: time.Now().UTC()}
+			ReturnID: r.ReturnID, CreatedAt: time.Now().UTC(), Attempt: attempt}
+		if requestKey != "" {
+			res.Refund.RequestKey = &requestKey
+		}
 		if r.AdminID != uuid.Nil {
 			admin := r.AdminID
 			res.Refund.AdminID = &admin
@@ -113,7 +124,8 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			return err
 		}
 		res.Refund.Status, res.Refund.PaymentID = models.RefundPending, &paymentID
-		if gatewayKey != "" {
+		if requestKey != "" {
+			gatewayKey := idempotency.AttemptKey(requestKey, attempt)
 			res.Refund.GatewayKey = &gatewayKey
 		}
 		if err := tx.Create(&res.Refund).Error; err != nil {
@@ -131,28 +143,42 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 	return &res, nil
 }
 
-// refundMadeWith finds the refund of order id that a request with the same
-// Idempotency-Key made (key is its gateway key, "" for a request without
-// one): a retry after a 5xx, which the middleware lets run again, answers
-// with that refund, settled with the gateway now if it was still pending,
-// instead of deciding a new one. made is false when there is none.
-func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string) (res *RefundResult, made bool, err error) {
+// pendingRetryAfter is the Retry-After (seconds) of the CONFLICT for a
+// refund asked while another is waiting for the gateway: that one's
+// request holds it for at most GATEWAY_TIMEOUT (10 s by default).
+const pendingRetryAfter = 5
+
+// refundMadeWith finds the latest refund of order id that a request with
+// the same Idempotency-Key made (key is its request key, "" for a request
+// without one), and answers with it when it stands: a retry after a 5xx or
+// a crash, which the middleware lets run again, answers with that refund,
+// settled with the gateway now if it was still pending, instead of
+// deciding a new one. A refund the gateway refused does not stand: the
+// retry is a new attempt, whose number it returns (1 when the request made
+// none yet). res is nil when the caller should decide a refund.
+func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string) (res *RefundResult, attempt int, err error) {
 	if key == "" {
-		return nil, false, nil
+		return nil, 1, nil
 	}
 	var found RefundResult
-	q := s.db.WithContext(ctx).Where("order_id = ? AND gateway_key = ?", id, key).Limit(1).Find(&found.Refund)
+	q := s.db.WithContext(ctx).Where("order_id = ? AND request_key = ?", id, key).Order("attempt DESC").Limit(1).Find(&found.Refund)
 	if q.Error != nil {
-		return nil, true, fmt.Errorf("orders.refund: by key: %w", q.Error)
+		return nil, 0, fmt.Errorf("orders.refund: by key: %w", q.Error)
 	}
 	if q.RowsAffected == 0 {
-		return nil, false, nil
+		return nil, 1, nil
+	}
+	if found.Refund.Status == models.RefundFailed {
+		return nil, found.Refund.Attempt + 1, nil
 	}
 	if err := s.db.WithContext(ctx).First(&found.Order, "id = ?", id).Error; err != nil {
-		return nil, true, translate(err)
+		return nil, 0, translate(err)
+	}
+	if found.Refund.PaymentID == nil {
+		return &found, 0, nil // recorded only: processed when it was made
 	}
 	res, err = s.refundAtGateway(ctx, &found)
-	return res, true, err
+	return res, 0, err
 }
 
 // pendingSum is the pending refunds of an order.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -37,9 +38,14 @@ type RequestInput struct {
 // customer's), VALIDATION_ERROR (a line not of the order, a line twice, more
 // units than delivered (shipped, for an administrator) less those in live
 // returns), CONFLICT (a customer past RETURN_WINDOW_DAYS after delivery).
+// A keyed request retried after its process died answers with the return
+// it opened (see made).
 func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error) {
 	if len(in.Items) == 0 {
 		return nil, apperr.Invalid("items", "must name at least one line")
+	}
+	if r, ok, err := s.made(ctx, in.OrderID); ok {
+		return r, err
 	}
 	var id uuid.UUID
 	var o models.Order
@@ -71,8 +77,10 @@ func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error)
 			return fmt.Errorf("returns.request: %w", err)
 		}
 		id = r.ID
-		_, err = outbox.Publish(tx, outbox.ReturnRequested, newEventData(&o, &r))
-		return err
+		if _, err = outbox.Publish(tx, outbox.ReturnRequested, newEventData(&o, &r)); err != nil {
+			return err
+		}
+		return idempotency.RecordChange(ctx, tx, r.ID.String())
 	})
 	if err != nil {
 		return nil, database.Translate(err, "order")

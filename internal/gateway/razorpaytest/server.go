@@ -4,7 +4,8 @@
 // /v1/payments/{id}/refund, one per X-Refund-Idempotency key, as Razorpay
 // does) and lists them (GET /v1/payments/{id}/refunds). It can answer a
 // refund request late, after the client gave up, having made the refund or
-// not, to stand for a gateway that timed out.
+// not, to stand for a gateway that timed out; refuse refunds (RefuseRefunds);
+// and make orders whose answer is lost (LoseOrderAnswers).
 package razorpaytest
 
 import (
@@ -43,9 +44,36 @@ type Server struct {
 	mu       sync.Mutex
 	orders   int
 	receipts map[string]string // unique receipt → order id
+	amounts  map[string]int64  // order id → amount
+	lost     int               // orders still to make with their answer lost
 	refunds  []Refund
 	keys     []string
 	requests int
+	refuse   int // refund requests still to refuse
+}
+
+// RefuseRefunds makes the stub refuse the next n refund requests with a
+// 400, as Razorpay refuses a refund it will not make: nothing is refunded.
+func (s *Server) RefuseRefunds(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse = n
+}
+
+// LoseOrderAnswers makes the stub make the next n orders but answer 504
+// (the order exists at the gateway; the client never learns its id).
+func (s *Server) LoseOrderAnswers(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost = n
+}
+
+// OrderAmount is the amount (paise) order id was made for; 0 for an order
+// the stub did not make.
+func (s *Server) OrderAmount(id string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.amounts[id]
 }
 
 // New starts a stub that tb closes. late may be nil (every answer on time).
@@ -114,6 +142,7 @@ func (s *Server) Orders() int {
 // returns the order made then, as Razorpay does.
 func (s *Server) order(w http.ResponseWriter, r *http.Request) {
 	var body struct {
+		Amount        int64  `json:"amount"`
 		Receipt       string `json:"receipt"`
 		UniqueReceipt bool   `json:"unique_receipt"`
 	}
@@ -124,6 +153,10 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) {
 	if !body.UniqueReceipt || !seen {
 		s.orders++
 		id = fmt.Sprintf("order_stub%06d", s.orders)
+		if s.amounts == nil {
+			s.amounts = map[string]int64{}
+		}
+		s.amounts[id] = body.Amount
 		if body.UniqueReceipt {
 			if s.receipts == nil {
 				s.receipts = map[string]string{}
@@ -131,8 +164,19 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) {
 			s.receipts[body.Receipt] = id
 		}
 	}
+	amount, lost := s.amounts[id], s.lost > 0
+	if lost {
+		s.lost--
+	}
 	s.mu.Unlock()
-	json.NewEncoder(w).Encode(map[string]any{"id": id, "entity": "order", "status": "created", "receipt": body.Receipt})
+	if lost {
+		w.WriteHeader(http.StatusGatewayTimeout)
+		return
+	}
+	// Razorpay answers an existing receipt with the order made then, its
+	// amount and all.
+	json.NewEncoder(w).Encode(map[string]any{"id": id, "entity": "order", "status": "created", "receipt": body.Receipt,
+		"amount": amount})
 }
 
 func (s *Server) list(w http.ResponseWriter, payment string) {
@@ -160,6 +204,14 @@ func (s *Server) refund(w http.ResponseWriter, r *http.Request, payment string) 
 	key := r.Header.Get("X-Refund-Idempotency")
 	s.mu.Lock()
 	s.keys = append(s.keys, key)
+	if s.refuse > 0 {
+		s.refuse--
+		s.requests++
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"The refund could not be processed"}}`))
+		return
+	}
 	late, made := s.late(s.requests)
 	s.requests++
 	var rf *Refund

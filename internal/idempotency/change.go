@@ -1,0 +1,58 @@
+package idempotency
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// A keyed request's answer is kept after its change commits, in another
+// statement: a process that dies between the two leaves the change made and
+// the key running. The repeat that takes the key over when its lease lapses
+// runs the request again. A change that cannot guard itself (a fulfilment
+// of named units ships them again; a return request opens another) records
+// what it made in its own transaction with RecordChange, and starts by
+// asking RecordedChange: the retry then answers with what was made instead
+// of making it twice.
+
+// ErrTakenOver answers a change whose request lost its key to a retry
+// (it outlived its lease): the change is rolled back, the retry's stands.
+var ErrTakenOver = apperr.New(apperr.Conflict, "this request took too long and a retry with its Idempotency-Key took over; "+
+	"nothing was changed by it").WithDetails(map[string]any{"field": "Idempotency-Key", "issue": "taken over"})
+
+// RecordChange records ref (the id of what the change made) as the change
+// of the keyed request ctx serves, in tx, the change's own transaction, so
+// that it commits or rolls back with the change. Without a key it does
+// nothing. Errors: ErrTakenOver (CONFLICT: return it, so tx rolls back),
+// database failures.
+func RecordChange(ctx context.Context, tx *gorm.DB, ref string) error {
+	run, ok := runOf(ctx)
+	if !ok || run.Lease == uuid.Nil {
+		return nil
+	}
+	// The row lock this takes is held to the commit: a retry taking the key
+	// over waits for it and then finds ref (Begin).
+	res := tx.Exec(`UPDATE idempotency_keys SET change_ref = ?
+		WHERE caller = ? AND method = ? AND route = ? AND key = ? AND lease_id = ? AND state = 'running'`,
+		ref, run.Caller, run.Method, run.Route, run.Key, run.Lease)
+	if res.Error != nil {
+		return fmt.Errorf("idempotency.record_change: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrTakenOver
+	}
+	return nil
+}
+
+// RecordedChange returns what an earlier run of the keyed request ctx
+// serves made (RecordChange) before it died without keeping its answer.
+func RecordedChange(ctx context.Context) (ref string, ok bool) {
+	run, found := runOf(ctx)
+	if !found || run.ChangeRef == "" {
+		return "", false
+	}
+	return run.ChangeRef, true
+}
