@@ -28,10 +28,13 @@ func boot(ctx context.Context, env, process string) (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	log.Info("starting", "version", version, "config", cfg.Redacted())
 	if process == "" {
+		// A one-off command's output is its answer; its settings are there
+		// for whoever asks with LOG_LEVEL=debug.
+		log.Debug("starting", "version", version, "config", cfg.Redacted())
 		return app.Open(ctx, cfg, log)
 	}
+	log.Info("starting", "version", version, "config", cfg.Redacted())
 	tp, err := tracing.Setup(ctx, cfg.Tracing, tracing.Settings{Process: process, Version: version})
 	if err != nil {
 		return nil, err

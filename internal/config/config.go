@@ -211,6 +211,10 @@ func (c *Config) applyDevDefaults() {
 	if !envSet("COOKIE_SECURE") {
 		c.CookieSecure = false
 	}
+	// Links in emails (a guest's claim link) lead to this very server.
+	if !envSet("PUBLIC_URL") {
+		c.PublicURL = fmt.Sprintf("http://localhost:%d", c.Port)
+	}
 }
 
 func (c *Config) validate() error {
