@@ -105,5 +105,11 @@ chart: $(HELM)
 migrate: services build
 	$(BIN) migrate up
 
+## demo: the README's walkthrough (scripts/demo.sh) against the server `make run` serves
+## (SHOP=http://host:port for another); make test runs it on a fresh server of its own
+.PHONY: demo
+demo: build
+	scripts/demo.sh
+
 clean:
 	rm -rf bin .data

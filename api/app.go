@@ -17,6 +17,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/analyticsapi"
 	"github.com/gocommerce/shop/api/catalogapi"
+	"github.com/gocommerce/shop/api/claimpage"
 	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/docsapi"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
@@ -30,6 +31,7 @@ import (
 	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/reviewapi"
 	"github.com/gocommerce/shop/api/shippingapi"
+	"github.com/gocommerce/shop/api/startpage"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/api/systemapi"
 	"github.com/gocommerce/shop/api/webhookapi"
@@ -106,6 +108,8 @@ func New(a *app.App) *Server {
 
 	admincustomerapi.Register(admin, admincustomerapi.Services{Customers: a.CustomerAdmin})
 	docsapi.Register(root)
+	startpage.Register(root, cfg.AppName)
+	claimpage.Register(root)
 	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
 	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})

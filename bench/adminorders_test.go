@@ -20,7 +20,7 @@ import (
 
 // BenchmarkAdminOrders: GET /admin/orders over 100k orders from 16
 // concurrent clients, exact total included, reporting p50 and p99 of the
-// answer. The cases are the targets (first page, a status filter,
+// answer. The cases are the lists with targets of their own (first page, a status filter,
 // page 500) and a cursor walk: pages 2..500 reached by nextCursor.
 //
 //	go test -run '^$' -bench AdminOrders -benchtime 2000x ./bench/

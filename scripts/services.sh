@@ -3,7 +3,8 @@
 # defaults). Uses running servers when they answer; otherwise starts them from
 # the installed binaries (Postgres in .data/postgres, Redis on loopback),
 # installing them with apt-get when missing and running as root, else printing
-# the command to run. Called by `make run` and `make test`.
+# the command to run. Also installs curl and jq for the README's walkthrough.
+# Called by `make run` and `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,6 +84,15 @@ ensure_redis() {
   say "Redis did not start; see /tmp/shop-redis.log"; exit 1
 }
 
+# The README's walkthrough (scripts/demo.sh, run by make test) drives the API
+# with curl and reads its answers with jq.
+ensure_walkthrough_tools() {
+  local missing=()
+  for tool in curl jq; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
 ensure_postgres
 ensure_redis
+ensure_walkthrough_tools
 say "Postgres at $pg_host:$pg_port and Redis at $redis_host:$redis_port are up"

@@ -32,7 +32,7 @@ var staffBodies = map[string]any{
 // pricing.write: a new product needs its price (docs/DECISIONS.md).
 var firstPriceAllowed = map[string]bool{"POST /products price": true}
 
-// TestStaffRoutesGuardEveryPriceField keeps the class of item 11 closed:
+// TestStaffRoutesGuardEveryPriceField keeps staff from changing prices, as a class:
 // every money-typed field of a body that a role below pricing.write may
 // send is declared with adminroute.FieldPermission(rbac.PricingWrite, …).
 func TestStaffRoutesGuardEveryPriceField(t *testing.T) {

@@ -125,7 +125,7 @@ func TestOneCartPaysOnce(t *testing.T) {
 // duplicatesRefunded reads checkout_duplicate_payment_refunded_total from
 // the process's registry (the worker runs in the test's process). It does
 // not scrape GET /metrics, whose series of other routes may be unreadable
-// meanwhile (see issue 12, item 1).
+// meanwhile.
 func duplicatesRefunded(t *testing.T) float64 {
 	t.Helper()
 	families, _ := prometheus.DefaultGatherer.Gather() // partial on error: ours is unlabelled

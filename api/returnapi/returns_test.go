@@ -189,7 +189,8 @@ func TestConcurrentReturnRequestsNeverExceedDelivered(t *testing.T) {
 	}
 }
 
-// Moves not in section 13 are 409 and change nothing.
+// Moves outside the return's statuses (README.md, "API overview: returns")
+// are 409 and change nothing.
 func TestIllegalReturnMovesConflict(t *testing.T) {
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 2, lineTotal: 20000})

@@ -253,7 +253,7 @@ func TestShippingGSTSplitToThePaisa(t *testing.T) {
 	}
 }
 
-// A store with no active method keeps the interface's behaviour: the
+// A store with no active method keeps the behaviour from before shipping methods: the
 // client's cost (0 to 100000), no tax part, no method on the order.
 func TestStoreWithoutMethodsChargesClientCost(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker())

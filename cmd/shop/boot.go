@@ -16,17 +16,25 @@ import (
 
 // boot loads the configuration (forcing env when not empty), builds the
 // logger and opens the application: its connections and services. A
-// long-running process (process not empty: api, worker, scheduler, dev) is
-// traced when the OTEL_* variables ask for it; one-off commands are not.
+// long-running process (process not empty: api, worker, scheduler, dev)
+// needs the token secrets and is traced when the OTEL_* variables ask for
+// it; one-off commands need neither.
 func boot(ctx context.Context, env, process string) (*app.App, error) {
-	cfg, log, err := loadConfig(env)
+	purpose := config.Serving
+	if process == "" {
+		purpose = config.Tooling
+	}
+	cfg, log, err := loadConfig(env, purpose)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("starting", "version", version, "config", cfg.Redacted())
 	if process == "" {
+		// A one-off command's output is its answer; its settings are there
+		// for whoever asks with LOG_LEVEL=debug.
+		log.Debug("starting", "version", version, "config", cfg.Redacted())
 		return app.Open(ctx, cfg, log)
 	}
+	log.Info("starting", "version", version, "config", cfg.Redacted())
 	tp, err := tracing.Setup(ctx, cfg.Tracing, tracing.Settings{Process: process, Version: version})
 	if err != nil {
 		return nil, err
@@ -38,8 +46,8 @@ func boot(ctx context.Context, env, process string) (*app.App, error) {
 	return a, err
 }
 
-func loadConfig(env string) (*config.Config, *slog.Logger, error) {
-	cfg, err := config.Load(env)
+func loadConfig(env string, purpose config.Purpose) (*config.Config, *slog.Logger, error) {
+	cfg, err := config.LoadFor(env, purpose)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
-	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/spf13/cobra"
 )
@@ -28,21 +27,21 @@ func gatewayCmd() *cobra.Command {
 		Long: `Builds a well-formed gateway event for the checkout whose paymentIntentId is
 --order-id, signs it with GATEWAY_WEBHOOK_SECRET and posts it to the webhook,
 as the gateway would. --amount is in minor units (paise); without it the
-checkout session's total and currency are read from the database. Without
-APP_ENV the development settings apply, as for 'shop dev'.`,
-		Example: "  shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b",
+checkout session's total and currency are read from DATABASE_URL.
+
+Like every command, it reads an unset APP_ENV as production, where
+GATEWAY_WEBHOOK_SECRET must be the secret of the server posted to; with
+APP_ENV=development it is the development secret of 'make run' unless set.`,
+		Example: "  APP_ENV=development bin/shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := ""
-			if os.Getenv("APP_ENV") == "" {
-				env = config.Development
-			}
-			cfg, log, err := loadConfig(env)
+			cfg, log, err := loadConfig("", config.Tooling)
 			if err != nil {
 				return err
 			}
 			if cfg.GatewayWebhookSecret == "" {
-				return errors.New("GATEWAY_WEBHOOK_SECRET is not set: nothing to sign with")
+				return errors.New("config: GATEWAY_WEBHOOK_SECRET must be set to the secret the server verifies webhooks with " +
+					"(APP_ENV=development signs with the development secret of 'make run')")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -83,18 +82,18 @@ APP_ENV the development settings apply, as for 'shop dev'.`,
 }
 
 // sessionTotal reads the amount and currency of the checkout session of a
-// gateway order id.
+// gateway order id. It opens only the database: nothing else is needed.
 func sessionTotal(ctx context.Context, cfg *config.Config, log *slog.Logger, orderID string) (int64, string, error) {
-	a, err := app.Open(ctx, cfg, log)
+	db, err := database.Open(ctx, cfg.DatabaseURL, database.Options{MaxConns: 1, Logger: log})
 	if err != nil {
-		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)
+		return 0, "", fmt.Errorf("reading the checkout total from DATABASE_URL (or pass --amount): %w", err)
 	}
-	defer a.Close()
+	defer database.Close(db)
 	var row struct {
 		Total    int64
 		Currency string
 	}
-	err = a.DB.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
+	err = db.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
 		cfg.PaymentProvider, orderID).Scan(&row).Error
 	if err != nil {
 		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)

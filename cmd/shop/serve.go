@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 
 	"github.com/gocommerce/shop/api"
 	"github.com/gocommerce/shop/internal/app"
@@ -118,7 +119,7 @@ func processName(runAPI, runWorker, runScheduler bool) string {
 }
 
 func prepareDatabase(ctx context.Context, env string) error {
-	cfg, log, err := loadConfig(env)
+	cfg, log, err := loadConfig(env, config.Serving)
 	if err != nil {
 		return err
 	}
@@ -138,5 +139,6 @@ func printSeed(ctx context.Context, a *app.App) error {
 		return must(err, "seed")
 	}
 	fmt.Println(res.Summary(a.Config.Port))
+	printAddresses(os.Stdout, a.Config.Port)
 	return nil
 }

@@ -74,8 +74,12 @@ type App struct {
 	// reads outside a transaction go there; a customer's own data, admin
 	// reads and every write stay on DB (docs/DECISIONS.md "Read replicas").
 	ReadDB *gorm.DB
-	// Redis serves the cache, rate limits and webhook de-duplication.
+	// Redis serves the queues, rate limits and webhook de-duplication.
 	Redis *redis.Client
+	// CacheRedis serves the application cache (Cache, StockCache): the
+	// CACHE_REDIS_URL instance, or Redis itself when that is unset or the
+	// same URL. Nothing on it needs to survive an eviction.
+	CacheRedis *redis.Client
 	// Queue enqueues asynq tasks; Inspector reads their state.
 	Queue     *asynq.Client
 	Inspector *asynq.Inspector
@@ -183,32 +187,34 @@ func (a *App) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ropt, err := redis.ParseURL(cfg.RedisURL)
+	rdb, err := redisClient(cfg.RedisURL, "REDIS_URL")
 	if err != nil {
-		database.Close(db)
-		return fmt.Errorf("app: REDIS_URL: %w", err)
-	}
-	// Short timeouts: a dead Redis must turn into a fast 503, not a hung request.
-	ropt.DialTimeout = 2 * time.Second
-	ropt.ReadTimeout = 2 * time.Second
-	ropt.WriteTimeout = 2 * time.Second
-	ropt.PoolTimeout = 3 * time.Second
-	ropt.MaxRetries = 1
-	aopt, err := asynq.ParseRedisURI(cfg.RedisURL)
-	if err != nil {
-		database.Close(db)
-		return fmt.Errorf("app: REDIS_URL: %w", err)
-	}
-	rdb := redis.NewClient(ropt)
-	if err := a.instrument(db, rdb); err != nil {
-		rdb.Close()
 		database.Close(db)
 		return err
 	}
-	a.DB, a.ReadDB, a.Redis, a.RedisOpt = db, db, rdb, aopt
+	aopt, err := asynq.ParseRedisURI(cfg.RedisURL)
+	if err != nil {
+		rdb.Close()
+		database.Close(db)
+		return fmt.Errorf("app: REDIS_URL: %w", err)
+	}
+	cacheRDB := rdb
+	if cfg.CacheRedis() != cfg.RedisURL {
+		if cacheRDB, err = redisClient(cfg.CacheRedis(), "CACHE_REDIS_URL"); err != nil {
+			rdb.Close()
+			database.Close(db)
+			return err
+		}
+	}
+	a.DB, a.ReadDB, a.Redis, a.CacheRedis, a.RedisOpt = db, db, rdb, cacheRDB, aopt
+	if err := a.instrument(db, rdb, cacheRDB); err != nil {
+		a.closeRedis()
+		database.Close(db)
+		return err
+	}
 	if len(cfg.DatabaseReplicaURLs) > 0 {
 		if a.ReadDB, err = a.openReplicas(); err != nil {
-			rdb.Close()
+			a.closeRedis()
 			database.Close(db)
 			return err
 		}
@@ -219,9 +225,25 @@ func (a *App) connect(ctx context.Context) error {
 	return nil
 }
 
+// redisClient is a client of the Redis at url (named by variable in errors)
+// with short timeouts: a dead Redis must turn into a fast 503 or a cache
+// miss, not a hung request.
+func redisClient(url, variable string) (*redis.Client, error) {
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("app: %s: %w", variable, err)
+	}
+	opt.DialTimeout = 2 * time.Second
+	opt.ReadTimeout = 2 * time.Second
+	opt.WriteTimeout = 2 * time.Second
+	opt.PoolTimeout = 3 * time.Second
+	opt.MaxRetries = 1
+	return redis.NewClient(opt), nil
+}
+
 // instrument traces SQL and Redis when tracing is on; off, it installs
 // nothing, so queries and commands run exactly as without tracing.
-func (a *App) instrument(db *gorm.DB, rdb *redis.Client) error {
+func (a *App) instrument(db *gorm.DB, rdb, cacheRDB *redis.Client) error {
 	if !a.Tracing.Enabled() {
 		return nil
 	}
@@ -231,7 +253,21 @@ func (a *App) instrument(db *gorm.DB, rdb *redis.Client) error {
 	if err := a.Tracing.InstrumentRedis(rdb); err != nil {
 		return fmt.Errorf("app: tracing: %w", err)
 	}
+	if cacheRDB != rdb {
+		if err := a.Tracing.InstrumentRedis(cacheRDB); err != nil {
+			return fmt.Errorf("app: tracing: %w", err)
+		}
+	}
 	return nil
+}
+
+// closeRedis closes the Redis clients (the asynq client and inspector share
+// a.Redis; closing it closes them).
+func (a *App) closeRedis() {
+	if a.CacheRedis != nil && a.CacheRedis != a.Redis {
+		a.CacheRedis.Close()
+	}
+	a.Redis.Close()
 }
 
 // openReplicas opens the read handle on the replicas, traced like the
@@ -276,8 +312,8 @@ func (a *App) build() error {
 		provider = a.CheckoutTraces.Provider(provider)
 	}
 	a.Mail, a.PaymentProvider = sender, provider
-	a.Cache = cache.New(a.Redis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
-	a.StockCache = browse.NewStockStore(a.Redis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
+	a.Cache = cache.New(a.CacheRedis, cfg.CachePrefix, cfg.CacheTTL, cfg.CacheEnabled)
+	a.StockCache = browse.NewStockStore(a.CacheRedis, cfg.CachePrefix, browse.StockTTL, cfg.CacheEnabled)
 	a.Limiter = ratelimit.New(a.Redis)
 	a.Idempotency = idempotency.New(a.DB)
 
@@ -340,8 +376,7 @@ func (a *App) build() error {
 
 // Close releases every connection, then exports the spans still buffered.
 func (a *App) Close() {
-	// The asynq client and inspector share a.Redis; closing it closes them.
-	a.Redis.Close()
+	a.closeRedis()
 	if a.ReadDB != a.DB {
 		database.Close(a.ReadDB)
 	}

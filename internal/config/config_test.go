@@ -74,6 +74,13 @@ func TestDevelopmentDefaults(t *testing.T) {
 	if !cfg.IsDev() || cfg.CookieSecure || cfg.GatewayWebhookSecret == "" || cfg.Port != 8080 {
 		t.Fatalf("dev defaults: %+v", cfg)
 	}
+	if cfg.PublicURL != "http://localhost:8080" {
+		t.Fatalf("dev PUBLIC_URL %q", cfg.PublicURL)
+	}
+	t.Setenv("PORT", "18080")
+	if cfg, err := Load(Development); err != nil || cfg.PublicURL != "http://localhost:18080" {
+		t.Fatalf("dev PUBLIC_URL on another port: %v %v", cfg, err)
+	}
 	if red := cfg.Redacted(); red["adminJwtSecret"] != "***" {
 		t.Fatalf("secret not masked: %v", red)
 	}

@@ -122,7 +122,7 @@ func TestBestPicksLargest(t *testing.T) {
 	}
 }
 
-// The carts of issue 12: amount×weight passed int64 above about ₹3 crore of
+// Carts that once broke the split: amount×weight passed int64 above about ₹3 crore of
 // line total at 100 % off (₹9.6 crore at 10 %), shares went negative and the
 // leftover loop spun for billions of rounds. Up to the largest legal cart
 // (100 lines × 1000 units at money.MaxAmount) every share is exact.

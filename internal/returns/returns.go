@@ -59,7 +59,8 @@ type Return struct {
 	Refund *models.Refund
 }
 
-// transitions are the status moves of section 13; any other is CONFLICT.
+// transitions are a return's status moves (README.md, "API overview:
+// returns"); any other is CONFLICT.
 var transitions = map[string][]string{
 	models.ReturnRequested: {models.ReturnApproved, models.ReturnRejected},
 	models.ReturnApproved:  {models.ReturnReceived, models.ReturnCancelled},

@@ -1,4 +1,4 @@
-// Returns (API-DECISIONS 13) as the order page and the returns pages show
+// Returns (docs/DECISIONS.md "Returns") as the order page and the returns pages show
 // them: a return's lines, its actions by status (approve, reject, receive
 // with restock, refund), and the form that opens a return for an order.
 

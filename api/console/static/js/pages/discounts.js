@@ -45,7 +45,7 @@ export async function discountsPage({ query, rerender }) {
       { name: 'categoryIds', label: 'Category ids (PRODUCT scope)', type: 'list', help: 'Comma-separated.', wide: true },
     ],
     defaults: { type: 'PERCENTAGE', applicationType: 'MANUAL', scope: 'ORDER', isActive: true, minOrderAmount: '0' },
-    // valueType always equals type (the interface names both).
+    // valueType always equals type (the API names both).
     toBody: (v) => (v.type ? { ...v, valueType: v.type } : v),
   });
 }

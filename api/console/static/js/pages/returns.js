@@ -1,4 +1,4 @@
-// Returns (API-DECISIONS 13): the list by status or order, and one return
+// Returns (docs/DECISIONS.md "Returns"): the list by status or order, and one return
 // with its actions.
 
 import { h } from '../dom.js';

@@ -1,5 +1,5 @@
 // Shipping zones (by Indian state, one default zone) and their methods
-// (API-DECISIONS 11): price GST-inclusive, free above a cart total,
+// (docs/DECISIONS.md "Shipping"): price GST-inclusive, free above a cart total,
 // delivery estimate.
 
 import { h } from '../dom.js';

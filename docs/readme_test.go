@@ -1,0 +1,148 @@
+package docs_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/outbox"
+)
+
+// root is the repository, seen from this package's directory.
+const root = ".."
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// section returns the text of README's "## title" section, up to the next
+// "## " heading.
+func section(t *testing.T, doc, title string) string {
+	t.Helper()
+	start := strings.Index(doc, "\n## "+title+"\n")
+	if start < 0 {
+		t.Fatalf("no section %q", title)
+	}
+	rest := doc[start+1:]
+	if end := strings.Index(rest[3:], "\n## "); end >= 0 {
+		rest = rest[:end+3]
+	}
+	return rest
+}
+
+var shellBlock = regexp.MustCompile("(?s)```sh\n(.*?)```")
+
+// The README's walkthrough is scripts/demo.sh, block for block: the script
+// that `make test` runs is the text a reader copies.
+func TestWalkthroughIsTheDemoScript(t *testing.T) {
+	var readme []string
+	for _, m := range shellBlock.FindAllStringSubmatch(section(t, read(t, "README.md"), "Walkthrough"), -1) {
+		readme = append(readme, strings.TrimSpace(m[1]))
+	}
+	script := read(t, "scripts/demo.sh")
+	const marker = "# --- walkthrough ---\n"
+	i := strings.Index(script, marker)
+	if i < 0 {
+		t.Fatalf("scripts/demo.sh has no %q line", strings.TrimSpace(marker))
+	}
+	var blocks []string
+	for _, b := range strings.Split(script[i+len(marker):], "\n\n") {
+		if b = strings.TrimSpace(b); b != "" {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(blocks) == 0 {
+		t.Fatal("scripts/demo.sh has no walkthrough block")
+	}
+	for n := range max(len(readme), len(blocks)) {
+		var r, s string
+		if n < len(readme) {
+			r = readme[n]
+		}
+		if n < len(blocks) {
+			s = blocks[n]
+		}
+		if r != s {
+			t.Errorf("walkthrough block %d differs:\nREADME.md:\n%s\n\nscripts/demo.sh:\n%s", n+1, r, s)
+		}
+	}
+}
+
+// Every event a webhook can subscribe to is named where a reader looks for
+// it: the README's list and a section of docs/WEBHOOKS.md.
+func TestDocsNameEveryOutboundEvent(t *testing.T) {
+	readme := read(t, "README.md")
+	i := strings.Index(readme, "**Outbound webhooks.**")
+	if i < 0 {
+		t.Fatal("README.md has no **Outbound webhooks.** paragraph")
+	}
+	paragraph, _, _ := strings.Cut(readme[i:], "\n\n")
+	webhooks := read(t, "docs/WEBHOOKS.md")
+	for _, ev := range outbox.EventTypes {
+		if !strings.Contains(paragraph, "`"+ev+"`") {
+			t.Errorf("README.md's outbound webhooks paragraph does not list %s", ev)
+		}
+		if !strings.Contains(webhooks, "### `"+ev+"`") {
+			t.Errorf("docs/WEBHOOKS.md has no section for %s", ev)
+		}
+	}
+}
+
+// danglingReference matches pointers a reader of the repository cannot
+// follow: to issues, to the planning documents the code was written from,
+// or to their numbered sections (an RFC's sections are fine). Say the rule
+// itself, or point at a docs/DECISIONS.md section by its title.
+var danglingReference = regexp.MustCompile(`(?i)\bissues? #?\d+|\bAPI-DECISIONS\b|\binterface (document|section)\b|` +
+	`(RFC \d+ )?\bsection \d+|\bskipped until\b|\bstop \d+\b|\bphase [A-Z]\b|\bitem \d+\b`)
+
+// sweptExtensions are the kinds of file holding the documents and sources a reader may open.
+var sweptExtensions = []string{".md", ".go", ".js", ".sh", ".yaml", ".yml", ".sql", ".html", ".css", ".tpl", ".txt"}
+
+func TestDocsAndCommentsHaveNoDanglingReferences(t *testing.T) {
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			switch {
+			case rel != "." && strings.HasPrefix(d.Name(), "."), d.Name() == "bin", d.Name() == "testdata", d.Name() == "node_modules",
+				rel == filepath.Join("api", "docsapi", "assets"):
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if rel == filepath.Join("docs", "readme_test.go") || (!slices.Contains(sweptExtensions, filepath.Ext(path)) && d.Name() != "Makefile") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for n, line := range strings.Split(string(b), "\n") {
+			for _, m := range danglingReference.FindAllString(line, -1) {
+				if !strings.HasPrefix(m, "RFC") {
+					found = append(found, rel+":"+strconv.Itoa(n+1)+": "+m)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) > 0 {
+		t.Errorf("references a reader cannot follow (say the rule, or name a docs/DECISIONS.md section):\n  %s", strings.Join(found, "\n  "))
+	}
+}
