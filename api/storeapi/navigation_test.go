@@ -1,6 +1,7 @@
 package storeapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"testing"
@@ -214,5 +215,26 @@ func TestCollectionIsPricedForTheCustomerGroup(t *testing.T) {
 	}
 	if got := price(testkit.Req{}); got != 1000 {
 		t.Fatalf("guest price after a group read %v", got)
+	}
+}
+
+// Unknown slugs, deep pages and odd page sizes of collections are answered
+// but add no key to Redis: its keys are bounded by the catalog.
+func TestRandomCollectionReadsDoNotGrowRedis(t *testing.T) {
+	app := testkit.MustApp(t)
+	c := models.Collection{ID: uuid.New(), Name: "Deals", Slug: "deals"}
+	app.DB.Create(&c)
+	app.DB.Create(&models.CollectionProduct{CollectionID: c.ID, ProductID: testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{}).ID})
+	for _, path := range []string{"/categories", "/collections", "/collections/deals"} {
+		app.Do(t, http.MethodGet, path, testkit.Req{}).Expect(t, http.StatusOK)
+	}
+	before := app.Redis.DBSize(t.Context()).Val()
+	for i := range 50 {
+		app.Do(t, http.MethodGet, "/collections/"+uuid.NewString(), testkit.Req{}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+		app.Do(t, http.MethodGet, fmt.Sprintf("/collections/deals?page=%d", 6+i), testkit.Req{}).Expect(t, http.StatusOK)
+		app.Do(t, http.MethodGet, fmt.Sprintf("/collections?limit=%d", 1+i), testkit.Req{}).Expect(t, http.StatusOK)
+	}
+	if after := app.Redis.DBSize(t.Context()).Val(); after != before {
+		t.Fatalf("Redis grew from %d to %d keys: %v", before, after, app.Redis.Keys(t.Context(), "*").Val())
 	}
 }

@@ -168,6 +168,22 @@ func TestPasswordForgotAnswersAlike(t *testing.T) {
 		t.Fatalf("%d worker nudges for 4 requests, want one each", nudges)
 	}
 
+	// With an Idempotency-Key (a guest names itself by X-Session-Id) a
+	// repeat is the first answer replayed, and writes no second email.
+	keyed := guest()
+	keyed.Headers["Idempotency-Key"] = "forgot-1"
+	keyed.Body = map[string]any{"email": cu.Email}
+	first := app.Do(t, http.MethodPost, "/customers/password/forgot", keyed).Expect(t, http.StatusAccepted)
+	again := app.Do(t, http.MethodPost, "/customers/password/forgot", keyed).Expect(t, http.StatusAccepted)
+	if again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(first.Body) {
+		t.Fatalf("repeat: %v %s", again.Header, again.Body)
+	}
+	var emails int64
+	app.DB.Raw(`SELECT count(*) FROM customer_emails WHERE kind = 'password_reset'`).Scan(&emails)
+	if emails != 2 {
+		t.Fatalf("%d reset emails after a keyed request and its repeat, want 2", emails)
+	}
+
 	app.Do(t, http.MethodPost, "/customers/password/forgot", testkit.Req{Body: map[string]any{"email": ""}, Invalid: true}).ExpectField(t, "email")
 	app.Do(t, http.MethodPost, "/customers/password/forgot", testkit.Req{Body: map[string]any{"email": "not-an-email"}, Invalid: true}).ExpectField(t, "email")
 	app.Do(t, http.MethodPost, "/customers/password/forgot", testkit.Req{Body: `{"email": 5}`, Invalid: true}).ExpectField(t, "email")
