@@ -19,6 +19,9 @@ type Customer struct {
 	CustomerGroupID *uuid.UUID `gorm:"type:uuid"`
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// TokenVersion is the version customer access tokens must carry; a
+	// password reset or change bumps it, ending every token issued before.
+	TokenVersion int
 }
 
 // CustomerAddress is a saved address of a customer.

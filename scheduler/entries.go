@@ -17,6 +17,7 @@ func Entries() []Entry {
 		emailSweep("admin-emails", 15, tasks.NewAdminEmailsTask),
 		emailSweep("fulfillment-emails", 45, tasks.NewFulfillmentEmailsTask),
 		emailSweep("return-emails", 50, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewReturnEmailsTask("sweep") }),
+		emailSweep("password-reset-emails", 55, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewPasswordResetEmailsTask("sweep") }),
 		{
 			// Catches events whose post-commit nudge was lost (Redis down at commit).
 			Name: "outbox-dispatch", Spec: "*/2 * * * * *", Period: 2 * time.Second,

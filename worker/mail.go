@@ -19,6 +19,9 @@ func registerMail(mux *asynq.ServeMux, a *app.App) {
 		tasks.TypeAdminEmails:       a.AdminMailer,
 		tasks.TypeFulfillmentEmails: a.FulfillmentMailer,
 		tasks.TypeReturnEmails:      a.ReturnMailer,
+
+		// The customers' password reset emails (internal/customer).
+		tasks.TypePasswordResetEmails: a.PasswordResetMailer,
 	} {
 		log := a.Log.With("component", "mail", "task", taskType)
 		mux.Handle(taskType, sendPending(outbox, log))

@@ -113,4 +113,6 @@ func Register(r fiber.Router, svc Services, set Settings) {
 	r.Get("/orders", h.requireCustomer, h.listOrders)
 	r.Get("/orders/:id", h.requireCustomer, h.getOrder)
 
+	h.registerBasics(r, keyed)
+
 }

@@ -128,6 +128,8 @@ type App struct {
 	Claims        *customer.Claims
 	Carts         *cart.Service
 	Checkout      *checkout.Service
+	// PasswordResetMailer sends the customers' password reset emails.
+	PasswordResetMailer *mail.Outbox
 	// Shipping holds the zones and methods checkout charges by.
 	Shipping *shipping.Service
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
@@ -340,7 +342,9 @@ func (a *App) build() error {
 	a.Reviews = review.New(a.DB, a.ReadDB, a.Cache, browse.CatalogNamespace)
 	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency)
 
-	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL})
+	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL}).
+		WithEmailQueue(a.Tasks, log.With("component", "customer"))
+	a.PasswordResetMailer = customer.NewPasswordResetMailer(a.DB, sender, customer.ResetMailSettings{PublicURL: cfg.PublicURL, AppName: cfg.AppName})
 	a.CustomerAdmin = customer.NewAdmin(a.DB, cfg.StoreCurrency)
 	a.Claims = customer.NewClaims(a.DB, sender, customer.ClaimSettings{TokenTTL: cfg.ClaimTokenTTL, PublicURL: cfg.PublicURL, AppName: cfg.AppName},
 		log.With("component", "claim"))

@@ -102,7 +102,7 @@ var errEmailTaken = apperr.New(apperr.Conflict, "an account with this email alre
 var errBadCredentials = apperr.New(apperr.Unauthorized, "invalid email or password")
 
 func (s *Service) signIn(c *models.Customer) (*Session, error) {
-	tok, err := s.issue(c.ID, c.Email)
+	tok, err := s.issue(c.ID, c.Email, c.TokenVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -110,10 +110,10 @@ func (s *Service) signIn(c *models.Customer) (*Session, error) {
 }
 
 // Authenticate resolves a bearer token to its customer, loaded afresh so
-// that deactivating an account ends its tokens at once.
-// Errors: UNAUTHORIZED.
+// that deactivating an account, and a password reset or change (a new
+// token version), end its tokens at once. Errors: UNAUTHORIZED.
 func (s *Service) Authenticate(ctx context.Context, token string) (*models.Customer, error) {
-	id, err := s.parse(token)
+	id, version, err := s.parse(token)
 	if err != nil {
 		return nil, ErrUnauthenticated
 	}
@@ -124,7 +124,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*models.Custo
 		}
 		return nil, database.Translate(err, "customer")
 	}
-	if !c.IsActive || c.IsGuest {
+	if !c.IsActive || c.IsGuest || c.TokenVersion != version {
 		return nil, ErrUnauthenticated
 	}
 	return &c, nil

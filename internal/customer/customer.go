@@ -6,12 +6,14 @@ package customer
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -30,6 +32,10 @@ type Service struct {
 	db  *gorm.DB
 	set Settings
 	now func() time.Time
+	// queue and log nudge the worker after a password reset request
+	// (WithEmailQueue).
+	queue tasks.Enqueuer
+	log   *slog.Logger
 }
 
 // New returns the service on db.

@@ -12,10 +12,13 @@ import (
 // "admin" and are refused here, as customer tokens are on admin routes.
 const TokenType = "customer"
 
-// tokenClaims are a customer token's claims: sub, email, type, iat, exp.
+// tokenClaims are a customer token's claims: sub, email, type, ver, iat,
+// exp. Version is the customer's token_version when the token was issued
+// (absent: 0); Authenticate refuses a token whose version is not current.
 type tokenClaims struct {
-	Email string `json:"email"`
-	Type  string `json:"type"`
+	Email   string `json:"email"`
+	Type    string `json:"type"`
+	Version int    `json:"ver,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -25,9 +28,9 @@ type Token struct {
 	ExpiresIn   int
 }
 
-func (s *Service) issue(id uuid.UUID, email string) (Token, error) {
+func (s *Service) issue(id uuid.UUID, email string, version int) (Token, error) {
 	now := s.now()
-	claims := tokenClaims{Email: email, Type: TokenType, RegisteredClaims: jwt.RegisteredClaims{
+	claims := tokenClaims{Email: email, Type: TokenType, Version: version, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   id.String(),
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(s.set.TokenTTL)),
@@ -42,8 +45,9 @@ func (s *Service) issue(id uuid.UUID, email string) (Token, error) {
 var errBadToken = errors.New("customer: invalid token")
 
 // parse verifies the signature (HS256 only: `none` and every other algorithm
-// are refused), expiry and type, and returns the customer id.
-func (s *Service) parse(raw string) (uuid.UUID, error) {
+// are refused), expiry and type, and returns the customer id and the token
+// version.
+func (s *Service) parse(raw string) (uuid.UUID, int, error) {
 	var c tokenClaims
 	_, err := jwt.ParseWithClaims(raw, &c, func(t *jwt.Token) (any, error) {
 		if t.Method != jwt.SigningMethodHS256 {
@@ -52,11 +56,11 @@ func (s *Service) parse(raw string) (uuid.UUID, error) {
 		return s.set.JWTSecret, nil
 	}, jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithIssuedAt())
 	if err != nil || c.Type != TokenType {
-		return uuid.Nil, errBadToken
+		return uuid.Nil, 0, errBadToken
 	}
 	id, err := uuid.Parse(c.Subject)
 	if err != nil {
-		return uuid.Nil, errBadToken
+		return uuid.Nil, 0, errBadToken
 	}
-	return id, nil
+	return id, c.Version, nil
 }
