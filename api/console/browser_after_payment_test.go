@@ -57,7 +57,24 @@ func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, o
 		b.waitText("Fulfilment created.")
 		b.waitText(tracking)
 	}
-	ship(map[string]string{small.ID.String(): "1", medium.ID.String(): "0"}, "Delhivery", "DLV-1")
+	// Too many units are refused; the corrected fulfilment then goes
+	// through with a new Idempotency-Key.
+	b.open(page, heading)
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, small.ID), "9")
+	b.fill("Fulfil", "Carrier", "Delhivery")
+	b.fill("Fulfil", "Tracking number", "DLV-0")
+	b.press("Fulfil", "Create fulfilment")
+	b.waitUntil("the refusal of 9 units", `!!document.querySelector('form[aria-label="Fulfil"] .form-status .notice.error')`)
+	if o := readOrder(t, app, token, id); len(o.Fulfillments) != 0 {
+		t.Fatalf("a refused fulfilment was made: %+v", o)
+	}
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, small.ID), "1")
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, medium.ID), "0")
+	b.fill("Fulfil", "Tracking number", "DLV-1")
+	b.fill("Fulfil", "Tracking link", "https://track.example/DLV-1")
+	b.press("Fulfil", "Create fulfilment")
+	b.waitText("Fulfilment created.")
+	b.waitText("DLV-1")
 	if o := readOrder(t, app, token, id); o.FulfillmentStatus != "partially_fulfilled" || o.Status != "processing" || len(o.Fulfillments) != 1 {
 		t.Fatalf("after the first part: %+v", o)
 	}

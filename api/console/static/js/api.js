@@ -16,6 +16,8 @@ export class ApiError extends Error {
       ? `Too many requests: try again in ${retryAfter} s.`
       : e.message || `The server answered ${status}.`);
     this.status = status;
+    // retryAfter is the Retry-After header in seconds (0 when absent).
+    this.retryAfter = /^\d+$/.test(retryAfter) ? Number(retryAfter) : 0;
     this.code = e.code || (status === 0 ? 'NETWORK' : 'HTTP_' + status);
     this.details = e.details || {};
     this.requestId = e.requestId || '';
@@ -118,4 +120,51 @@ export function query(params) {
 /** idempotencyKey makes a key for one form's submissions, so a retried submit is not applied twice. */
 export function idempotencyKey() {
   return crypto.randomUUID();
+}
+
+/**
+ * settled reports whether a refused call has a definite answer: the server
+ * handled the request and will answer the same key the same way (any 4xx
+ * but a 409 with Retry-After, which says the first request with the key is
+ * still running). No answer, a 5xx or that 409 leave the outcome open: the
+ * same key must be sent again so that the write happens at most once.
+ */
+export function settled(err) {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 409 && err.retryAfter > 0) return false;
+  return err.status >= 400 && err.status < 500;
+}
+
+// A 409 "still running" is waited out this many times before it is shown.
+const STILL_RUNNING_WAITS = 3;
+
+/**
+ * keyedSender holds the Idempotency-Key of one form or button. send(fn)
+ * calls fn(key): after a definite answer (success, or settled) the next
+ * call gets a new key, so a corrected request is a new request and not
+ * "key already used with another request"; after an open outcome it keeps
+ * the key, so resending cannot apply the write twice. A 409 "still
+ * running" is waited out (its Retry-After) and sent again with the same key.
+ */
+export function keyedSender() {
+  let key = idempotencyKey();
+  return {
+    get key() {
+      return key;
+    },
+    async send(fn) {
+      for (let wait = 0; ; wait += 1) {
+        try {
+          const result = await fn(key);
+          key = idempotencyKey();
+          return result;
+        } catch (err) {
+          if (settled(err)) key = idempotencyKey();
+          const running = err instanceof ApiError && err.status === 409 && err.retryAfter > 0;
+          if (!running || wait >= STILL_RUNNING_WAITS) throw err;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(err.retryAfter, 5) * 1000));
+        }
+      }
+    },
+  };
 }

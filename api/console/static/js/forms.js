@@ -5,10 +5,10 @@
 // (a staff member and a price) can still save the others.
 
 import { h, replace, uid } from './dom.js';
-import { ApiError, idempotencyKey } from './api.js';
+import { ApiError, keyedSender } from './api.js';
 import { parseDecimal, toPaise, fromPaise } from './money.js';
 import { toISO, toLocalInput } from './format.js';
-import { errorNotice, notice } from './ui.js';
+import { errorNotice, notice, confirm } from './ui.js';
 
 function options(list) {
   return (list || []).map((o) => (Array.isArray(o) ? o : [o, o]));
@@ -90,7 +90,8 @@ function same(a, b) {
 /**
  * form builds a <form>. spec: {fields, values (initial), submit (button
  * text), patch (send changed fields only), onSubmit(body, {key}) → Promise,
- * done(result, form) after success, extra (nodes before the button)}.
+ * done(result, form) after success, extra (nodes before the button),
+ * confirm(body) → {message, yes, no} to ask before sending (null: send)}.
  * A field: {name, label, type, required, nullable, options, help, disabled,
  * send (false: shown but not sent)}.
  */
@@ -100,7 +101,7 @@ export function form(spec) {
   const status = h('div', { class: 'form-status' });
   const el = h('form', { class: ['form', spec.class], novalidate: true, 'aria-label': spec.label });
   const controls = new Map();
-  let key = idempotencyKey();
+  const keys = keyedSender();
 
   el.append(status);
   for (const f of fields) {
@@ -168,11 +169,12 @@ export function form(spec) {
       replace(status, notice('info', 'Nothing changed.'));
       return;
     }
+    const question = spec.confirm ? spec.confirm(body) : null;
+    if (question && !(await confirm(question.message, question.yes, question.no))) return;
     submit.disabled = true;
     el.setAttribute('aria-busy', 'true');
     try {
-      const result = await spec.onSubmit(body, { key });
-      key = idempotencyKey();
+      const result = await keys.send((key) => spec.onSubmit(body, { key }));
       for (const c of controls.values()) c.initial = read(c.f, c.input);
       if (spec.done) await spec.done(result, el);
       else replace(status, notice('ok', spec.saved || 'Saved.'));

@@ -3,7 +3,7 @@
 // with restock, refund), and the form that opens a return for an order.
 
 import { h } from './dom.js';
-import { api } from './api.js';
+import { api, keyedSender } from './api.js';
 import { form } from './forms.js';
 import { allowed } from './perm.js';
 import { badge, button, confirm, facts, link, section, table, errorNotice } from './ui.js';
@@ -48,9 +48,12 @@ export function returnCard(ret, order, onChange, { heading = true } = {}) {
     forms.push(h('details', { open: true }, h('summary', {}, 'Receive the returned units'), receiveForm(ret, order, onChange)));
   }
   if (ret.status === 'received' && allowed('POST', '/returns/{}/refund')) {
+    // One key per attempt: a refused refund (the gateway said no) is tried
+    // again with a new key, a click whose answer was lost with the same one.
+    const keys = keyedSender();
     actions.push(button(`Refund ${formatMoney(ret.refundAmount, cur)}`, async () => {
       if (await confirm(`Refund ${formatMoney(ret.refundAmount, cur)} to the customer through the payment provider?`, 'Refund')) {
-        act(() => api('POST', `/returns/${ret.id}/refund`, undefined, { headers: { 'Idempotency-Key': `return-refund-${ret.id}` } }), 'Return refunded.');
+        act(() => keys.send((key) => api('POST', `/returns/${ret.id}/refund`, undefined, { headers: { 'Idempotency-Key': key } })), 'Return refunded.');
       }
     }, { kind: 'primary' }));
   }
