@@ -10,7 +10,8 @@ import (
 )
 
 // list answers GET /admin/orders: page, limit, cursor, status, customerId,
-// orderNumber, dateFrom, dateTo (YYYY-MM-DD UTC, inclusive). A cursor
+// orderNumber, search (part of the order number, the customer's name or
+// email), dateFrom, dateTo (YYYY-MM-DD UTC, inclusive). A cursor
 // (pagination.nextCursor of the previous page) replaces page; both at once
 // are VALIDATION_ERROR.
 func (h *handlers) list(c *fiber.Ctx) error {
@@ -37,6 +38,9 @@ func (h *handlers) list(c *fiber.Ctx) error {
 		return err
 	}
 	if f.OrderNumber, err = httpx.QuerySearch(c, "orderNumber"); err != nil {
+		return err
+	}
+	if f.Search, err = httpx.QuerySearch(c, "search"); err != nil {
 		return err
 	}
 	if f.From, err = httpx.QueryDate(c, "dateFrom"); err != nil {
