@@ -102,6 +102,9 @@ func TestSearchVariants(t *testing.T) {
 	if len(got) != 1 || got[0] != (ref{ID: m["id"].(string), ProductTitle: "Crème Tee", SKU: "CT-M", Size: "M", Color: "Black", Available: 4}) {
 		t.Fatalf("by id: %+v", got)
 	}
+	if got := skus(search("skus=MUG-CT,CT-L,NONE")); got != "CT-L,MUG-CT" {
+		t.Fatalf("by exact SKUs: %s", got)
+	}
 	e.invalid(t, http.MethodGet, "/variants?ids=x", nil).ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
 	e.as(t, "viewer").do(t, http.MethodGet, "/variants?search=ct", nil).Expect(t, http.StatusOK)
 }

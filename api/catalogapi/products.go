@@ -122,7 +122,7 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ids, err := queryIDs(c, "ids", catalog.MaxListIDs)
+	ids, err := httpx.QueryIDs(c, "ids", catalog.MaxListIDs)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,11 @@
 package catalogapi
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gofiber/fiber/v2"
@@ -24,9 +28,9 @@ type variantRef struct {
 	Available     int           `json:"available"`
 }
 
-// searchVariants is GET /admin/variants?search=&ids=&page=&limit=: variants
-// by part of their SKU or of their product's title, or by id, ordered by
-// product title and SKU. Errors: VALIDATION_ERROR.
+// searchVariants is GET /admin/variants?search=&ids=&skus=&page=&limit=:
+// variants by part of their SKU or of their product's title, or by id or
+// exact SKU, ordered by product title and SKU. Errors: VALIDATION_ERROR.
 func (h *handlers) searchVariants(c *fiber.Ctx) error {
 	page, err := httpx.ParsePage(c)
 	if err != nil {
@@ -36,11 +40,15 @@ func (h *handlers) searchVariants(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ids, err := queryIDs(c, "ids", catalog.MaxListIDs)
+	ids, err := httpx.QueryIDs(c, "ids", catalog.MaxListIDs)
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.catalog.SearchVariants(c.UserContext(), catalog.VariantFilter{Search: search, IDs: ids, Window: page.Window()})
+	skus, err := querySKUs(c)
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.catalog.SearchVariants(c.UserContext(), catalog.VariantFilter{Search: search, IDs: ids, SKUs: skus, Window: page.Window()})
 	if err != nil {
 		return err
 	}
@@ -51,4 +59,21 @@ func (h *handlers) searchVariants(c *fiber.Ctx) error {
 			Inventory: r.Inventory, Available: r.Available}
 	}
 	return c.JSON(httpx.NewList(data, page, total))
+}
+
+// querySKUs parses ?skus=A,B (exact SKUs, at most catalog.MaxListIDs); nil
+// when absent. Errors: VALIDATION_ERROR on skus.
+func querySKUs(c *fiber.Ctx) ([]string, error) {
+	s, err := httpx.QueryText(c, "skus")
+	if err != nil || s == "" {
+		return nil, err
+	}
+	skus := strings.Split(s, ",")
+	if len(skus) > catalog.MaxListIDs {
+		return nil, apperr.Invalid("skus", fmt.Sprintf("must list at most %d SKUs", catalog.MaxListIDs))
+	}
+	for i := range skus {
+		skus[i] = strings.TrimSpace(skus[i])
+	}
+	return skus, nil
 }

@@ -17,8 +17,8 @@ import (
 )
 
 // GET /admin/orders?search= finds orders by part of the number, the
-// customer's name or email, with the other filters; a term over 200
-// characters is 400.
+// customer's name or email, with the other filters; ids= names orders; a
+// term over 200 characters or a bad id is 400.
 func TestListOrdersSearch(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
@@ -52,12 +52,14 @@ func TestListOrdersSearch(t *testing.T) {
 		{"search=rohan+de", []string{c.OrderNumber}},
 		{"search=priya&status=shipped", []string{b.OrderNumber}},
 		{"search=nobody", nil},
+		{"ids=" + a.ID.String() + "," + c.ID.String(), []string{c.OrderNumber, a.OrderNumber}},
 	} {
 		if got := get(tt.query); strings.Join(got, ",") != strings.Join(tt.want, ",") {
 			t.Fatalf("%s: %v, want %v", tt.query, got, tt.want)
 		}
 	}
 	app.Do(t, "GET", "/api/v1/admin/orders?search="+strings.Repeat("x", 201), testkit.Req{Token: token, Invalid: true}).ExpectField(t, "search")
+	app.Do(t, "GET", "/api/v1/admin/orders?ids=1,2", testkit.Req{Token: token}).ExpectField(t, "ids")
 }
 
 // The orders a filter selects are answered as CSV at once when few match:

@@ -15,13 +15,16 @@ import (
 )
 
 // VariantFilter selects variants for a picker: by part of the SKU or of the
-// product's title, or by id.
+// product's title, or by id or SKU.
 type VariantFilter struct {
 	// Search matches part of the SKU or of the product's title and
 	// description, ignoring case and accents.
 	Search string
 	// IDs, when set, selects only these variants (at most MaxListIDs).
 	IDs []uuid.UUID
+	// SKUs, when set, selects the variants with exactly these SKUs (at most
+	// MaxListIDs).
+	SKUs []string
 	paging.Window
 }
 
@@ -49,13 +52,16 @@ const variantMatches = `SELECT id FROM variants WHERE shop_fold(sku) LIKE shop_f
 
 // SearchVariants returns a page of variants matching f, ordered by product
 // title then SKU, and how many match in all. Errors: VALIDATION_ERROR
-// (search too long, too many ids).
+// (search too long, too many ids or SKUs).
 func (s *Service) SearchVariants(ctx context.Context, f VariantFilter) ([]VariantRef, int64, error) {
 	if utf8.RuneCountInString(f.Search) > maxSearch {
 		return nil, 0, apperr.Invalid("search", fmt.Sprintf("must be at most %d characters", maxSearch))
 	}
 	if len(f.IDs) > MaxListIDs {
 		return nil, 0, apperr.Invalid("ids", fmt.Sprintf("must name at most %d variants", MaxListIDs))
+	}
+	if len(f.SKUs) > MaxListIDs {
+		return nil, 0, apperr.Invalid("skus", fmt.Sprintf("must name at most %d variants", MaxListIDs))
 	}
 	if f.Limit <= 0 {
 		f.Limit = 20
@@ -67,6 +73,9 @@ func (s *Service) SearchVariants(ctx context.Context, f VariantFilter) ([]Varian
 	}
 	if f.IDs != nil {
 		where, args = where+" AND v.id IN ?", append(args, f.IDs)
+	}
+	if f.SKUs != nil {
+		where, args = where+" AND v.sku IN ?", append(args, f.SKUs)
 	}
 	var rows []VariantRef
 	var total int64

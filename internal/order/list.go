@@ -25,6 +25,9 @@ type Filter struct {
 	// Search matches part of the order number, the customer's name or email,
 	// ignoring case and accents ("000123", "priya", "@example.com").
 	Search string
+	// IDs, when set, selects only these orders (a page naming the orders it
+	// refers to).
+	IDs []uuid.UUID
 	// From and To are inclusive UTC dates of creation.
 	From, To *time.Time
 }
@@ -209,6 +212,9 @@ func (f Filter) conditions() (string, []any) {
 		// default escape.
 		add("id IN (SELECT order_id FROM order_search WHERE search_text LIKE shop_fold(?))", database.LikeContains(f.Search))
 	}
+	if f.IDs != nil {
+		add("id IN ?", f.IDs)
+	}
 	if f.From != nil {
 		add("created_at >= ?", *f.From)
 	}
@@ -228,10 +234,10 @@ var skipFrom = 1000
 const listOrder = "created_at DESC, id DESC"
 
 // countedByDay reports whether the day counters count f's matches: every
-// filter but a customer, an order number or a search, which bound the
+// filter but a customer, an order number, a search or ids, which bound the
 // matches by themselves (a search through its index).
 func (f Filter) countedByDay() bool {
-	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == ""
+	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil
 }
 
 // dayCounts returns the condition on order_day_counts selecting the

@@ -1,4 +1,4 @@
-package catalogapi
+package httpx
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// queryIDs parses an optional comma-separated list of at most max UUIDs
-// (?ids=a,b,c): nil when the parameter is absent. Errors: VALIDATION_ERROR
-// on name.
-func queryIDs(c *fiber.Ctx, name string, max int) ([]uuid.UUID, error) {
+// QueryIDs parses an optional comma-separated list of at most max UUIDs
+// (?ids=a,b,c), as a page asks for the names of the rows it refers to; nil
+// when the parameter is absent. Errors: VALIDATION_ERROR on name.
+func QueryIDs(c *fiber.Ctx, name string, max int) ([]uuid.UUID, error) {
 	s := c.Query(name)
 	if s == "" {
 		return nil, nil
