@@ -5,6 +5,7 @@
 // shared promise and across tabs through a Web Lock.
 
 import { toJSON } from './money.js';
+import { fieldName } from './format.js';
 
 const BASE = '/api/v1/admin';
 
@@ -12,9 +13,13 @@ const BASE = '/api/v1/admin';
 export class ApiError extends Error {
   constructor(status, body, retryAfter = '') {
     const e = (body && body.error) || {};
+    const d = e.details || {};
+    // A refused field is named as a person reads it (the form puts its own
+    // label instead), never by the API's field name.
+    const named = typeof d.field === 'string' && typeof d.issue === 'string' ? `${fieldName(d.field)} ${d.issue}` : '';
     super(status === 429 && retryAfter
       ? `Too many requests: try again in ${retryAfter} s.`
-      : e.message || `The server answered ${status}.`);
+      : named || e.message || `The server answered ${status}.`);
     this.status = status;
     // retryAfter is the Retry-After header in seconds (0 when absent).
     this.retryAfter = /^\d+$/.test(retryAfter) ? Number(retryAfter) : 0;
@@ -26,6 +31,11 @@ export class ApiError extends Error {
   /** field is the body field the error names, if any. */
   get field() {
     return typeof this.details.field === 'string' ? this.details.field : '';
+  }
+
+  /** issue is what is wrong with field, without the field's name. */
+  get issue() {
+    return typeof this.details.issue === 'string' ? this.details.issue : '';
   }
 }
 
@@ -74,6 +84,8 @@ async function parse(res) {
  * answer (null for 204) and rejects with an ApiError.
  */
 export async function api(method, path, body, { headers = {} } = {}) {
+  // A write may change any list kept below; they are read again after it.
+  if (method !== 'GET') references.clear();
   let res = await send(method, path, body, headers);
   if (res.status === 401 && !NO_REFRESH.some((p) => path.startsWith(p))) {
     if (await refreshSession()) {
@@ -84,6 +96,27 @@ export async function api(method, path, body, { headers = {} } = {}) {
     }
   }
   return parse(res);
+}
+
+// Small lists many pages consult (categories, customer groups,
+// collections, admins) are kept for a minute, so that moving between pages
+// does not ask for them again (docs/DECISIONS.md, "Console: names, forms
+// that recover, request budget").
+const REFERENCE_TTL_MS = 60_000;
+const references = new Map();
+
+/**
+ * referenceList resolves to the rows of a small list (its first 100, e.g.
+ * referenceList('/categories')), kept for a minute and dropped after any
+ * write the console makes.
+ */
+export function referenceList(path) {
+  const hit = references.get(path);
+  if (hit && hit.until > Date.now()) return hit.rows;
+  const rows = api('GET', path + (path.includes('?') ? '&' : '?') + 'limit=100').then((res) => res.data || []);
+  references.set(path, { rows, until: Date.now() + REFERENCE_TTL_MS });
+  rows.catch(() => references.delete(path));
+  return rows;
 }
 
 let refreshing = null;
@@ -105,6 +138,26 @@ function refreshSession() {
     });
   }
   return refreshing;
+}
+
+/**
+ * download fetches a file of the admin API (a CSV export) and hands it to
+ * the browser as a download named name; rejects with an ApiError.
+ */
+export async function download(path, name) {
+  let res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
+  if (res.status === 401 && (await refreshSession())) res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
+  if (!res.ok) return parse(res);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return name;
 }
 
 /** query renders a query string from the non-empty entries of params. */
