@@ -425,10 +425,24 @@ func screenshots(t *testing.T, b *browser, p *models.Product, o models.Order) {
 			{"orders", "/admin/orders", "Orders"},
 			{"order", "/admin/orders/" + o.ID.String(), "Order " + o.OrderNumber},
 			{"product", "/admin/products/" + p.ID.String(), "Console Tee"},
+			{"products", "/admin/products", "Products"},
+			{"returns", "/admin/returns", "Returns"},
+			{"audit", "/admin/audit", "Audit log"},
+			{"shipping", "/admin/shipping", "Shipping"},
 		} {
 			b.open(pg.path, pg.heading)
 			b.screenshot(dir, pg.name, w, h)
 		}
+		// A picker open on its matches, as a merchant filters orders by customer.
+		b.open("/admin/orders", "Orders")
+		b.waitUntil("the customer picker", `(() => {
+			const el = document.querySelector('form[aria-label="Filter orders"] [role=combobox]');
+			if (!el) return false;
+			el.focus(); el.value = 'shop'; el.dispatchEvent(new Event('input', { bubbles: true }));
+			return true;
+		})()`)
+		b.waitUntil("the matches", `[...document.querySelectorAll('[role=option]')].some((o) => o.getClientRects().length > 0)`)
+		b.screenshot(dir, "orders-picker", w, h)
 	}
 }
 
