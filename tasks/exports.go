@@ -26,4 +26,7 @@ func NewOrderExportTask(exportID string) (*asynq.Task, []asynq.Option) {
 	}
 }
 
+// An export is a job an admin follows through GET /admin/jobs/{id}. It is
+// added here, beside its task, rather than in JobTypes' literal, which every
+// new back-office job would otherwise edit on the same line.
 func init() { JobTypes[TypeOrderExport] = true }
