@@ -26,6 +26,7 @@ var staffBodies = map[string]any{
 	"POST /collections":                                   collectionRequest{},
 	"PATCH /collections/:collectionId":                    collectionPatchRequest{},
 	"POST /collections/:collectionId/products/:productId": nil,
+	"POST /products/bulk-status":                          bulkStatusRequest{},
 }
 
 // firstPriceAllowed lists the money fields catalog.write may set without

@@ -122,17 +122,30 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	ids, err := httpx.QueryIDs(c, "ids", catalog.MaxListIDs)
+	if err != nil {
+		return err
+	}
 	rows, total, err := h.catalog.ListProducts(c.UserContext(), catalog.ProductFilter{
-		Status: status, CategoryID: categoryID, Search: search, Window: page.Window(),
+		Status: status, CategoryID: categoryID, Search: search, IDs: ids, Window: page.Window(),
 	})
 	if err != nil {
 		return err
 	}
-	data := make([]productResponse, len(rows))
+	data := make([]productListItem, len(rows))
 	for i := range rows {
-		data[i] = newProduct(&rows[i])
+		r := &rows[i]
+		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available}
 	}
 	return c.JSON(httpx.NewList(data, page, total))
+}
+
+// productListItem is a product of the admin list, with its variants' stock.
+type productListItem struct {
+	productResponse
+	VariantCount int `json:"variantCount"`
+	OnHand       int `json:"onHand"`
+	Available    int `json:"available"`
 }
 
 func (h *handlers) getProduct(c *fiber.Ctx) error {

@@ -38,6 +38,8 @@ func Register(a *adminroute.Router, svc Services) {
 func registerCatalog(a *adminroute.Router, h *handlers) {
 	a.Post("/products", rbac.CatalogWrite, h.createProduct, adminroute.Audit("product.create", ""))
 	a.Get("/products", rbac.CatalogRead, h.listProducts)
+	a.Post("/products/bulk-status", rbac.CatalogWrite, h.setProductsStatus, adminroute.Audit("product.bulk_status", ""),
+		adminroute.RateBucket(adminroute.Bulk))
 	a.Get("/products/:productId", rbac.CatalogRead, h.getProduct)
 	// A new product needs a price, so catalog.write may set it at creation;
 	// changing it later needs pricing.write (docs/DECISIONS.md).
@@ -50,6 +52,7 @@ func registerCatalog(a *adminroute.Router, h *handlers) {
 	// is a pricing change even at creation.
 	a.Post("/products/:productId/variants", rbac.CatalogWrite, h.createVariant, adminroute.Audit("variant.create", ""),
 		adminroute.FieldPermission(rbac.PricingWrite, "price"), adminroute.FieldPermission(rbac.InventoryWrite, "inventory"))
+	a.Get("/variants", rbac.CatalogRead, h.searchVariants)
 	a.Get("/variants/:variantId", rbac.CatalogRead, h.getVariant)
 	a.Patch("/variants/:variantId", rbac.CatalogWrite, h.updateVariant, adminroute.Audit("variant.update", "variantId"),
 		adminroute.FieldPermission(rbac.PricingWrite, "price"), adminroute.FieldPermission(rbac.InventoryWrite, "inventory"))

@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/money"
@@ -57,10 +58,28 @@ func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, o
 		b.waitText("Fulfilment created.")
 		b.waitText(tracking)
 	}
-	ship(map[string]string{small.ID.String(): "1", medium.ID.String(): "0"}, "Delhivery", "DLV-1")
+	// Too many units are refused; the corrected fulfilment then goes
+	// through with a new Idempotency-Key.
+	b.open(page, heading)
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, small.ID), "9")
+	b.fill("Fulfil", "Carrier", "Delhivery")
+	b.fill("Fulfil", "Tracking number", "DLV-0")
+	b.press("Fulfil", "Create fulfilment")
+	b.waitUntil("the refusal of 9 units", `!!document.querySelector('form[aria-label="Fulfil"] .form-status .notice.error')`)
+	if o := readOrder(t, app, token, id); len(o.Fulfillments) != 0 {
+		t.Fatalf("a refused fulfilment was made: %+v", o)
+	}
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, small.ID), "1")
+	b.set(fmt.Sprintf(`form[aria-label="Fulfil"] input[name="qty-%s"]`, medium.ID), "0")
+	b.fill("Fulfil", "Tracking number", "DLV-1")
+	b.fill("Fulfil", "Tracking link", "https://track.example/DLV-1")
+	b.press("Fulfil", "Create fulfilment")
+	b.waitText("Fulfilment created.")
+	b.waitText("DLV-1")
 	if o := readOrder(t, app, token, id); o.FulfillmentStatus != "partially_fulfilled" || o.Status != "processing" || len(o.Fulfillments) != 1 {
 		t.Fatalf("after the first part: %+v", o)
 	}
+	returnsOfPartlyFulfilled(t, b, app, order, small)
 	ship(map[string]string{}, "BlueDart", "BD-2") // the rest, as the form offers it
 	if o := readOrder(t, app, token, id); o.FulfillmentStatus != "fulfilled" || o.Status != "shipped" || len(o.Fulfillments) != 2 {
 		t.Fatalf("after the second part: %+v", o)
@@ -85,7 +104,8 @@ func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, o
 	b.press("Receive return", "Mark received")
 	b.waitText("Return received.")
 	b.press("", "Refund ₹499.50")
-	b.press("", "Refund") // the confirmation dialog
+	b.waitUntil("the confirmation", `!!document.querySelector('dialog[open].confirm')`)
+	b.press("", "Refund ₹499.50") // the confirmation dialog's
 	b.waitText("Return refunded.")
 	var after models.Order
 	app.DB.Take(&after, "id = ?", order.ID)
@@ -97,6 +117,59 @@ func fulfilAndReturn(t *testing.T, b *browser, app *testkit.App, token string, o
 	if v.Inventory != 5 { // shipped one, the return put it back
 		t.Fatalf("medium on hand %d after the restock, want 5", v.Inventory)
 	}
+
+	// The history tells the whole story in names: shipments by carrier and
+	// tracking number, the refunds and the returns.
+	b.open(page, heading)
+	history := eval[string](b, `[...document.querySelectorAll('.timeline li')].map((l) => l.innerText.replace(/\s+/g, ' ')).join('\n')`)
+	for _, want := range []string{"Shipped 1 unit by Delhivery DLV-1", "Shipped 2 units by BlueDart BD-2", "Delivered: BlueDart BD-2",
+		"Refund of ₹100.25", "Refund of ₹499.50", "Return of 1 unit opened by the shop", "Reason: Worn, tags removed", "Return Cancelled"} {
+		if !strings.Contains(history, want) {
+			t.Fatalf("the history lacks %q:\n%s", want, history)
+		}
+	}
+	if strings.Contains(history, "fulfilment ") {
+		t.Fatalf("the history names a fulfilment by id:\n%s", history)
+	}
+}
+
+// returnsOfPartlyFulfilled opens a return of the one shipped unit of a
+// partly fulfilled order: approved, then cancelled (it will not come back:
+// stock untouched); opened again and rejected, the reason shown.
+func returnsOfPartlyFulfilled(t *testing.T, b *browser, app *testkit.App, order models.Order, small models.OrderItem) {
+	var before models.Variant
+	app.DB.Take(&before, "id = ?", small.VariantID)
+	open := func() {
+		b.press("", "Open a return…")
+		b.set(fmt.Sprintf(`input[name="return-qty-%s"]`, small.ID), "1")
+		b.press("New return", "Open return")
+		b.waitText("Return opened.")
+	}
+	open()
+	b.press("", "Approve")
+	b.waitText("Return approved.")
+	b.press("", "Cancel return")
+	b.waitUntil("the confirmation", `!!document.querySelector('dialog[open].confirm')`)
+	b.press("", "Cancel return")
+	b.waitText("Return cancelled.")
+	var after models.Variant
+	app.DB.Take(&after, "id = ?", small.VariantID)
+	if after.Inventory != before.Inventory || after.Committed != before.Committed || after.Reserved != before.Reserved {
+		t.Fatalf("cancelling an approved return moved stock: %+v → %+v", before, after)
+	}
+	var statuses []string
+	app.DB.Raw(`SELECT status FROM returns WHERE order_id = ?`, order.ID).Scan(&statuses)
+	if len(statuses) != 1 || statuses[0] != "cancelled" {
+		t.Fatalf("returns %v", statuses)
+	}
+	open()
+	b.press("", "Reject…")
+	b.fill("Reject return", "Reason", "Worn, tags removed")
+	b.press("Reject return", "Reject return")
+	b.waitText("Return rejected.")
+	b.waitText("Rejected because")
+	b.waitText("Worn, tags removed")
+	b.accessible()
 }
 
 // shippingInConsole creates a zone for Karnataka with a method from the

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/gocommerce/shop/internal/testkit"
 )
 
 // stepTimeout bounds one browser step: far above what a step takes, so a
@@ -176,11 +177,11 @@ func (b *browser) waitText(text string) {
 	b.waitUntil("the text "+text, fmt.Sprintf(`(document.querySelector('main') || document.body).innerText.includes(%s)`, js(text)))
 }
 
-// scopeJS is the element searched: the open dialog, else the form labelled
-// scope, else the document.
+// scopeJS is the element searched: the topmost open dialog, else the form
+// labelled scope, else the document.
 func scopeJS(scope string) string {
 	if scope == "" {
-		return `(document.querySelector('dialog[open]') || document)`
+		return `([...document.querySelectorAll('dialog[open]')].pop() || document)`
 	}
 	return fmt.Sprintf(`document.querySelector('form[aria-label=%s]')`, js(scope))
 }
@@ -280,4 +281,42 @@ func (b *browser) screenshot(dir, name string, width, height int64) {
 func (b *browser) viewport(width, height int64) {
 	b.t.Helper()
 	b.do("viewport", chromedp.EmulateViewport(width, height))
+}
+
+// pick types term into the picker labelled label (in scope), as a person
+// would (focused, then typed), waits for the match whose label is option
+// and clicks it with the mouse; the picker then shows option.
+func (b *browser) pick(scope, label, term, option string) {
+	b.t.Helper()
+	b.waitUntil(fmt.Sprintf("a picker labelled %q", label), fmt.Sprintf(`(() => {
+		const root = %s;
+		if (!root) return false;
+		const l = [...root.querySelectorAll('label')].find((l) => l.textContent.replace(/\s*\*\s*$/, '').trim().startsWith(%s));
+		const el = l && document.getElementById(l.htmlFor);
+		if (!el || el.getAttribute('role') !== 'combobox') return false;
+		el.focus();
+		el.value = %s;
+		el.dispatchEvent(new Event('input', { bubbles: true }));
+		return true;
+	})()`, scopeJS(scope), js(label), js(term)))
+	opt := fmt.Sprintf(`[...document.querySelectorAll('[role=option]')].find((o) => o.getClientRects().length > 0 &&
+		o.querySelector('.picker-label').textContent === %s)`, js(option))
+	b.waitUntil(fmt.Sprintf("the match %q", option), "!!"+opt)
+	b.do("pick "+option, chromedp.Click(chromedp.JSPath(opt), chromedp.NodeVisible))
+	b.waitUntil(fmt.Sprintf("%q picked", option), `document.activeElement && document.activeElement.getAttribute('role') === 'combobox' &&
+		document.activeElement.closest('.picker').querySelector('[role=listbox]').hidden`)
+}
+
+// needChromium returns the Chromium to drive, skipping the test without one
+// unless CI is set, where a missing browser fails the test instead.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	bin := testkit.Chromium()
+	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium not installed, and CI is set: the console browser tests must run (`make chromium`)")
+		}
+		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the console browser test")
+	}
+	return bin
 }

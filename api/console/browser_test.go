@@ -69,6 +69,8 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	b.fill("Turn on two-factor sign-in", "6-digit code", enableCode)
 	b.press("", "Turn on")
 	b.waitUntil("ten backup codes", `document.querySelectorAll('.backup-codes li').length === 10`)
+	// The profile says 2FA is on at once, not after the codes are put away.
+	b.waitUntil("the profile's 2FA on", `!!document.querySelector('main dl .badge-on') && !document.querySelector('main dl .badge-off')`)
 	b.accessible()
 	b.press("", "I have saved them")
 	b.waitUntil("the account page with 2FA on", `!!document.querySelector('main .badge-on') && !document.querySelector('.backup-codes')`)
@@ -91,18 +93,40 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	// Find the order by its number and refund part of it.
 	b.open("/admin/orders", "Orders")
 	b.accessible()
-	b.fill("Filter orders", "Order number", order.OrderNumber)
+	b.fill("Filter orders", "Search", strings.TrimLeft(strings.TrimPrefix(order.OrderNumber, "ORD-"), "0"))
 	b.press("Filter orders", "Filter")
-	b.waitUntil("the filtered list", fmt.Sprintf(`location.search.includes('orderNumber=') && document.querySelectorAll('main tbody tr').length === 1 && document.querySelector('main tbody a').textContent === %s`, js(order.OrderNumber)))
+	b.waitUntil("the filtered list", fmt.Sprintf(`location.search.includes('search=') && document.querySelectorAll('main tbody tr').length === 1 && document.querySelector('main tbody a').textContent === %s`, js(order.OrderNumber)))
 	b.press("", order.OrderNumber)
 	b.waitHeading("Order " + order.OrderNumber)
 	b.waitText("₹1,548.50") // 2 × 499.50 + 499.50 + 50 shipping
 	b.waitText("CGST")      // Karnataka to Karnataka: split in halves
 	b.accessible()
 	b.press("", "Refund…")
-	b.fill("Refund", "Amount", "100.25")
+	// The amount starts empty: a refund of the whole balance is typed.
+	if got := eval[string](b, `document.querySelector('form[aria-label="Refund"] input[name="amount"]').value`); got != "" {
+		t.Fatalf("the refund amount starts as %q", got)
+	}
+	// More than was paid is confirmed, then refused next to the amount,
+	// worded with the field's label; the corrected request then goes
+	// through with a new Idempotency-Key (the refused one's would answer
+	// 409 "used with another request").
+	b.fill("Refund", "Amount", "5000")
 	b.fill("Refund", "Reason", "Box arrived damaged")
 	b.press("Refund", "Refund")
+	b.waitUntil("the confirmation", `!!document.querySelector('dialog[open].confirm')`)
+	if got := eval[[]string](b, `[...document.querySelectorAll('dialog[open] button')].map((b) => b.textContent)`); !slices.Equal(got, []string{"Don't refund", "Refund ₹5,000.00"}) {
+		t.Fatalf("the refund confirmation's buttons: %q", got)
+	}
+	b.press("", "Refund ₹5,000.00")
+	b.waitUntil("the amount refused beside its field", `(() => {
+		const form = document.querySelector('form[aria-label="Refund"]');
+		const input = form && form.querySelector('input[name="amount"]');
+		return !!input && input.getAttribute('aria-invalid') === 'true' &&
+			document.getElementById(input.id + '-err').textContent === 'Amount (up to ₹1,548.50) must be at most 1548.5';
+	})()`)
+	b.fill("Refund", "Amount", "100.25")
+	b.press("Refund", "Refund")
+	b.press("", "Refund ₹100.25")
 	b.waitText("Refund of ₹100.25")
 	var after models.Order
 	app.DB.Take(&after, "id = ?", order.ID)
@@ -226,7 +250,7 @@ func createProductInConsole(t *testing.T, b *browser, app *testkit.App) *models.
 	b.waitUntil("the price error beside the price", `(() => {
 		const input = document.getElementById([...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Price')).htmlFor);
 		const err = document.getElementById(input.id + '-err');
-		return input.getAttribute('aria-invalid') === 'true' && err.textContent === 'price must be greater than 0' && document.activeElement === input;
+		return input.getAttribute('aria-invalid') === 'true' && err.textContent === 'Price (INR, GST included) must be greater than 0' && document.activeElement === input;
 	})()`)
 	b.fill("New product", "Price", "499.50")
 	b.press("New product", "Create product")
@@ -401,10 +425,24 @@ func screenshots(t *testing.T, b *browser, p *models.Product, o models.Order) {
 			{"orders", "/admin/orders", "Orders"},
 			{"order", "/admin/orders/" + o.ID.String(), "Order " + o.OrderNumber},
 			{"product", "/admin/products/" + p.ID.String(), "Console Tee"},
+			{"products", "/admin/products", "Products"},
+			{"returns", "/admin/returns", "Returns"},
+			{"audit", "/admin/audit", "Audit log"},
+			{"shipping", "/admin/shipping", "Shipping"},
 		} {
 			b.open(pg.path, pg.heading)
 			b.screenshot(dir, pg.name, w, h)
 		}
+		// A picker open on its matches, as a merchant filters orders by customer.
+		b.open("/admin/orders", "Orders")
+		b.waitUntil("the customer picker", `(() => {
+			const el = document.querySelector('form[aria-label="Filter orders"] [role=combobox]');
+			if (!el) return false;
+			el.focus(); el.value = 'shop'; el.dispatchEvent(new Event('input', { bubbles: true }));
+			return true;
+		})()`)
+		b.waitUntil("the matches", `[...document.querySelectorAll('[role=option]')].some((o) => o.getClientRects().length > 0)`)
+		b.screenshot(dir, "orders-picker", w, h)
 	}
 }
 
@@ -436,7 +474,11 @@ func everyPageAndJobs(t *testing.T, b *browser, app *testkit.App, p *models.Prod
 	var before models.Variant
 	app.DB.Take(&before, "id = ?", p.Variants[0].ID)
 	b.open("/admin/inventory", "Inventory")
-	lines := fmt.Sprintf("%s add 3\n%s set 40", p.Variants[0].ID, p.Variants[1].ID)
+	// By SKU, as a stock sheet has them; an unknown SKU is refused with its line first.
+	b.fill("Bulk update", "Updates", fmt.Sprintf("%s add 3\nNO-SUCH-SKU set 1", p.Variants[0].SKU))
+	b.press("Bulk update", "Queue update")
+	b.waitText("Line 2 (NO-SUCH-SKU set 1): is not the SKU of any variant.")
+	lines := fmt.Sprintf("%s add 3\n%s set 40", p.Variants[0].SKU, p.Variants[1].SKU)
 	b.fill("Bulk update", "Updates", lines)
 	b.press("Bulk update", "Queue update")
 	b.waitUntil("the bulk update job to complete", `document.querySelector('.job')?.dataset.state === 'completed'`)

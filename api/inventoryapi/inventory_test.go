@@ -240,3 +240,47 @@ func ids(vs []models.Variant) []uuid.UUID {
 // pollingAllowed lifts the general admin rate limit (100/min) for tests
 // that poll a job until it finishes.
 var pollingAllowed = testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })
+
+// A stock sheet names variants by SKU: lines by SKU and by id mix in one
+// job; an unknown SKU, a line naming neither or both, or one variant named
+// twice (by SKU and id) is 400 naming the line, and nothing is queued.
+func TestBulkUpdateBySKU(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	vs := mustVariants(t, app.DB, 3)
+	post := func(updates []map[string]any, invalid bool) *testkit.Response {
+		return app.Do(t, "POST", "/api/v1/admin/inventory/bulk-update", testkit.Req{Token: token,
+			Body: map[string]any{"updates": updates}, Invalid: invalid})
+	}
+	for _, c := range []struct {
+		name    string
+		updates []map[string]any
+		field   string
+	}{
+		{"unknown SKU", []map[string]any{{"sku": vs[0].SKU, "operation": "add", "inventory": 1},
+			{"sku": "NOPE-1", "operation": "add", "inventory": 1}}, "updates[1].sku"},
+		{"neither", []map[string]any{{"operation": "add", "inventory": 1}}, "updates[0].variantId"},
+		{"both", []map[string]any{{"sku": vs[0].SKU, "variantId": vs[0].ID, "operation": "add", "inventory": 1}}, "updates[0].sku"},
+		{"one variant twice", []map[string]any{{"sku": vs[1].SKU, "operation": "add", "inventory": 1},
+			{"variantId": vs[1].ID, "operation": "set", "inventory": 1}}, "updates[1].variantId"},
+	} {
+		post(c.updates, c.field == "updates[0].variantId").ExpectField(t, c.field)
+	}
+	if info, err := app.Inspector.GetQueueInfo(tasks.QueueDefault); err == nil && info.Pending != 0 {
+		t.Fatalf("%d tasks queued by refused requests", info.Pending)
+	}
+
+	body := post([]map[string]any{
+		{"sku": vs[0].SKU, "operation": "set", "inventory": 7},
+		{"variantId": vs[1].ID, "operation": "add", "inventory": 2},
+		{"sku": vs[2].SKU, "operation": "subtract", "inventory": 1},
+	}, false).Expect(t, 202).Map(t)
+	if j := waitJob(t, app, token, body["jobId"].(string)); j.State != "completed" {
+		t.Fatalf("job %+v", j)
+	}
+	var got []models.Variant
+	app.DB.Where("id IN ?", ids(vs)).Order("sku").Find(&got)
+	if got[0].Inventory != 7 || got[1].Inventory != 102 || got[2].Inventory != 99 {
+		t.Fatalf("after the update: %d %d %d", got[0].Inventory, got[1].Inventory, got[2].Inventory)
+	}
+}

@@ -64,8 +64,10 @@ func (h *handlers) overview(c *fiber.Ctx) error {
 	})
 }
 
+// bulkLine names its variant by id or, as a stock sheet does, by SKU.
 type bulkLine struct {
-	VariantID string `json:"variantId" validate:"required,uuid"`
+	VariantID string `json:"variantId" validate:"omitempty,uuid"`
+	SKU       string `json:"sku" validate:"omitempty,max=64"`
 	Inventory *int   `json:"inventory" validate:"required,min=0,max=1000000000"`
 	Operation string `json:"operation" validate:"required"` // stock.Ops, checked by SubmitBulk
 }
@@ -87,13 +89,9 @@ func (h *handlers) bulkUpdate(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	updates := make([]stock.Adjustment, len(req.Updates))
-	for i, l := range req.Updates {
-		id, err := uuid.Parse(l.VariantID)
-		if err != nil {
-			return apperr.Invalid("updates["+strconv.Itoa(i)+"].variantId", "must be a UUID")
-		}
-		updates[i] = stock.Adjustment{VariantID: id, Quantity: *l.Inventory, Operation: l.Operation}
+	updates, err := h.adjustments(c, req.Updates)
+	if err != nil {
+		return err
 	}
 	jobID, err := h.stock.SubmitBulk(c.UserContext(), updates)
 	if err != nil {
@@ -102,4 +100,39 @@ func (h *handlers) bulkUpdate(c *fiber.Ctx) error {
 	adminroute.SetAuditEntity(c, jobID)
 	adminroute.AddAuditMeta(c, "updates", len(updates))
 	return c.Status(fiber.StatusAccepted).JSON(JobAccepted{JobID: jobID, Status: "queued"})
+}
+
+// adjustments turns the lines into stock adjustments, finding the variant of
+// each line named by SKU. Errors: VALIDATION_ERROR naming updates[i].variantId
+// or .sku (neither or both given, unknown SKU).
+func (h *handlers) adjustments(c *fiber.Ctx, lines []bulkLine) ([]stock.Adjustment, error) {
+	var skus []string
+	for i, l := range lines {
+		field := "updates[" + strconv.Itoa(i) + "]."
+		switch {
+		case l.VariantID == "" && l.SKU == "":
+			return nil, apperr.Invalid(field+"variantId", "is required unless sku names the variant")
+		case l.VariantID != "" && l.SKU != "":
+			return nil, apperr.Invalid(field+"sku", "must not be given with variantId")
+		case l.SKU != "":
+			skus = append(skus, l.SKU)
+		}
+	}
+	bySKU, err := h.stock.VariantsBySKU(c.UserContext(), skus)
+	if err != nil {
+		return nil, err
+	}
+	updates := make([]stock.Adjustment, len(lines))
+	for i, l := range lines {
+		id, ok := bySKU[l.SKU]
+		if l.SKU == "" {
+			if id, err = uuid.Parse(l.VariantID); err != nil {
+				return nil, apperr.Invalid("updates["+strconv.Itoa(i)+"].variantId", "must be a UUID")
+			}
+		} else if !ok {
+			return nil, apperr.Invalid("updates["+strconv.Itoa(i)+"].sku", "is not the SKU of any variant")
+		}
+		updates[i] = stock.Adjustment{VariantID: id, Quantity: *l.Inventory, Operation: l.Operation}
+	}
+	return updates, nil
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // list answers GET /admin/orders: page, limit, cursor, status, customerId,
-// orderNumber, dateFrom, dateTo (YYYY-MM-DD UTC, inclusive). A cursor
+// orderNumber, search (part of the order number, the customer's name or
+// email), ids (at most maxListIDs), dateFrom, dateTo (YYYY-MM-DD UTC,
+// inclusive). A cursor
 // (pagination.nextCursor of the previous page) replaces page; both at once
 // are VALIDATION_ERROR.
 func (h *handlers) list(c *fiber.Ctx) error {
@@ -39,6 +41,12 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if f.OrderNumber, err = httpx.QuerySearch(c, "orderNumber"); err != nil {
 		return err
 	}
+	if f.Search, err = httpx.QuerySearch(c, "search"); err != nil {
+		return err
+	}
+	if f.IDs, err = httpx.QueryIDs(c, "ids", maxListIDs); err != nil {
+		return err
+	}
 	if f.From, err = httpx.QueryDate(c, "dateFrom"); err != nil {
 		return err
 	}
@@ -61,6 +69,9 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	}
 	return c.JSON(out)
 }
+
+// maxListIDs bounds ?ids=: a page's worth of orders to name.
+const maxListIDs = 100
 
 // listBody is the order list: the common list body (httpx.NewList) whose
 // pagination also carries the cursor of the next page.

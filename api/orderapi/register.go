@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/rbac"
 )
 
@@ -14,6 +15,7 @@ import (
 const (
 	actionStatusUpdate = "order.status_update"
 	actionRefund       = "order.refund"
+	actionExport       = "order.export"
 )
 
 // Services are what the order routes call.
@@ -21,17 +23,24 @@ type Services struct {
 	Orders *order.Service
 	// Fulfillments shows an order's shipments in its detail.
 	Fulfillments *fulfillment.Service
+	// Exports writes the CSV of the orders a filter selects.
+	Exports *orderexport.Service
 }
 
 type handlers struct {
 	orders    *order.Service
 	shipments *fulfillment.Service
+	exports   *orderexport.Service
 }
 
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments}
+	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports}
 	a.Get("/orders", rbac.OrdersRead, h.list)
+	// Before /orders/:orderId, which would take "export" for an id.
+	a.Get("/orders/export", rbac.OrdersRead, h.exportNow, adminroute.RateBucket(adminroute.Bulk))
+	a.Post(ExportsPath, rbac.OrdersRead, h.exportJob, adminroute.Audit(actionExport, ""), adminroute.RateBucket(adminroute.Bulk))
+	a.Get(ExportsPath+"/:exportId", rbac.OrdersRead, h.exportDownload)
 	a.Get("/orders/:orderId", rbac.OrdersRead, h.get)
 	a.Patch("/orders/:orderId/status", rbac.OrdersWrite, h.updateStatus, adminroute.Audit(actionStatusUpdate, "orderId"))
 	a.Post("/orders/:orderId/refund", rbac.RefundsWrite, h.refund, adminroute.Audit(actionRefund, "orderId"))

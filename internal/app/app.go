@@ -29,6 +29,7 @@ import (
 	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
 	"github.com/gocommerce/shop/internal/returns"
@@ -149,6 +150,9 @@ type App struct {
 	Analytics *analytics.Service
 	Reconcile *reconcile.Service
 	System    *system.Service
+
+	// OrderExports writes the CSV of the orders a filter selects.
+	OrderExports *orderexport.Service
 
 	// Outbound webhooks: the subscriptions and their delivery.
 	WebhookSubscriptions *webhooks.Subscriptions
@@ -361,6 +365,7 @@ func (a *App) build() error {
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
 	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
+	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},

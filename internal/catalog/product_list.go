@@ -20,9 +20,25 @@ type ProductFilter struct {
 	Status     string
 	CategoryID *uuid.UUID
 	// Search matches title and description as a substring, ignoring case
-	// and accents ("cafe" finds "Café").
+	// and accents ("cafe" finds "Café"), or part of a variant's SKU.
 	Search string
+	// IDs, when set, selects only these products (at most MaxListIDs).
+	IDs []uuid.UUID
 	paging.Window
+}
+
+// MaxListIDs bounds the ids a list may ask for at once: a page's worth.
+const MaxListIDs = 100
+
+// ListedProduct is a product as the admin list shows it, with the stock of
+// its variants.
+type ListedProduct struct {
+	models.Product
+	// Variants is how many variants the product has.
+	Variants int
+	// OnHand and Available sum its variants' units on hand and units that
+	// can still be sold (on hand less reserved and committed, not below 0).
+	OnHand, Available int
 }
 
 // maxSearch bounds a search term.
@@ -32,6 +48,13 @@ const maxSearch = 200
 // indexed by trigrams (products_search_text_idx): a LIKE on it uses the
 // index, and rechecks compare stored text instead of folding every row.
 const searchExpr = `search_text`
+
+// searchMatches selects the ids of the products a search pattern matches:
+// by their text, or by a variant's SKU (variants_sku_search_idx). A UNION
+// rather than an OR, so that each side reads its own trigram index instead
+// of one scan of every product testing both.
+const searchMatches = `SELECT id FROM products WHERE ` + searchExpr + ` LIKE shop_fold(?)
+	UNION SELECT product_id FROM variants WHERE shop_fold(sku) LIKE shop_fold(?)`
 
 func (f ProductFilter) where(db *gorm.DB) *gorm.DB {
 	q := db.Model(&models.Product{})
@@ -43,7 +66,11 @@ func (f ProductFilter) where(db *gorm.DB) *gorm.DB {
 	}
 	if f.Search != "" {
 		// likeContains escapes with backslash, LIKE's default escape
-		q = q.Where(searchExpr+` LIKE shop_fold(?)`, database.LikeContains(f.Search))
+		pattern := database.LikeContains(f.Search)
+		q = q.Where(`id IN (`+searchMatches+`)`, pattern, pattern)
+	}
+	if f.IDs != nil {
+		q = q.Where("id IN ?", f.IDs)
 	}
 	return q
 }
@@ -53,9 +80,10 @@ func (f ProductFilter) page(db *gorm.DB) *gorm.DB {
 	return f.where(db).Order("created_at DESC, id DESC").Limit(f.Limit).Offset(f.Offset)
 }
 
-// ListProducts returns a page of products matching f and how many match in
-// all. Errors: VALIDATION_ERROR (status, search too long).
-func (s *Service) ListProducts(ctx context.Context, f ProductFilter) ([]models.Product, int64, error) {
+// ListProducts returns a page of products matching f, with their stock,
+// and how many match in all. Errors: VALIDATION_ERROR (status, search too
+// long, too many ids).
+func (s *Service) ListProducts(ctx context.Context, f ProductFilter) ([]ListedProduct, int64, error) {
 	if f.Status != "" {
 		if err := checkStatus(f.Status); err != nil {
 			return nil, 0, err
@@ -64,16 +92,23 @@ func (s *Service) ListProducts(ctx context.Context, f ProductFilter) ([]models.P
 	if utf8.RuneCountInString(f.Search) > maxSearch {
 		return nil, 0, apperr.Invalid("search", fmt.Sprintf("must be at most %d characters", maxSearch))
 	}
+	if len(f.IDs) > MaxListIDs {
+		return nil, 0, apperr.Invalid("ids", fmt.Sprintf("must name at most %d products", MaxListIDs))
+	}
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
-	var rows []models.Product
+	var rows []ListedProduct
 	var total int64
 	list := func(db *gorm.DB) error {
-		if err := f.page(db).Find(&rows).Error; err != nil {
+		var products []models.Product
+		if err := f.page(db).Find(&products).Error; err != nil {
 			return err
 		}
 		var err error
+		if rows, err = withStock(db, products); err != nil {
+			return err
+		}
 		total, err = pageTotal(len(rows), f.Limit, f.Offset, func() (int64, error) {
 			var n int64
 			return n, f.where(db).Count(&n).Error
@@ -99,6 +134,39 @@ func (s *Service) ListProducts(ctx context.Context, f ProductFilter) ([]models.P
 		return nil, 0, translate(err, resProduct)
 	}
 	return rows, total, nil
+}
+
+// withStock returns products with the stock of their variants, read in one
+// statement for the page.
+func withStock(db *gorm.DB, products []models.Product) ([]ListedProduct, error) {
+	out := make([]ListedProduct, len(products))
+	if len(products) == 0 {
+		return out, nil
+	}
+	ids := make([]uuid.UUID, len(products))
+	for i, p := range products {
+		ids[i] = p.ID
+	}
+	var sums []struct {
+		ProductID                   uuid.UUID
+		Variants, OnHand, Available int
+	}
+	if err := db.Raw(`SELECT product_id, count(*) AS variants, coalesce(sum(inventory), 0) AS on_hand,
+			coalesce(sum(greatest(inventory - reserved - committed, 0)), 0) AS available
+		FROM variants WHERE product_id IN ? GROUP BY product_id`, ids).Scan(&sums).Error; err != nil {
+		return nil, err
+	}
+	byProduct := make(map[uuid.UUID]int, len(sums))
+	for i, s := range sums {
+		byProduct[s.ProductID] = i
+	}
+	for i, p := range products {
+		out[i].Product = p
+		if j, ok := byProduct[p.ID]; ok {
+			out[i].Variants, out[i].OnHand, out[i].Available = sums[j].Variants, sums[j].OnHand, sums[j].Available
+		}
+	}
+	return out, nil
 }
 
 // pageTotal returns the number of matching rows. A page that is neither

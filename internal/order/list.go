@@ -2,12 +2,14 @@ package order
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/google/uuid"
@@ -20,6 +22,12 @@ type Filter struct {
 	CustomerID *uuid.UUID
 	// OrderNumber matches one order exactly (case-insensitive), e.g. ORD-000123.
 	OrderNumber string
+	// Search matches part of the order number, the customer's name or email,
+	// ignoring case and accents ("000123", "priya", "@example.com").
+	Search string
+	// IDs, when set, selects only these orders (a page naming the orders it
+	// refers to).
+	IDs []uuid.UUID
 	// From and To are inclusive UTC dates of creation.
 	From, To *time.Time
 }
@@ -82,13 +90,34 @@ type listRow struct {
 // order committed before the call is in both or, if it commits meanwhile, in
 // neither. Every filter has an index in list order (orders_created_idx,
 // orders_status_idx, orders_customer_idx; the order number is unique), so
-// a page reads Limit+1 index entries after its offset or cursor. How the
-// total is counted depends on the filter: see count.
+// a page reads Limit+1 index entries after its offset or cursor; a search
+// reads its matches through the trigram index of order_search
+// (docs/DECISIONS.md, "Console search and exports"). How the total is
+// counted depends on the filter: see count.
 func (s *Service) List(ctx context.Context, f Filter, p Page) (Listed, error) {
 	if f.From != nil && f.To != nil && f.From.After(*f.To) {
 		return Listed{}, apperr.Invalid("dateFrom", "must not be after dateTo")
 	}
-	db := s.db.WithContext(ctx)
+	if f.Search != "" {
+		// A generic plan of a prepared search cannot see the pattern and
+		// would read the whole trigram index for a short term; as for the
+		// product search, each search is planned with its own pattern.
+		var out Listed
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec(`SET LOCAL plan_cache_mode = force_custom_plan`).Error; err != nil {
+				return err
+			}
+			var err error
+			out, err = list(tx, f, p)
+			return err
+		}, &sql.TxOptions{ReadOnly: true})
+		return out, err
+	}
+	return list(s.db.WithContext(ctx), f, p)
+}
+
+// list is List on db.
+func list(db *gorm.DB, f Filter, p Page) (Listed, error) {
 	total, totalArgs := f.count()
 
 	// The page's ids first (an index-only scan), then the columns and line
@@ -177,6 +206,15 @@ func (f Filter) conditions() (string, []any) {
 	if n := f.orderNumber(); n != "" {
 		add("order_number = ?", n)
 	}
+	if f.Search != "" {
+		// order_search is kept by triggers of orders (migrations/00027) and
+		// indexed by trigrams; LikeContains escapes with backslash, LIKE's
+		// default escape.
+		add("id IN (SELECT order_id FROM order_search WHERE search_text LIKE shop_fold(?))", database.LikeContains(f.Search))
+	}
+	if f.IDs != nil {
+		add("id IN ?", f.IDs)
+	}
 	if f.From != nil {
 		add("created_at >= ?", *f.From)
 	}
@@ -196,9 +234,11 @@ var skipFrom = 1000
 const listOrder = "created_at DESC, id DESC"
 
 // countedByDay reports whether the day counters count f's matches: every
-// filter but a customer or an order number, which bound the matches by
-// themselves.
-func (f Filter) countedByDay() bool { return f.CustomerID == nil && f.orderNumber() == "" }
+// filter but a customer, an order number, a search or ids, which bound the
+// matches by themselves (a search through its index).
+func (f Filter) countedByDay() bool {
+	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil
+}
 
 // dayCounts returns the condition on order_day_counts selecting the
 // counter rows of f's days and status, and its arguments (only when
@@ -259,9 +299,9 @@ func (f Filter) skipTo(offset, limit int) (string, []any) {
 // change's transaction (migrations/00011_order_counts.sql) answer the
 // filters that index counts cannot bound: none or a status reads a few
 // shard rows a status; dates read a few a day and status, however many
-// orders the days hold. A customer or an order number bounds the matches by
-// itself (a customer's orders; one order), so those are counted from the
-// orders' indexes.
+// orders the days hold. A customer, an order number or a search bounds the
+// matches by itself (a customer's orders; one order; the search's matches),
+// so those are counted from the indexes.
 func (f Filter) count() (string, []any) {
 	switch {
 	case !f.countedByDay():

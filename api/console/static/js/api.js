@@ -5,6 +5,7 @@
 // shared promise and across tabs through a Web Lock.
 
 import { toJSON } from './money.js';
+import { fieldName } from './format.js';
 
 const BASE = '/api/v1/admin';
 
@@ -12,10 +13,16 @@ const BASE = '/api/v1/admin';
 export class ApiError extends Error {
   constructor(status, body, retryAfter = '') {
     const e = (body && body.error) || {};
+    const d = e.details || {};
+    // A refused field is named as a person reads it (the form puts its own
+    // label instead), never by the API's field name.
+    const named = typeof d.field === 'string' && typeof d.issue === 'string' ? `${fieldName(d.field)} ${d.issue}` : '';
     super(status === 429 && retryAfter
       ? `Too many requests: try again in ${retryAfter} s.`
-      : e.message || `The server answered ${status}.`);
+      : named || e.message || `The server answered ${status}.`);
     this.status = status;
+    // retryAfter is the Retry-After header in seconds (0 when absent).
+    this.retryAfter = /^\d+$/.test(retryAfter) ? Number(retryAfter) : 0;
     this.code = e.code || (status === 0 ? 'NETWORK' : 'HTTP_' + status);
     this.details = e.details || {};
     this.requestId = e.requestId || '';
@@ -24,6 +31,11 @@ export class ApiError extends Error {
   /** field is the body field the error names, if any. */
   get field() {
     return typeof this.details.field === 'string' ? this.details.field : '';
+  }
+
+  /** issue is what is wrong with field, without the field's name. */
+  get issue() {
+    return typeof this.details.issue === 'string' ? this.details.issue : '';
   }
 }
 
@@ -72,6 +84,8 @@ async function parse(res) {
  * answer (null for 204) and rejects with an ApiError.
  */
 export async function api(method, path, body, { headers = {} } = {}) {
+  // A write may change any list kept below; they are read again after it.
+  if (method !== 'GET') references.clear();
   let res = await send(method, path, body, headers);
   if (res.status === 401 && !NO_REFRESH.some((p) => path.startsWith(p))) {
     if (await refreshSession()) {
@@ -82,6 +96,27 @@ export async function api(method, path, body, { headers = {} } = {}) {
     }
   }
   return parse(res);
+}
+
+// Small lists many pages consult (categories, customer groups,
+// collections, admins) are kept for a minute, so that moving between pages
+// does not ask for them again (docs/DECISIONS.md, "Console: names, forms
+// that recover, request budget").
+const REFERENCE_TTL_MS = 60_000;
+const references = new Map();
+
+/**
+ * referenceList resolves to the rows of a small list (its first 100, e.g.
+ * referenceList('/categories')), kept for a minute and dropped after any
+ * write the console makes.
+ */
+export function referenceList(path) {
+  const hit = references.get(path);
+  if (hit && hit.until > Date.now()) return hit.rows;
+  const rows = api('GET', path + (path.includes('?') ? '&' : '?') + 'limit=100').then((res) => res.data || []);
+  references.set(path, { rows, until: Date.now() + REFERENCE_TTL_MS });
+  rows.catch(() => references.delete(path));
+  return rows;
 }
 
 let refreshing = null;
@@ -105,6 +140,26 @@ function refreshSession() {
   return refreshing;
 }
 
+/**
+ * download fetches a file of the admin API (a CSV export) and hands it to
+ * the browser as a download named name; rejects with an ApiError.
+ */
+export async function download(path, name) {
+  let res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
+  if (res.status === 401 && (await refreshSession())) res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
+  if (!res.ok) return parse(res);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return name;
+}
+
 /** query renders a query string from the non-empty entries of params. */
 export function query(params) {
   const q = new URLSearchParams();
@@ -118,4 +173,51 @@ export function query(params) {
 /** idempotencyKey makes a key for one form's submissions, so a retried submit is not applied twice. */
 export function idempotencyKey() {
   return crypto.randomUUID();
+}
+
+/**
+ * settled reports whether a refused call has a definite answer: the server
+ * handled the request and will answer the same key the same way (any 4xx
+ * but a 409 with Retry-After, which says the first request with the key is
+ * still running). No answer, a 5xx or that 409 leave the outcome open: the
+ * same key must be sent again so that the write happens at most once.
+ */
+export function settled(err) {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 409 && err.retryAfter > 0) return false;
+  return err.status >= 400 && err.status < 500;
+}
+
+// A 409 "still running" is waited out this many times before it is shown.
+const STILL_RUNNING_WAITS = 3;
+
+/**
+ * keyedSender holds the Idempotency-Key of one form or button. send(fn)
+ * calls fn(key): after a definite answer (success, or settled) the next
+ * call gets a new key, so a corrected request is a new request and not
+ * "key already used with another request"; after an open outcome it keeps
+ * the key, so resending cannot apply the write twice. A 409 "still
+ * running" is waited out (its Retry-After) and sent again with the same key.
+ */
+export function keyedSender() {
+  let key = idempotencyKey();
+  return {
+    get key() {
+      return key;
+    },
+    async send(fn) {
+      for (let wait = 0; ; wait += 1) {
+        try {
+          const result = await fn(key);
+          key = idempotencyKey();
+          return result;
+        } catch (err) {
+          if (settled(err)) key = idempotencyKey();
+          const running = err instanceof ApiError && err.status === 409 && err.retryAfter > 0;
+          if (!running || wait >= STILL_RUNNING_WAITS) throw err;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(err.retryAfter, 5) * 1000));
+        }
+      }
+    },
+  };
 }

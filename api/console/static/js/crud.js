@@ -16,16 +16,20 @@ import { session } from './session.js';
  * route (the route key path with {} for the id, e.g. '/categories/{}'),
  * columns, fields(item|null) → form fields (may be async), toBody(values,
  * item) (optional), filters (form fields read from the query), created(res)
- * (optional, after a create), query, rerender}.
+ * (optional, after a create), prepare(rows) (optional, before drawing),
+ * confirmEdit(changed, item) → a question to ask before saving an edit
+ * (optional), query, rerender}.
  */
 export async function crudPage(spec) {
   const f = {};
   for (const field of spec.filters || []) f[field.name] = spec.query.get(field.name) || '';
   const page = spec.query.get('page') || '1';
   const res = await api('GET', spec.api + qs({ ...f, page, limit: 20 }));
+  // prepare(rows) fetches what the columns name (one request a kind).
+  if (spec.prepare) await spec.prepare(res.data);
   const status = h('div', { class: 'form-status' });
   const fieldsFor = async (item) => (await spec.fields(item)).filter(Boolean);
-  const body = (v, item) => (spec.toBody ? spec.toBody(v, item) : v);
+  const body = async (v, item) => (spec.toBody ? spec.toBody(v, item) : v);
 
   const create = allowed('POST', spec.api) ? button(`New ${spec.noun}`, async () => {
     const close = openDialog(`New ${spec.noun}`, form({
@@ -33,7 +37,7 @@ export async function crudPage(spec) {
       values: spec.defaults || {},
       fields: await fieldsFor(null),
       submit: `Create ${spec.noun}`,
-      onSubmit: (v) => api('POST', spec.api, body(v, null)),
+      onSubmit: async (v) => api('POST', spec.api, await body(v, null)),
       done: async (r) => {
         close();
         session.flash = `${cap(spec.noun)} created.`;
@@ -57,7 +61,8 @@ export async function crudPage(spec) {
             values: spec.values ? spec.values(item) : item,
             fields: await fieldsFor(item),
             submit: 'Save',
-            onSubmit: (v) => api(spec.editMethod || 'PATCH', spec.api + '/' + item.id, body(v, item)),
+            confirm: spec.confirmEdit ? (v) => spec.confirmEdit(v, item) : undefined,
+            onSubmit: async (v) => api(spec.editMethod || 'PATCH', spec.api + '/' + item.id, await body(v, item)),
             done: () => {
               close();
               session.flash = `${cap(spec.noun)} saved.`;
@@ -66,7 +71,7 @@ export async function crudPage(spec) {
           }));
         }, { kind: 'small', attrs: { 'aria-label': `Edit ${spec.name ? spec.name(item) : spec.noun}` } }) : null,
         canDelete ? button('Delete', async () => {
-          if (!(await confirm(`Delete ${spec.name ? spec.name(item) : 'this ' + spec.noun}?`, 'Delete'))) return;
+          if (!(await confirm(`Delete ${spec.name ? spec.name(item) : 'this ' + spec.noun}?`, `Delete ${spec.noun}`, `Keep ${spec.noun}`))) return;
           try {
             await api('DELETE', spec.api + '/' + item.id);
             session.flash = `${cap(spec.noun)} deleted.`;

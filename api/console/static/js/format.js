@@ -46,3 +46,20 @@ export function label(value) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+
+// Words the API's field names hold that read better as initials.
+const INITIALS = { sku: 'SKU', gst: 'GST', hsn: 'HSN', url: 'URL', id: 'ID', ids: 'IDs', cod: 'COD' };
+
+/**
+ * fieldName turns an API field path into words a person reads:
+ * items[2].quantity → "Quantity (line 3)", gstRate → "GST rate".
+ */
+export function fieldName(field) {
+  const parts = String(field).split('.');
+  const last = parts[parts.length - 1].replace(/\[\d+\]$/, '');
+  const words = last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_]+/)
+    .map((w) => INITIALS[w] || w).join(' ');
+  const index = /\[(\d+)\]/.exec(field);
+  const text = words.charAt(0).toUpperCase() + words.slice(1);
+  return index ? `${text} (line ${Number(index[1]) + 1})` : text;
+}

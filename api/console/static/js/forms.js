@@ -5,10 +5,11 @@
 // (a staff member and a price) can still save the others.
 
 import { h, replace, uid } from './dom.js';
-import { ApiError, idempotencyKey } from './api.js';
+import { ApiError, keyedSender } from './api.js';
 import { parseDecimal, toPaise, fromPaise } from './money.js';
 import { toISO, toLocalInput } from './format.js';
-import { errorNotice, notice } from './ui.js';
+import { errorNotice, notice, confirm } from './ui.js';
+import { pickerInput } from './picker.js';
 
 function options(list) {
   return (list || []).map((o) => (Array.isArray(o) ? o : [o, o]));
@@ -16,8 +17,12 @@ function options(list) {
 
 // rawOf is a field's initial value as its control shows it.
 function rawOf(f, value) {
-  if (value === undefined || value === null) return f.type === 'checkbox' ? false : f.type === 'checkboxes' ? [] : '';
+  if (value === undefined || value === null) {
+    if (f.type === 'picker') return f.multiple ? [] : '';
+    return f.type === 'checkbox' ? false : f.type === 'checkboxes' ? [] : '';
+  }
   switch (f.type) {
+    case 'picker': return f.multiple ? [...value] : String(value);
     case 'checkbox': return Boolean(value);
     case 'checkboxes': return [...value];
     case 'list': return Array.isArray(value) ? value.join(', ') : String(value);
@@ -30,6 +35,9 @@ function rawOf(f, value) {
 function control(f, id, raw, describedBy) {
   const common = { id, name: f.name, required: f.required, disabled: f.disabled, readonly: f.readonly, 'aria-describedby': describedBy };
   switch (f.type) {
+    case 'picker':
+      return pickerInput({ id, source: f.source, value: raw, labels: f.labels, multiple: f.multiple, required: f.required,
+        placeholder: f.placeholder, describedBy, onPick: f.onPick });
     case 'textarea':
       return h('textarea', { ...common, rows: f.rows || 3, placeholder: f.placeholder, maxlength: f.maxlength }, raw);
     case 'select':
@@ -57,6 +65,7 @@ function control(f, id, raw, describedBy) {
 
 // read returns a field's current raw value.
 function read(f, el) {
+  if (f.type === 'picker') return el.pickedValue();
   if (f.type === 'checkbox') return el.checked;
   if (f.type === 'checkboxes') return [...el.querySelectorAll('input:checked')].map((c) => c.value);
   return el.value;
@@ -66,6 +75,7 @@ function read(f, el) {
 function convert(f, raw) {
   if (f.type === 'checkbox') return raw;
   if (f.type === 'checkboxes') return raw;
+  if (f.type === 'picker' && f.multiple) return raw;
   const text = typeof raw === 'string' ? raw.trim() : raw;
   if (text === '' && f.type === 'list') return [];
   if (text === '') {
@@ -90,7 +100,8 @@ function same(a, b) {
 /**
  * form builds a <form>. spec: {fields, values (initial), submit (button
  * text), patch (send changed fields only), onSubmit(body, {key}) → Promise,
- * done(result, form) after success, extra (nodes before the button)}.
+ * done(result, form) after success, extra (nodes before the button),
+ * confirm(body) → {message, yes, no} to ask before sending (null: send)}.
  * A field: {name, label, type, required, nullable, options, help, disabled,
  * send (false: shown but not sent)}.
  */
@@ -100,7 +111,7 @@ export function form(spec) {
   const status = h('div', { class: 'form-status' });
   const el = h('form', { class: ['form', spec.class], novalidate: true, 'aria-label': spec.label });
   const controls = new Map();
-  let key = idempotencyKey();
+  const keys = keyedSender();
 
   el.append(status);
   for (const f of fields) {
@@ -117,7 +128,8 @@ export function form(spec) {
       f.type === 'checkbox' ? [input, labelEl] : [labelEl, input],
       f.help ? h('p', { class: 'help', id: helpId }, f.help) : null,
       error));
-    controls.set(f.name, { f, input, error, initial: raw });
+    // A picker is labelled, focused and marked through its text input.
+    controls.set(f.name, { f, input, target: input.control || input, error, initial: raw });
   }
   if (spec.extra) el.append(h('div', { class: 'form-extra' }, spec.extra));
   const submit = h('button', { type: 'submit', class: ['button', spec.kind || 'primary'] }, spec.submit || 'Save');
@@ -127,18 +139,22 @@ export function form(spec) {
     replace(status);
     for (const c of controls.values()) {
       replace(c.error);
-      c.input.removeAttribute('aria-invalid');
+      c.target.removeAttribute('aria-invalid');
     }
   }
 
-  /** showError puts message next to the field an API error names; false when no field matches. */
-  el.showError = (field, message) => {
-    const name = controls.has(field) ? field : field.split(/[[.]/)[0];
-    const c = controls.get(name);
+  /**
+   * showError puts message next to the field an API error names, as the
+   * field's label and the issue when the error names the field itself;
+   * false when no field matches.
+   */
+  el.showError = (field, message, issue = '') => {
+    const exact = controls.has(field);
+    const c = controls.get(exact ? field : field.split(/[[.]/)[0]);
     if (!c) return false;
-    replace(c.error, message);
-    c.input.setAttribute('aria-invalid', 'true');
-    c.input.focus();
+    replace(c.error, exact && issue ? `${c.f.label} ${issue}` : message);
+    c.target.setAttribute('aria-invalid', 'true');
+    c.target.focus();
     return true;
   };
 
@@ -152,12 +168,16 @@ export function form(spec) {
       const raw = read(c.f, c.input);
       if (spec.patch && same(raw, c.initial)) continue;
       try {
+        // Text typed in a picker names nothing until a match is picked.
+        if (c.f.type === 'picker' && !c.f.multiple && raw === '' && c.target.value.trim() !== '') {
+          throw new Error('needs one of the matches picked from the list');
+        }
         const v = convert(c.f, raw);
         if (v !== undefined) body[name] = v;
       } catch (err) {
         replace(c.error, `${c.f.label} ${err.message}.`);
-        c.input.setAttribute('aria-invalid', 'true');
-        firstBad = firstBad || c.input;
+        c.target.setAttribute('aria-invalid', 'true');
+        firstBad = firstBad || c.target;
       }
     }
     if (firstBad) {
@@ -168,16 +188,17 @@ export function form(spec) {
       replace(status, notice('info', 'Nothing changed.'));
       return;
     }
+    const question = spec.confirm ? spec.confirm(body) : null;
+    if (question && !(await confirm(question.message, question.yes, question.no))) return;
     submit.disabled = true;
     el.setAttribute('aria-busy', 'true');
     try {
-      const result = await spec.onSubmit(body, { key });
-      key = idempotencyKey();
+      const result = await keys.send((key) => spec.onSubmit(body, { key }));
       for (const c of controls.values()) c.initial = read(c.f, c.input);
       if (spec.done) await spec.done(result, el);
       else replace(status, notice('ok', spec.saved || 'Saved.'));
     } catch (err) {
-      if (err instanceof ApiError && err.field && el.showError(err.field, err.message)) {
+      if (err instanceof ApiError && err.field && el.showError(err.field, err.message, err.issue)) {
         replace(status, notice('error', 'Please correct the field marked below.'));
       } else {
         replace(status, errorNotice(err));

@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { api, ApiError, setSignedOutHandler } from './api.js';
 import { loadPermissions, setRole, allowed, has } from './perm.js';
 import { route, start, match, navigate, href } from './router.js';
-import { errorNotice, loading, notice, pageHead } from './ui.js';
+import { errorNotice, loading, notice, pageHead, button } from './ui.js';
 import { label } from './format.js';
 import { session } from './session.js';
 
@@ -119,6 +119,58 @@ function markCurrent(path) {
   shell.nav.classList.remove('open');
 }
 
+// The signed-in admin is remembered for the tab (name, email, role: what
+// the menu needs), so that a console over its request limit still draws
+// its menu while it waits.
+const ME_KEY = 'shop-admin-me';
+
+function remember(me) {
+  try {
+    if (me) sessionStorage.setItem(ME_KEY, JSON.stringify(me));
+    else sessionStorage.removeItem(ME_KEY);
+  } catch {
+    // Storage refused (private mode): the menu waits for the server.
+  }
+}
+
+function remembered() {
+  try {
+    return JSON.parse(sessionStorage.getItem(ME_KEY) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * waitOut is the page shown while the server refuses with 429: what
+ * happened and a countdown from Retry-After, after which the page loads
+ * again by itself (or at once with "Try now"), with the menu still there.
+ */
+function waitOut(err, token) {
+  let left = Math.max(1, err.retryAfter || 5);
+  const count = h('strong', { class: 'countdown' }, String(left));
+  const timer = setInterval(() => {
+    if (token !== renderCount) {
+      clearInterval(timer);
+      return;
+    }
+    left -= 1;
+    count.textContent = String(Math.max(left, 0));
+    if (left <= 0) {
+      clearInterval(timer);
+      render();
+    }
+  }, 1000);
+  return [pageHead('Too many requests'),
+    notice('info', 'This console asked the server more often than your limit allows this minute. The page loads again in ', count,
+      ' s.', h('span', { class: 'visually-hidden' }, ' Nothing you did was lost.')),
+    h('p', {}, button('Try now', () => { clearInterval(timer); render(); }))];
+}
+
+function limited(err) {
+  return err instanceof ApiError && err.status === 429;
+}
+
 async function signOut() {
   try {
     await api('DELETE', '/auth/logout');
@@ -129,6 +181,7 @@ async function signOut() {
     }
   }
   session.me = null;
+  remember(null);
   shell = null;
   navigate('/signin', { replace: true });
 }
@@ -147,18 +200,27 @@ async function render() {
     root.querySelector('h1')?.focus();
     return;
   }
+  let waiting = null;
   if (!session.me) {
     try {
       session.me = await api('GET', '/auth/me');
+      remember(session.me);
       setRole(session.me.role);
     } catch (err) {
       if (token !== renderCount) return;
       if (err instanceof ApiError && err.status === 401) {
+        remember(null);
         navigate('/signin?next=' + encodeURIComponent(location.pathname + location.search), { replace: true });
-      } else {
-        replace(root, h('main', { class: 'centered' }, errorNotice(err)));
+        return;
       }
-      return;
+      if (!(limited(err) && remembered())) {
+        replace(root, h('main', { class: 'centered' }, limited(err) ? waitOut(err, token) : errorNotice(err)));
+        return;
+      }
+      // Over the limit: the menu from the remembered admin, and the wait.
+      session.me = remembered();
+      setRole(session.me.role);
+      waiting = err;
     }
   }
   if (!shell || shell.me !== session.me) {
@@ -169,7 +231,9 @@ async function render() {
   markCurrent(m.path);
   replace(shell.main, loading());
   let node;
-  if (!m.route) {
+  if (waiting) {
+    node = waitOut(waiting, token);
+  } else if (!m.route) {
     node = [pageHead('Page not found'), notice('error', 'There is no console page at this address.')];
   } else if (m.route.permission && !permitted(m.route.permission)) {
     const [method, path] = m.route.permission.split(' ');
@@ -181,7 +245,7 @@ async function render() {
       const mod = await m.route.load();
       node = await mod[m.route.exportName]({ params: m.params, query: m.query, rerender: render });
     } catch (err) {
-      node = [pageHead('Something went wrong'), errorNotice(err)];
+      node = limited(err) ? waitOut(err, token) : [pageHead('Something went wrong'), errorNotice(err)];
     }
   }
   if (token !== renderCount) return;
@@ -212,6 +276,7 @@ async function boot() {
   setSignedOutHandler(() => {
     if (!session.me) return;
     session.me = null;
+    remember(null);
     shell = null;
     navigate('/signin?expired=1&next=' + encodeURIComponent(location.pathname + location.search), { replace: true });
   });

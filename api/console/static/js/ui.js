@@ -82,8 +82,11 @@ export function facts(pairs) {
     .map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
-/** confirm asks a yes/no question in a modal dialog; resolves true on yes. */
-export function confirm(message, yes = 'Confirm', kind = 'danger') {
+/**
+ * confirm asks a question in a modal dialog whose two buttons say what each
+ * does ("Cancel order" / "Keep order"); resolves true on yes.
+ */
+export function confirm(message, yes, no, kind = 'danger') {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: 'confirm', 'aria-label': 'Confirm' });
     const opener = document.activeElement;
@@ -96,7 +99,7 @@ export function confirm(message, yes = 'Confirm', kind = 'danger') {
     dialog.append(
       h('p', {}, message),
       h('div', { class: 'actions' },
-        button('Cancel', () => close(false)),
+        button(no, () => close(false)),
         button(yes, () => close(true), { kind })));
     dialog.addEventListener('cancel', (e) => {
       e.preventDefault();
@@ -115,11 +118,12 @@ export function loading(what = 'Loading…') {
 const FINAL = new Set(['completed', 'failed']);
 
 /**
- * jobPanel follows a queued job (bulk inventory update, reconcile) through
- * GET /jobs/{jobId} until it ends, showing its state, a progress bar while
- * it runs, and its result or error.
+ * jobPanel follows a queued job (bulk inventory update, reconcile, order
+ * export) through GET /jobs/{jobId} until it ends, showing its state, a
+ * progress bar while it runs, and its result or error; done(job), if given,
+ * draws what a completed job offers instead of its raw result.
  */
-export function jobPanel(jobId, title = 'Job') {
+export function jobPanel(jobId, title = 'Job', { done } = {}) {
   const state = h('p', { class: 'job-state', role: 'status', 'aria-live': 'polite' }, 'Queued…');
   const bar = h('progress', { 'aria-label': `${title} progress` });
   const out = h('div', {});
@@ -137,7 +141,8 @@ export function jobPanel(jobId, title = 'Job') {
         bar.value = 1;
         replace(out,
           job.error ? notice('error', job.error) : notice('ok', 'Done', job.completedAt ? ` at ${new Date(job.completedAt).toLocaleString()}` : '', '.'),
-          job.result ? h('pre', { class: 'json' }, JSON.stringify(job.result, null, 2)) : null);
+          done && job.state === 'completed' ? done(job)
+            : job.result ? h('pre', { class: 'json' }, JSON.stringify(job.result, null, 2)) : null);
         return;
       }
     } catch (err) {
@@ -155,9 +160,10 @@ export function jobPanel(jobId, title = 'Job') {
 
 /**
  * openDialog shows content (usually a form) in a modal dialog with a close
- * button; it returns a function that closes it.
+ * button; it returns a function that closes it. onClose runs once it has
+ * closed, however it was closed.
  */
-export function openDialog(title, content) {
+export function openDialog(title, content, { onClose } = {}) {
   const dialog = h('dialog', { class: 'panel', 'aria-label': title });
   const opener = document.activeElement;
   const close = () => dialog.close();
@@ -167,6 +173,7 @@ export function openDialog(title, content) {
   dialog.addEventListener('close', () => {
     dialog.remove();
     if (opener && opener.isConnected) opener.focus();
+    if (onClose) onClose();
   });
   document.body.append(dialog);
   dialog.showModal();

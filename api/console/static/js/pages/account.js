@@ -16,14 +16,22 @@ function signedOut() {
 }
 
 export async function accountPage({ rerender }) {
-  const [me, sessions] = await Promise.all([api('GET', '/auth/me'), api('GET', '/auth/sessions')]);
+  // The admin was read at sign-in (GET /auth/me); this page changes the
+  // only part of it that changes here, so it asks for the sessions alone.
+  const me = session.me;
+  const sessions = await api('GET', '/auth/sessions');
   const status = h('div', { class: 'form-status' });
   const fail = (err) => status.replaceChildren(errorNotice(err));
+  const twoFactor = h('span', {}, badge(me.twoFactorEnabled ? 'on' : 'off'));
+  const setTwoFactor = (on) => {
+    session.me.twoFactorEnabled = on;
+    replace(twoFactor, badge(on ? 'on' : 'off'));
+  };
   return [
     pageHead('Your account'),
     section('Profile', facts([['Name', me.name || '—'], ['Email', me.email], ['Role', label(me.role)],
-      ['Two-factor sign-in', badge(me.twoFactorEnabled ? 'on' : 'off')], ['Since', fmtTime(me.createdAt)]])),
-    section('Two-factor sign-in', me.twoFactorEnabled ? disableForm(rerender) : setup(rerender)),
+      ['Two-factor sign-in', twoFactor], ['Since', fmtTime(me.createdAt)]])),
+    section('Two-factor sign-in', me.twoFactorEnabled ? disableForm(rerender, setTwoFactor) : setup(rerender, setTwoFactor)),
     section('Sessions', status,
       table([
         { label: 'Device', cell: (s) => h('span', {}, s.deviceId, s.current ? [' ', badge('this_device')] : null, h('br'), h('span', { class: 'muted' }, s.userAgent || '')) },
@@ -41,7 +49,7 @@ export async function accountPage({ rerender }) {
         }, { kind: 'small danger', attrs: { 'aria-label': `Revoke the session of ${s.deviceId}` } }) },
       ], sessions.data),
       h('p', {}, button('Sign out everywhere', async () => {
-        if (!(await confirm('End every session of your account, on every device, including this one?', 'Sign out everywhere'))) return;
+        if (!(await confirm('End every session of your account, on every device, including this one?', 'Sign out everywhere', 'Stay signed in'))) return;
         try {
           await api('DELETE', '/auth/logout/all');
           signedOut();
@@ -50,7 +58,7 @@ export async function accountPage({ rerender }) {
   ];
 }
 
-function disableForm(rerender) {
+function disableForm(rerender, setTwoFactor) {
   return [
     h('p', {}, 'Two-factor sign-in is on. Signing in asks for a code from your authenticator app.'),
     form({
@@ -60,6 +68,7 @@ function disableForm(rerender) {
       kind: 'danger',
       onSubmit: (v) => api('POST', '/auth/2fa/disable', v),
       done: () => {
+        setTwoFactor(false);
         session.flash = 'Two-factor sign-in is off.';
         rerender();
       },
@@ -67,7 +76,7 @@ function disableForm(rerender) {
   ];
 }
 
-function setup(rerender) {
+function setup(rerender, setTwoFactor) {
   const area = h('div', {});
   const start = button('Set up two-factor sign-in', async () => {
     start.disabled = true;
@@ -83,6 +92,7 @@ function setup(rerender) {
           submit: 'Turn on',
           onSubmit: (v) => api('POST', '/auth/2fa/enable', v),
           done: (res) => {
+            setTwoFactor(true);
             replace(area,
               notice('ok', 'Two-factor sign-in is on.'),
               notice('info', 'Save these backup codes somewhere safe now. Each signs you in once if you lose your device. They are not shown again.'),

@@ -7,6 +7,7 @@ import { allowed } from '../perm.js';
 import { crudPage } from '../crud.js';
 import { pageHead, section, link, badge, button, confirm, errorNotice, facts, table, openDialog } from '../ui.js';
 import { session } from '../session.js';
+import { sources, names } from '../sources.js';
 
 const bundleFields = () => [
   { name: 'title', label: 'Title', required: true, maxlength: 255 },
@@ -40,8 +41,9 @@ const setFields = () => [
   { name: 'description', label: 'Description', type: 'textarea' },
 ];
 
-const itemFields = () => [
-  { name: 'variantId', label: 'Variant id', type: 'uuid', required: true },
+const itemFields = (named) => [
+  { name: 'variantId', label: 'Variant', type: 'picker', source: sources.variant, labels: named, required: true,
+    placeholder: 'Product title or SKU' },
   { name: 'quantity', label: 'Units per pick', type: 'number', min: 1 },
   { name: 'sortOrder', label: 'Position', type: 'number' },
   { name: 'isDefault', label: 'Picked by default', type: 'checkbox' },
@@ -50,6 +52,7 @@ const itemFields = () => [
 export async function bundlePage({ params, rerender }) {
   const id = encodeURIComponent(params.id);
   const b = await api('GET', '/bundles/' + id);
+  const named = await names.variants(b.sets.flatMap((set) => set.items.map((it) => it.variantId)));
   const status = h('div', { class: 'form-status' });
   const can = allowed('PATCH', '/bundles/{}');
   const run = async (call, flash) => {
@@ -76,20 +79,23 @@ export async function bundlePage({ params, rerender }) {
     b.sets.map((set) => section(`Set: ${set.title}`,
       facts([['Pick', `${set.minQuantity} to ${set.maxQuantity}`], ['Position', String(set.sortOrder)]]),
       table([
-        { label: 'Variant', cell: (it) => it.variantId },
+        { label: 'Variant', cell: (it) => (named.has(it.variantId)
+          ? h('span', {}, link('/products/' + named.get(it.variantId).variant.productId, named.get(it.variantId).label), h('br'),
+            h('span', { class: 'muted' }, named.get(it.variantId).hint))
+          : 'A deleted variant') },
         { label: 'Units per pick', class: 'num', cell: (it) => String(it.quantity) },
         { label: 'Default', cell: (it) => (it.isDefault ? 'Yes' : 'No') },
         can ? { label: 'Actions', cell: (it) => h('span', { class: 'row-actions' },
-          button('Edit', () => dialog('Edit item', itemFields(), it, 'PATCH', `/bundles/${id}/sets/${set.id}/items/${it.id}`, 'Item saved.', true), { kind: 'small' }),
+          button('Edit', () => dialog('Edit item', itemFields(named), it, 'PATCH', `/bundles/${id}/sets/${set.id}/items/${it.id}`, 'Item saved.', true), { kind: 'small' }),
           button('Remove', async () => {
-            if (await confirm('Remove this item from the set?', 'Remove')) run(() => api('DELETE', `/bundles/${id}/sets/${set.id}/items/${it.id}`), 'Item removed.');
+            if (await confirm('Remove this item from the set?', 'Remove item', 'Keep item')) run(() => api('DELETE', `/bundles/${id}/sets/${set.id}/items/${it.id}`), 'Item removed.');
           }, { kind: 'small danger' })) } : null,
       ].filter(Boolean), set.items, { empty: 'No items in this set.' }),
       can ? h('div', { class: 'actions' },
-        button('Add item', () => dialog('New item', itemFields(), { quantity: '1' }, 'POST', `/bundles/${id}/sets/${set.id}/items`, 'Item added.')),
+        button('Add item', () => dialog('New item', itemFields(named), { quantity: '1' }, 'POST', `/bundles/${id}/sets/${set.id}/items`, 'Item added.')),
         button('Edit set', () => dialog('Edit set', setFields(), set, 'PATCH', `/bundles/${id}/sets/${set.id}`, 'Set saved.', true)),
         button('Delete set', async () => {
-          if (await confirm(`Delete the set ${set.title}?`, 'Delete')) run(() => api('DELETE', `/bundles/${id}/sets/${set.id}`), 'Set deleted.');
+          if (await confirm(`Delete the set ${set.title}?`, 'Delete set', 'Keep set')) run(() => api('DELETE', `/bundles/${id}/sets/${set.id}`), 'Set deleted.');
         }, { kind: 'danger' })) : null)),
     can ? h('p', {}, button('Add a set', () => dialog('New set', setFields(), { minQuantity: '1', maxQuantity: '1' }, 'POST', `/bundles/${id}/sets`, 'Set added.'), { kind: 'primary' })) : null,
   ];

@@ -1,7 +1,7 @@
 // Categories, collections (and a collection's products) and customer groups.
 
 import { h } from '../dom.js';
-import { api, query as qs } from '../api.js';
+import { api, query as qs, referenceList } from '../api.js';
 import { allowed } from '../perm.js';
 import { setQuery } from '../router.js';
 import { crudPage } from '../crud.js';
@@ -11,7 +11,7 @@ import { fmtTime } from '../format.js';
 import { session, currency } from '../session.js';
 
 export async function categoriesPage({ query, rerender }) {
-  const all = (await api('GET', '/categories?limit=100')).data;
+  const all = await referenceList('/categories');
   const names = new Map(all.map((c) => [c.id, c.name]));
   return crudPage({
     title: 'Categories', noun: 'category', api: '/categories', route: '/categories/{}', query, rerender,

@@ -1,7 +1,7 @@
 // Customers: search, and a customer's details, orders, group and account state.
 
 import { h } from '../dom.js';
-import { api, query as qs } from '../api.js';
+import { api, query as qs, referenceList } from '../api.js';
 import { form, filters } from '../forms.js';
 import { allowed, can } from '../perm.js';
 import { setQuery } from '../router.js';
@@ -42,9 +42,9 @@ export async function customerPage({ params, query, rerender }) {
   const status = h('div', { class: 'form-status' });
   const canEdit = allowed('PATCH', '/customers/{}');
   let groups = [];
-  if (canEdit && can('pricing.write')) groups = (await api('GET', '/customer-groups?limit=100')).data;
+  if (canEdit && can('pricing.write')) groups = await referenceList('/customer-groups');
   const toggle = canEdit ? button(c.isActive ? 'Deactivate' : 'Reactivate', async () => {
-    if (c.isActive && !(await confirm(`Deactivate ${c.email}? They can no longer sign in or check out.`, 'Deactivate'))) return;
+    if (c.isActive && !(await confirm(`Deactivate ${c.email}? They can no longer sign in or check out.`, 'Deactivate customer', 'Keep active'))) return;
     try {
       await api('PATCH', '/customers/' + id, { isActive: !c.isActive });
       session.flash = c.isActive ? 'Customer deactivated.' : 'Customer reactivated.';

@@ -32,20 +32,24 @@ export async function dashboardPage({ query }) {
       api('GET', '/analytics/products' + qs(range)),
     ]);
   } catch (err) {
-    if (!(err instanceof ApiError && err.field && rangeForm.showError(err.field, err.message))) {
+    if (!(err instanceof ApiError && err.field && rangeForm.showError(err.field, err.message, err.issue))) {
       return [head, rangeForm, errorNotice(err)];
     }
     return [head, rangeForm];
   }
   const cur = orders.currency || currency();
   const statuses = Object.entries(orders.ordersByStatus || {});
+  // Revenue and the average leave cancelled orders out (API-DECISIONS 10),
+  // so "Orders" counts the same orders: totalOrders includes the cancelled.
+  const cancelled = (orders.ordersByStatus || {}).cancelled || 0;
+  const counted = orders.totalOrders - cancelled;
   return [
     head,
     rangeForm,
     h('div', { class: 'stats' },
       stat('Revenue', formatMoney(orders.totalRevenue, cur)),
-      stat('Orders', String(orders.totalOrders)),
-      stat('Average order', formatMoney(orders.averageOrderValue, cur))),
+      stat('Orders', String(counted), cancelled ? `not counting ${cancelled} cancelled` : ''),
+      stat('Average order', formatMoney(orders.averageOrderValue, cur), `revenue over ${counted} ${counted === 1 ? 'order' : 'orders'}`)),
     section('Revenue by day', revenueChart(orders.revenueByDay || [], cur),
       h('p', { class: 'muted' }, `${orders.dateFrom} to ${orders.dateTo} (UTC). Revenue is order totals less refunds, cancelled orders excluded; figures may be up to a minute behind.`)),
     h('div', { class: 'columns' },
@@ -68,8 +72,9 @@ export async function dashboardPage({ query }) {
   ];
 }
 
-function stat(title, value) {
-  return h('div', { class: 'stat card' }, h('p', { class: 'stat-label' }, title), h('p', { class: 'stat-value' }, value));
+function stat(title, value, note = '') {
+  return h('div', { class: 'stat card' }, h('p', { class: 'stat-label' }, title), h('p', { class: 'stat-value' }, value),
+    note ? h('p', { class: 'stat-note muted' }, note) : null);
 }
 
 async function openVariant(variantId) {

@@ -1,5 +1,6 @@
-// Inventory overview and bulk stock updates: the update is queued as a job
-// whose progress is followed until it ends.
+// Inventory overview and bulk stock updates by SKU, as a stock sheet has
+// them: the update is queued as a job whose progress is followed until it
+// ends.
 
 import { h } from '../dom.js';
 import { api } from '../api.js';
@@ -11,15 +12,26 @@ import { currency } from '../session.js';
 
 const OPERATIONS = new Set(['set', 'add', 'subtract']);
 
-// parseUpdates reads one update per line: variant id, operation, units.
+// parseUpdates reads one update per line: SKU, operation, units (a
+// spreadsheet's columns pasted, or typed with spaces or commas).
 function parseUpdates(text) {
   return String(text || '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((line, i) => {
-    const [variantId, operation, units] = line.split(/[\s,;]+/);
-    if (!OPERATIONS.has(operation) || !/^\d+$/.test(units || '')) {
-      throw new Error(`Line ${i + 1} must read: variant id, set|add|subtract, units.`);
+    const [sku, operation, units] = line.split(/[\s,;]+/);
+    if (!OPERATIONS.has((operation || '').toLowerCase()) || !/^\d+$/.test(units || '')) {
+      throw new Error(`Line ${i + 1} must read: SKU, set|add|subtract, units.`);
     }
-    return { variantId, operation, inventory: Number(units) };
+    return { sku, operation: operation.toLowerCase(), inventory: Number(units) };
   });
+}
+
+// lineOf words a refusal of updates[i] by the line of the text it came
+// from; the error stays the server's answer (the form renews its key).
+function lineOf(err, text) {
+  const m = /^updates\[(\d+)\]/.exec((err && err.field) || '');
+  if (!m) return err;
+  const lines = String(text).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  err.message = `Line ${Number(m[1]) + 1} (${lines[Number(m[1])]}): ${err.issue || err.message}.`;
+  return err;
 }
 
 export async function inventoryPage() {
@@ -40,10 +52,11 @@ export async function inventoryPage() {
       form({
         label: 'Bulk update',
         fields: [{ name: 'updates', label: 'Updates', type: 'textarea', rows: 8, required: true, wide: true,
-          placeholder: '3f0c…-variant-id add 25\n9a1b…-variant-id set 100',
-          help: 'One per line: variant id, operation (set, add or subtract), units.' }],
+          placeholder: 'TEE-BLK-M add 25\nTEE-BLK-L set 100',
+          help: 'One per line: SKU, operation (set, add or subtract), units. Columns pasted from a spreadsheet work too.' }],
         submit: 'Queue update',
-        onSubmit: (v) => api('POST', '/inventory/bulk-update', { updates: parseUpdates(v.updates) }),
+        onSubmit: (v, { key }) => api('POST', '/inventory/bulk-update', { updates: parseUpdates(v.updates) }, { headers: { 'Idempotency-Key': key } })
+          .catch((err) => { throw lineOf(err, v.updates); }),
         done: (res, el) => {
           jobs.prepend(jobPanel(res.jobId, 'Bulk update'));
           el.reset();

@@ -1,19 +1,28 @@
-// Order detail: lines, totals with the GST split, payments, refunds, status
-// history, fulfilments and returns, and the actions the admin's role allows
-// (status moves, cancel, refund, fulfil with tracking, deliver).
+// Order detail: lines named by product, size, colour and SKU, totals with
+// the GST split, payments, refunds, fulfilments, returns and one history of
+// all of them, and the actions the admin's role allows (status moves,
+// cancel, refund, fulfil with tracking, deliver). Three requests: the
+// order, its returns and the names of its variants.
 
 import { h } from '../dom.js';
-import { api } from '../api.js';
+import { api, keyedSender } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
 import { pageHead, section, table, link, badge, facts, button, confirm, errorNotice } from '../ui.js';
 import { formatMoney, formatRate, toPaise, fromPaise } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session } from '../session.js';
-import { orderReturns } from '../returnsui.js';
+import { orderReturns, loadReturns, lineName } from '../returnsui.js';
+import { orderHistory, shipmentName } from '../orderhistory.js';
+import { names } from '../sources.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
+  const [returns, variants] = await Promise.all([
+    loadReturns(o),
+    allowed('GET', '/variants') ? names.variants(o.items.map((l) => l.variantId)).catch(() => new Map()) : new Map(),
+  ]);
+  const title = (itemId) => lineName(o, itemId, variants);
   const cur = o.currency;
   const m = (v) => formatMoney(v, cur);
   const shipped = shippedByLine(o);
@@ -39,7 +48,8 @@ export async function orderPage({ params, rerender }) {
           o.shippingMethod ? ['Shipping', [o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(' · ')] : null,
         ]))),
     section('Items', table([
-      { label: 'Item', cell: (l) => h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'), h('span', { class: 'muted' }, l.sku)) },
+      { label: 'Item', cell: (l) => h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'),
+        h('span', { class: 'muted' }, [options(variants.get(l.variantId)), l.sku].filter(Boolean).join(' · '))) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
       fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },
@@ -59,8 +69,8 @@ export async function orderPage({ params, rerender }) {
         row('Paid', m(o.paidTotal)),
         row('Refunded', m(o.refundedTotal)))),
       section('Actions', actions(o, rerender))),
-    fulfilments ? fulfilmentSection(o, rerender) : null,
-    await orderReturns(o, rerender),
+    fulfilments ? fulfilmentSection(o, rerender, title) : null,
+    orderReturns(o, returns, rerender, variants),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
       { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },
@@ -75,11 +85,13 @@ export async function orderPage({ params, rerender }) {
       { label: 'Provider refund', cell: (r) => r.providerRefundId || '—' },
       { label: 'Amount', class: 'num', cell: (r) => m(r.amount) },
     ], o.refunds, { empty: 'No refunds.' })),
-    section('History', h('ol', { class: 'timeline' }, o.history.map((e) => h('li', {},
-      h('time', { datetime: e.createdAt }, fmtTime(e.createdAt)), ' ',
-      e.fromStatus ? [badge(e.fromStatus), ' → '] : null, badge(e.toStatus),
-      e.note ? h('p', { class: 'muted' }, e.note) : null)))),
+    orderHistory(o, returns ? returns.list : [], title),
   ];
+}
+
+// options names a variant's size and colour ("M / Black"), '' without.
+function options(v) {
+  return v && v.variant ? [v.variant.size, v.variant.color].filter(Boolean).join(' / ') : '';
 }
 
 function row(term, value, cls) {
@@ -122,7 +134,7 @@ function actions(o, rerender) {
     }
     if (moves.includes('cancelled')) {
       out.push(h('p', {}, button('Cancel order', async () => {
-        if (!(await confirm(`Cancel order ${o.orderNumber}? Its stock is returned. Refund the payment separately.`, 'Cancel order'))) return;
+        if (!(await confirm(`Cancel order ${o.orderNumber}? Its stock is returned. Refund the payment separately.`, 'Cancel order', 'Keep order'))) return;
         try {
           await api('PATCH', `/orders/${o.id}/status`, { status: 'cancelled', note: 'Cancelled from the console' });
           session.flash = 'Order cancelled.';
@@ -135,9 +147,18 @@ function actions(o, rerender) {
   }
   const left = toPaise(o.paidTotal) - toPaise(o.refundedTotal);
   if (allowed('POST', '/orders/{}/refund') && left > 0n) {
+    // The amount starts empty (a refund of the whole balance is typed, not
+    // accepted by pressing Enter) and is confirmed before it is sent.
     out.push(h('details', { class: 'refund' }, h('summary', {}, 'Refund…'), form({
       label: 'Refund',
-      values: { amount: fromPaise(left), initiatePaymentRefund: true },
+      values: { initiatePaymentRefund: true },
+      confirm: (v) => ({
+        message: v.initiatePaymentRefund
+          ? `Refund ${formatMoney(v.amount, cur)} of order ${o.orderNumber} to the customer through the payment provider?`
+          : `Record a refund of ${formatMoney(v.amount, cur)} on order ${o.orderNumber}, paid back outside the payment provider?`,
+        yes: `Refund ${formatMoney(v.amount, cur)}`,
+        no: 'Don\'t refund',
+      }),
       fields: [
         { name: 'amount', label: `Amount (up to ${formatMoney(fromPaise(left), cur)})`, type: 'money', required: true },
         { name: 'reason', label: 'Reason', maxlength: 500 },
@@ -153,15 +174,15 @@ function actions(o, rerender) {
   return out;
 }
 
-function fulfilmentSection(o, rerender) {
+function fulfilmentSection(o, rerender, title) {
   const shipped = shippedByLine(o);
   const canFulfil = allowed('POST', '/orders/{}/fulfillments') && ['confirmed', 'processing'].includes(o.status);
   const open = o.items.map((l) => ({ line: l, left: l.quantity - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
   let fulfilForm = null;
   if (canFulfil && open.length) {
     const rows = open.map(({ line, left }) => {
-      const qty = h('input', { type: 'number', min: 0, max: left, value: left, name: `qty-${line.id}`, 'aria-label': `Units of ${line.title} (${line.sku}) to ship, of ${left}` });
-      return { line, qty, row: h('tr', {}, h('td', {}, `${line.title} (${line.sku})`), h('td', { class: 'num' }, String(left)), h('td', {}, qty)) };
+      const qty = h('input', { type: 'number', min: 0, max: left, value: left, name: `qty-${line.id}`, 'aria-label': `Units of ${title(line.id)} to ship, of ${left}` });
+      return { line, qty, row: h('tr', {}, h('td', {}, title(line.id)), h('td', { class: 'num' }, String(left)), h('td', {}, qty)) };
     });
     fulfilForm = h('details', { open: true, class: 'fulfil' }, h('summary', {}, 'Ship items…'), form({
       label: 'Fulfil',
@@ -183,27 +204,29 @@ function fulfilmentSection(o, rerender) {
     }));
   }
   const status = h('div', { class: 'form-status' });
+  const keys = keyedSender();
   const act = (f, verb, flash) => async () => {
     try {
-      await api('POST', `/orders/${o.id}/fulfillments/${f.id}/${verb}`);
+      await keys.send((key) => api('POST', `/orders/${o.id}/fulfillments/${f.id}/${verb}`, undefined, { headers: { 'Idempotency-Key': key } }));
       session.flash = flash;
       rerender();
     } catch (err) {
       status.replaceChildren(errorNotice(err));
     }
   };
-  const titles = new Map(o.items.map((l) => [l.id, l.title]));
   return section('Fulfilments', status,
     table([
       { label: 'Shipped', cell: (f) => fmtTime(f.shippedAt) },
-      { label: 'Items', cell: (f) => (f.items || []).map((it) => `${it.quantity} × ${titles.get(it.orderItemId) || it.orderItemId}`).join(', ') },
+      { label: 'Items', cell: (f) => h('ul', { class: 'plain' }, (f.items || []).map((it) => h('li', {}, `${it.quantity} × ${title(it.orderItemId)}`))) },
       { label: 'Tracking', cell: (f) => h('span', {}, f.carrier || '—', ' ', f.trackingUrl
         ? h('a', { href: safeURL(f.trackingUrl), target: '_blank', rel: 'noopener noreferrer', 'data-external': '' }, f.trackingNumber || 'track')
         : (f.trackingNumber || '')) },
       { label: 'Status', cell: (f) => h('span', {}, badge(f.status), f.deliveredAt ? h('span', { class: 'muted' }, ' ' + fmtTime(f.deliveredAt)) : null) },
       { label: '', cell: (f) => (f.status === 'shipped' ? h('span', { class: 'row-actions' },
         allowed('POST', '/orders/{}/fulfillments/{}/deliver') ? button('Mark delivered', act(f, 'deliver', 'Fulfilment delivered.'), { kind: 'small' }) : null,
-        allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel', act(f, 'cancel', 'Fulfilment cancelled; its units are back in stock.'), { kind: 'small danger' }) : null) : '') },
+        allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel shipment', async () => {
+          if (await confirm(`Cancel the shipment by ${shipmentName(f)}? Its units go back in stock.`, 'Cancel shipment', 'Keep shipment')) await act(f, 'cancel', 'Fulfilment cancelled; its units are back in stock.')();
+        }, { kind: 'small danger', attrs: { 'aria-label': `Cancel the shipment by ${shipmentName(f)}` } }) : null) : '') },
     ], o.fulfillments, { empty: 'Nothing shipped yet.' }),
     fulfilForm);
 }

@@ -1,46 +1,99 @@
-// Orders list: filters by status, UTC date range, customer and order number,
-// paged (GET /orders).
+// Orders list: search by number, customer name or email, filters by
+// status, UTC date range and customer (picked by name), paged (GET /orders);
+// the filtered orders exported as CSV (at once, or as a job when many), and
+// the selected ones fulfilled together.
 
-import { h } from '../dom.js';
-import { api, query as qs, ApiError } from '../api.js';
+import { h, replace } from '../dom.js';
+import { api, query as qs, ApiError, download } from '../api.js';
 import { filters } from '../forms.js';
+import { allowed } from '../perm.js';
 import { setQuery } from '../router.js';
-import { pageHead, table, link, pager, errorNotice, badge } from '../ui.js';
+import { pageHead, table, link, pager, errorNotice, badge, button, jobPanel, notice } from '../ui.js';
 import { formatMoney } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session } from '../session.js';
+import { sources, names } from '../sources.js';
+import { bulkFulfil, FULFILLABLE } from './ordersbulk.js';
 
-const KEYS = ['status', 'dateFrom', 'dateTo', 'customerId', 'orderNumber'];
+const KEYS = ['search', 'status', 'dateFrom', 'dateTo', 'customerId', 'orderNumber'];
 
-export async function ordersPage({ query }) {
+// EXPORT_AT_ONCE is the server's limit of an export answered at once
+// (internal/orderexport.DirectLimit); above it the export is a job.
+const EXPORT_AT_ONCE = 1000;
+
+export async function ordersPage({ query, rerender }) {
   const f = Object.fromEntries(KEYS.map((k) => [k, query.get(k) || '']));
   const page = query.get('page') || '1';
+  const [listed, customer] = await Promise.all([
+    api('GET', '/orders' + qs({ ...f, page, limit: 20 })).catch((err) => err),
+    f.customerId ? names.customer(f.customerId).catch(() => new Map()) : new Map(),
+  ]);
   const filterForm = filters({
     label: 'Filter orders',
     values: f,
     fields: [
-      { name: 'orderNumber', label: 'Order number', placeholder: 'ORD-…' },
+      { name: 'search', label: 'Search', type: 'search', placeholder: 'Order number, name or email', help: 'Part of an order number, or the customer\'s name or email.' },
       { name: 'status', label: 'Status', type: 'select', options: [['', 'Any status'], ...(session.settings.orderStatuses || []).map((s) => [s, label(s)])] },
       { name: 'dateFrom', label: 'From (UTC day)', type: 'date' },
       { name: 'dateTo', label: 'To (UTC day)', type: 'date' },
-      { name: 'customerId', label: 'Customer id', type: 'uuid', help: 'Open a customer to see their orders.' },
+      allowed('GET', '/customers') ? { name: 'customerId', label: 'Customer', type: 'picker', source: sources.customer, labels: customer, placeholder: 'Name or email' } : null,
+      f.orderNumber ? { name: 'orderNumber', label: 'Order number', help: 'Exactly this order.' } : null,
     ],
     submit: 'Filter',
     onSubmit: async (v) => setQuery(v),
     done: () => {},
   });
   const head = pageHead('Orders');
-  let res;
-  try {
-    res = await api('GET', '/orders' + qs({ ...f, page, limit: 20 }));
-  } catch (err) {
-    if (err instanceof ApiError && err.field && filterForm.showError(err.field, err.message)) return [head, filterForm];
-    return [head, filterForm, errorNotice(err)];
+  if (listed instanceof Error) {
+    if (listed instanceof ApiError && listed.field && filterForm.showError(listed.field, listed.message, listed.issue)) return [head, filterForm];
+    return [head, filterForm, errorNotice(listed)];
   }
+  const res = listed;
+  const status = h('div', { class: 'form-status' });
+  const jobs = h('div', { class: 'jobs' });
+  const canFulfil = allowed('POST', '/orders/{}/fulfillments');
+  const selected = new Set();
+  const fulfilButton = canFulfil ? button('Fulfil selected…', () => bulkFulfil(res.data.filter((o) => selected.has(o.id)), rerender),
+    { attrs: { disabled: true } }) : null;
+  const choose = (o) => {
+    const box = h('input', { type: 'checkbox', name: `select-${o.id}`, 'aria-label': `Select ${o.orderNumber}` });
+    box.addEventListener('change', () => {
+      if (box.checked) selected.add(o.id);
+      else selected.delete(o.id);
+      fulfilButton.disabled = selected.size === 0;
+      replace(fulfilButton, selected.size ? `Fulfil ${selected.size} selected…` : 'Fulfil selected…');
+    });
+    return FULFILLABLE.includes(o.status) ? box : '';
+  };
+  const exportCSV = allowed('GET', '/orders/export') ? button('Export CSV', async () => {
+    status.replaceChildren();
+    const filter = Object.fromEntries(Object.entries(f).filter(([, v]) => v));
+    try {
+      if (res.pagination.total <= EXPORT_AT_ONCE) {
+        await download('/orders/export' + qs(filter), `orders-${new Date().toISOString().slice(0, 10)}.csv`);
+        status.replaceChildren(notice('ok', `Exported ${res.pagination.total} orders.`));
+        return;
+      }
+      const job = await api('POST', '/order-exports', filter);
+      jobs.prepend(jobPanel(job.jobId, `Export of ${res.pagination.total} orders`, {
+        done: (j) => h('p', {}, `${j.result.rows} orders written. `, button('Download CSV', async () => {
+          try {
+            await download(j.result.download.replace(/^\/api\/v1\/admin/, ''), `orders-${j.id.slice(0, 8)}.csv`);
+          } catch (err) { status.replaceChildren(errorNotice(err)); }
+        }, { kind: 'primary' })),
+      }));
+    } catch (err) {
+      status.replaceChildren(errorNotice(err));
+    }
+  }) : null;
   return [
     head,
     filterForm,
+    h('div', { class: 'toolbar' }, exportCSV, fulfilButton),
+    status,
+    jobs,
     table([
+      canFulfil ? { label: 'Select', cell: choose } : null,
       { label: 'Order', cell: (o) => link('/orders/' + o.id, o.orderNumber) },
       { label: 'Placed', cell: (o) => fmtTime(o.createdAt) },
       { label: 'Customer', cell: (o) => h('span', {}, o.name || '—', h('br'), h('span', { class: 'muted' }, o.email)) },
@@ -48,7 +101,7 @@ export async function ordersPage({ query }) {
       { label: 'Total', class: 'num', cell: (o) => formatMoney(o.total, o.currency) },
       { label: 'Payment', cell: (o) => badge(o.paymentStatus) },
       { label: 'Status', cell: (o) => badge(o.status) },
-    ], res.data, { empty: 'No orders match.', caption: 'Orders' }),
+    ].filter(Boolean), res.data, { empty: 'No orders match.', caption: 'Orders' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'orders'),
   ];
 }

@@ -2,7 +2,7 @@
 // stock adjustment; pricing with customer-group overrides; collections.
 
 import { h } from '../dom.js';
-import { api } from '../api.js';
+import { api, ApiError, referenceList } from '../api.js';
 import { form } from '../forms.js';
 import { allowed, can } from '../perm.js';
 import { navigate } from '../router.js';
@@ -14,8 +14,7 @@ import { categoryOptions, productFields } from './products.js';
 
 export async function productPage({ params, rerender }) {
   const id = encodeURIComponent(params.id);
-  const p = await api('GET', '/products/' + id);
-  const cats = await categoryOptions();
+  const [p, cats] = await Promise.all([api('GET', '/products/' + id), categoryOptions()]);
   const cur = currency();
   const status = h('div', { class: 'form-status' });
   const fail = (err) => status.replaceChildren(errorNotice(err));
@@ -23,7 +22,7 @@ export async function productPage({ params, rerender }) {
   const headActions = [];
   if (allowed('PATCH', '/products/{}') && p.status !== 'archived') {
     headActions.push(button('Archive', async () => {
-      if (!(await confirm(`Archive ${p.title}? It leaves the storefront.`, 'Archive'))) return;
+      if (!(await confirm(`Archive ${p.title}? It leaves the storefront.`, 'Archive product', 'Keep product'))) return;
       try {
         await api('PATCH', `/products/${id}`, { status: 'archived' });
         session.flash = 'Product archived.';
@@ -33,10 +32,12 @@ export async function productPage({ params, rerender }) {
   }
   if (allowed('DELETE', '/products/{}')) {
     headActions.push(button('Delete', async () => {
-      if (!(await confirm(`Delete ${p.title}? A product with orders is archived instead.`, 'Delete'))) return;
+      if (!(await confirm(`Delete ${p.title}? A product with orders is archived instead.`, 'Delete product', 'Keep product'))) return;
       try {
         await api('DELETE', `/products/${id}`);
-        session.flash = `${p.title} deleted (or archived, if it has orders).`;
+        session.flash = (await deletedOrArchived(id)) === 'archived'
+          ? `${p.title} has orders, so it was archived instead of deleted: it left the storefront and stays in past orders.`
+          : `${p.title} deleted.`;
         navigate('/products');
       } catch (err) { fail(err); }
     }, { kind: 'danger' }));
@@ -63,7 +64,7 @@ export async function productPage({ params, rerender }) {
     h('p', { class: 'muted' }, `Created ${fmtTime(p.createdAt)} · updated ${fmtTime(p.updatedAt)}`),
     section('Details', details),
     section('Variants', variantsList(p, rerender), allowed('POST', '/products/{}/variants') ? newVariantForm(p, rerender) : null),
-    allowed('PATCH', '/products/{}/pricing') ? section('Pricing', await pricingForm(p, rerender)) : section('Pricing', pricingFacts(p)),
+    section('Pricing', allowed('PATCH', '/products/{}/pricing') ? await pricingForm(p, rerender) : await pricingFacts(p)),
     section('Collections', await collectionsPanel(p, rerender)),
   ];
 }
@@ -101,7 +102,7 @@ function variantsList(p, rerender) {
     }
     if (allowed('DELETE', '/variants/{}')) {
       parts.push(button('Delete variant', async () => {
-        if (!(await confirm(`Delete variant ${v.sku}?`, 'Delete'))) return;
+        if (!(await confirm(`Delete variant ${v.sku}?`, 'Delete variant', 'Keep variant'))) return;
         try {
           await api('DELETE', `/variants/${v.id}`);
           session.flash = `${v.sku} deleted.`;
@@ -146,18 +147,32 @@ function newVariantForm(p, rerender) {
   }));
 }
 
+// deletedOrArchived tells what a DELETE of a product did: the API answers
+// 204 either way, and a product with orders is archived, not deleted.
+async function deletedOrArchived(id) {
+  try {
+    const left = await api('GET', '/products/' + id);
+    return left.status === 'archived' ? 'archived' : 'deleted';
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return 'deleted';
+    throw err;
+  }
+}
+
 async function customerGroups() {
   try {
-    return (await api('GET', '/customer-groups?limit=100')).data;
+    return await referenceList('/customer-groups');
   } catch {
     return [];
   }
 }
 
-function pricingFacts(p) {
+async function pricingFacts(p) {
   const cur = currency();
+  const overrides = Object.entries(p.customerGroupOverrides || {});
+  const groups = new Map((overrides.length ? await customerGroups() : []).map((g) => [g.id, g.name]));
   return facts([['Price', formatMoney(p.price, cur)], ['Compare-at price', p.compareAtPrice === null ? '—' : formatMoney(p.compareAtPrice, cur)],
-    ...Object.entries(p.customerGroupOverrides || {}).map(([g, v]) => [`Group ${g.slice(0, 8)}`, formatMoney(v, cur)])]);
+    ...overrides.map(([g, v]) => [`${groups.get(g) || 'A deleted group'} price`, formatMoney(v, cur)])]);
 }
 
 async function pricingForm(p, rerender) {
@@ -216,7 +231,7 @@ async function collectionsPanel(p, rerender) {
       }, { kind: 'small', attrs: { 'aria-label': `Remove from ${c.name}` } }) : null)))
     : h('p', { class: 'empty' }, 'In no collection.');
   if (!canEdit) return list;
-  const all = (await api('GET', '/collections?limit=100')).data.filter((c) => !p.collections.some((x) => x.id === c.id));
+  const all = (await referenceList('/collections')).filter((c) => !p.collections.some((x) => x.id === c.id));
   return [status, list, all.length ? form({
     label: 'Add to collection',
     class: 'inline',

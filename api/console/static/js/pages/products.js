@@ -1,31 +1,61 @@
-// Products list (search, status, category, paged) and the new-product form.
+// Products list (search by title, description or SKU; status, category;
+// paged) with each product's stock and category, bulk publish and archive
+// of the selected products, and the new-product form.
 
-import { api, query as qs } from '../api.js';
+import { h } from '../dom.js';
+import { api, query as qs, referenceList, keyedSender } from '../api.js';
 import { form, filters } from '../forms.js';
 import { allowed } from '../perm.js';
 import { setQuery, navigate } from '../router.js';
-import { pageHead, table, link, linkButton, pager, badge, section } from '../ui.js';
+import { pageHead, table, link, linkButton, pager, badge, section, button, confirm, notice, errorNotice } from '../ui.js';
 import { formatMoney } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session, currency } from '../session.js';
 
 /** categoryOptions lists categories for a select, with a leading blank choice. */
 export async function categoryOptions(blank = 'None') {
-  const res = await api('GET', '/categories?limit=100');
-  return [['', blank], ...res.data.map((c) => [c.id, c.name])];
+  return [['', blank], ...(await referenceList('/categories')).map((c) => [c.id, c.name])];
 }
 
-export async function productsPage({ query }) {
+export async function productsPage({ query, rerender }) {
   const f = { search: query.get('search') || '', status: query.get('status') || '', categoryId: query.get('categoryId') || '' };
   const page = query.get('page') || '1';
   const [res, cats] = await Promise.all([api('GET', '/products' + qs({ ...f, page, limit: 20 })), categoryOptions('Any category')]);
+  const catName = new Map(cats);
+  const status = h('div', { class: 'form-status' });
+  const selected = new Set();
+  const canBulk = allowed('POST', '/products/bulk-status');
+  const keys = keyedSender();
+  const bulk = (to, verb) => button(`${verb} selected`, async () => {
+    const chosen = res.data.filter((p) => selected.has(p.id));
+    if (!chosen.length) {
+      status.replaceChildren(notice('info', 'Select the products first.'));
+      return;
+    }
+    const what = chosen.length === 1 ? chosen[0].title : `${chosen.length} products`;
+    const yes = `${verb} ${chosen.length === 1 ? 'product' : `${chosen.length} products`}`;
+    if (!(await confirm(`${verb} ${what}? ${to === 'active' ? 'They show on the storefront.' : 'They leave the storefront.'}`, yes, 'Keep as they are', to === 'active' ? 'primary' : 'danger'))) return;
+    try {
+      const r = await keys.send((key) => api('POST', '/products/bulk-status', { productIds: chosen.map((p) => p.id), status: to }, { headers: { 'Idempotency-Key': key } }));
+      const done = `${r.updated.length} ${r.updated.length === 1 ? 'product' : 'products'} ${to === 'active' ? 'published' : 'archived'}.`;
+      session.flash = r.skipped.length
+        ? `${done} Not changed: ${r.skipped.map((x) => `${x.title} (${label(x.status).toLowerCase()}: ${to === 'active' ? 'move it to draft first' : x.reason})`).join('; ')}.`
+        : done;
+      rerender();
+    } catch (err) { status.replaceChildren(errorNotice(err)); }
+  }, { kind: to === 'active' ? 'primary' : 'danger' });
+  const choose = (p) => {
+    const box = h('input', { type: 'checkbox', name: `select-${p.id}`, 'aria-label': `Select ${p.title}` });
+    box.addEventListener('change', () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
+    return box;
+  };
   return [
     pageHead('Products', allowed('POST', '/products') ? linkButton('/products/new', 'New product', 'primary') : null),
     filters({
       label: 'Find products',
       values: f,
       fields: [
-        { name: 'search', label: 'Search', type: 'search', help: 'Matches title and description.' },
+        { name: 'search', label: 'Search', type: 'search', help: 'Matches title, description and SKU.' },
         { name: 'status', label: 'Status', type: 'select', options: [['', 'Any status'], ...(session.settings.productStatuses || []).map((s) => [s, label(s)])] },
         { name: 'categoryId', label: 'Category', type: 'select', options: cats },
       ],
@@ -33,14 +63,26 @@ export async function productsPage({ query }) {
       onSubmit: async (v) => setQuery(v),
       done: () => {},
     }),
+    canBulk ? h('div', { class: 'toolbar' }, bulk('active', 'Publish'), bulk('archived', 'Archive')) : null,
+    status,
     table([
+      canBulk ? { label: 'Select', cell: choose } : null,
       { label: 'Product', cell: (p) => link('/products/' + p.id, p.title) },
       { label: 'Status', cell: (p) => badge(p.status) },
+      { label: 'Category', cell: (p) => (p.categoryId ? catName.get(p.categoryId) || '—' : '—') },
+      { label: 'Stock', class: 'num', cell: (p) => stock(p) },
       { label: 'Price', class: 'num', cell: (p) => formatMoney(p.price, currency()) },
       { label: 'Updated', cell: (p) => fmtTime(p.updatedAt) },
-    ], res.data, { empty: 'No products match.', caption: 'Products' }),
+    ].filter(Boolean), res.data, { empty: 'No products match.', caption: 'Products' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'products'),
   ];
+}
+
+// stock shows what a product can sell and has on hand, across its variants.
+function stock(p) {
+  if (!p.variantCount) return h('span', { class: 'muted' }, 'No variants');
+  return h('span', { class: p.available === 0 ? 'out-of-stock' : '' }, `${p.available} available`,
+    h('br'), h('span', { class: 'muted' }, `${p.onHand} on hand · ${p.variantCount} ${p.variantCount === 1 ? 'variant' : 'variants'}`));
 }
 
 /** productFields are the product form's fields (shared by create and edit). */

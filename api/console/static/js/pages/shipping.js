@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { api } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
-import { pageHead, section, table, badge, button, confirm, errorNotice, openDialog, facts } from '../ui.js';
+import { pageHead, section, table, badge, button, confirm, errorNotice, openDialog, facts, notice } from '../ui.js';
 import { formatMoney, formatRate } from '../money.js';
 import { session, currency } from '../session.js';
 
@@ -28,9 +28,17 @@ const methodFields = () => [
   { name: 'isActive', label: 'Offered at checkout', type: 'checkbox' },
 ];
 
+// offers reports whether a zone has a method checkout offers.
+function offers(z) {
+  return (z.methods || []).some((m) => m.isActive);
+}
+
 export async function shippingPage({ rerender }) {
   const res = await api('GET', '/shipping/zones?limit=100');
   const zones = res.data || [];
+  // Once any zone offers a method, checkout requires one (API-DECISIONS 11):
+  // a shopper in a zone that offers none cannot check out.
+  const blocked = (z) => zones.some(offers) && !offers(z);
   const status = h('div', { class: 'form-status' });
   const cur = currency();
   const dialog = (title, fields, values, method, path, flash, patch) => {
@@ -53,8 +61,12 @@ export async function shippingPage({ rerender }) {
     h('p', { class: 'muted' }, 'Checkout charges the price of the method the customer picks from their state\'s zone. Prices include GST at the method\'s rate.'),
     status,
     zones.length ? null : h('p', { class: 'empty' }, 'No zones: checkout takes the shipping cost the client sends until a method exists.'),
+    zones.some(blocked) ? notice('error', `Checkout refuses the states of ${zones.filter(blocked).map((z) => z.name).join(', ')}: `,
+      'a zone without an active method offers no shipping. Add or turn on a method, or delete the zone.') : null,
     zones.map((z) => section(z.name,
       z.isDefault ? badge('default') : null,
+      blocked(z) ? h('p', { class: 'flag', dataset: { blocked: z.id } }, badge('no_active_method'),
+        ' No active method: checkout cannot ship to ', z.isDefault && !z.states.length ? 'the states no other zone names' : 'these states', '.') : null,
       facts([['States', z.isDefault && !z.states.length ? 'Every state no other zone names' : (z.states.join(', ') || '—')]]),
       table([
         { label: 'Method', cell: (m) => h('span', {}, m.name, m.carrier ? h('span', { class: 'muted' }, ' · ' + m.carrier) : null) },
@@ -66,7 +78,7 @@ export async function shippingPage({ rerender }) {
         allowed('PATCH', '/shipping/methods/{}') ? { label: 'Actions', cell: (m) => h('span', { class: 'row-actions' },
           button('Edit', () => dialog(`Edit ${m.name}`, methodFields(), m, 'PATCH', `/shipping/methods/${m.id}`, 'Method saved.', true), { kind: 'small' }),
           allowed('DELETE', '/shipping/methods/{}') ? button('Delete', async () => {
-            if (await confirm(`Delete the method ${m.name}?`, 'Delete')) run(() => api('DELETE', `/shipping/methods/${m.id}`), 'Method deleted.');
+            if (await confirm(`Delete the method ${m.name}?`, 'Delete method', 'Keep method')) run(() => api('DELETE', `/shipping/methods/${m.id}`), 'Method deleted.');
           }, { kind: 'small danger' }) : null) } : null,
       ].filter(Boolean), z.methods || [], { empty: 'No methods in this zone.' }),
       h('div', { class: 'actions' },
@@ -75,7 +87,7 @@ export async function shippingPage({ rerender }) {
           : null,
         allowed('PATCH', '/shipping/zones/{}') ? button('Edit zone', () => dialog(`Edit ${z.name}`, zoneFields(z), z, 'PATCH', `/shipping/zones/${z.id}`, 'Zone saved.', true)) : null,
         allowed('DELETE', '/shipping/zones/{}') ? button('Delete zone', async () => {
-          if (await confirm(`Delete the zone ${z.name} and its methods?`, 'Delete')) run(() => api('DELETE', `/shipping/zones/${z.id}`), 'Zone deleted.');
+          if (await confirm(`Delete the zone ${z.name} and its methods?`, 'Delete zone', 'Keep zone')) run(() => api('DELETE', `/shipping/zones/${z.id}`), 'Zone deleted.');
         }, { kind: 'danger' }) : null))),
   ];
 }
