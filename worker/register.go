@@ -16,6 +16,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerPayments(mux, a)
 	registerWebhooks(mux, a)
 	registerMail(mux, a)
+	registerMedia(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }
