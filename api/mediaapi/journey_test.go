@@ -186,3 +186,22 @@ func TestImagesJourneyOnLocalStorage(t *testing.T) {
 		keys: func(t *testing.T) []string { return e.files(t) },
 	})
 }
+
+// The console's thumbnails: one call for a page of products, the first
+// ready image of each product that has one.
+func TestProductThumbnails(t *testing.T) {
+	e := newEnv(t)
+	with, without := e.product(t), e.product(t)
+	e.upload(t, with.ID, form{file: mediatest.JPEG(300, 300), fields: [][2]string{{"alt", "Front"}}}, false).Expect(t, http.StatusCreated)
+	e.settled(t, with.ID)
+	var out struct {
+		Data []map[string]any `json:"data"`
+	}
+	e.do(t, http.MethodGet, "/product-thumbnails?productIds="+with.ID.String()+","+without.ID.String()+","+with.ID.String(), nil).
+		Expect(t, http.StatusOK).JSON(t, &out)
+	if len(out.Data) != 1 || out.Data[0]["productId"] != with.ID.String() || out.Data[0]["alt"] != "Front" || !strings.Contains(str(out.Data[0]["thumb"]), "/media/products/") {
+		t.Fatalf("thumbnails %v", out.Data)
+	}
+	e.app.Do(t, http.MethodGet, admin+"/product-thumbnails?productIds=nope", testkit.Req{Token: e.tok}).ExpectField(t, "productIds")
+	e.app.Do(t, http.MethodGet, admin+"/product-thumbnails", testkit.Req{Token: e.tok, Invalid: true}).ExpectField(t, "productIds")
+}

@@ -31,6 +31,7 @@ func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	a.Post("/products/:productId/images", rbac.CatalogWrite, h.upload,
 		adminroute.Audit("product_image.create", ""), adminroute.AcceptMultipart())
 	a.Get("/products/:productId/images", rbac.CatalogRead, h.list)
+	a.Get("/product-thumbnails", rbac.CatalogRead, h.thumbnails)
 	a.Patch("/products/:productId/images/:imageId", rbac.CatalogWrite, h.update,
 		adminroute.Audit("product_image.update", "imageId"))
 	a.Delete("/products/:productId/images/:imageId", rbac.CatalogWrite, h.delete,

@@ -71,6 +71,9 @@ func New(db *gorm.DB, store storage.Store, c *cache.Cache, q tasks.Enqueuer, log
 	return &Service{db: db, store: store, cache: c, queue: q, log: log, limits: l, decodes: make(chan struct{}, l.DecodeConcurrency)}
 }
 
+// DB is the service's database handle (admin reads use the primary).
+func (s *Service) DB() *gorm.DB { return s.db }
+
 // Store is the storage the files are kept in.
 func (s *Service) Store() storage.Store { return s.store }
 

@@ -1,6 +1,8 @@
 package media
 
 import (
+	"net/url"
+
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/media/storage"
 	"github.com/gocommerce/shop/internal/media/storage/local"
@@ -12,13 +14,29 @@ import (
 // PUBLIC_URL/media; or an S3 bucket, public at MEDIA_PUBLIC_BASE_URL, else
 // its own address.
 func OpenStore(cfg *config.Config) (storage.Store, error) {
+	if cfg.Media.Storage == "s3" {
+		return s3store.New(cfg.Media.S3, PublicBaseURL(cfg))
+	}
+	return local.New(cfg.Media.Dir, PublicBaseURL(cfg))
+}
+
+// PublicBaseURL is the address every file URL starts with:
+// MEDIA_PUBLIC_BASE_URL, else PUBLIC_URL/media for local storage, else the
+// bucket's own address (path or virtual-host style).
+func PublicBaseURL(cfg *config.Config) string {
 	m := cfg.Media
-	if m.Storage == "s3" {
-		return s3store.New(m.S3, m.PublicBaseURL)
+	switch {
+	case m.PublicBaseURL != "":
+		return m.PublicBaseURL
+	case m.Storage == "s3":
+		u, err := url.Parse(m.S3.Endpoint)
+		if err != nil {
+			return ""
+		}
+		if m.S3.ForcePathStyle {
+			return u.Scheme + "://" + u.Host + "/" + m.S3.Bucket
+		}
+		return u.Scheme + "://" + m.S3.Bucket + "." + u.Host
 	}
-	base := m.PublicBaseURL
-	if base == "" {
-		base = storage.JoinURL(cfg.PublicURL, "media")
-	}
-	return local.New(m.Dir, base)
+	return storage.JoinURL(cfg.PublicURL, "media")
 }

@@ -26,8 +26,7 @@ type Store struct {
 	baseURL string
 }
 
-// New returns the store of cfg. baseURL, when empty, is the bucket's own
-// address (path style or virtual-host style as cfg.ForcePathStyle says).
+// New returns the store of cfg whose objects are public at baseURL/key.
 func New(cfg config.S3, baseURL string) (*Store, error) {
 	u, err := url.Parse(cfg.Endpoint)
 	if err != nil {
@@ -45,13 +44,6 @@ func New(cfg config.S3, baseURL string) (*Store, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("media: S3: %w", err)
-	}
-	if baseURL == "" {
-		if cfg.ForcePathStyle {
-			baseURL = u.Scheme + "://" + u.Host + "/" + cfg.Bucket
-		} else {
-			baseURL = u.Scheme + "://" + cfg.Bucket + "." + u.Host
-		}
 	}
 	return &Store{client: client, bucket: cfg.Bucket, baseURL: baseURL}, nil
 }
