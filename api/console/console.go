@@ -11,7 +11,6 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/config"
-	"github.com/gocommerce/shop/internal/media"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -25,7 +24,7 @@ const APIPath = "/api/v1/admin"
 // registered: the permission map is read from admin's registry.
 func Mount(app *fiber.App, admin *adminroute.Router, cfg *config.Config) {
 	s := &site{assets: mustAssets(), permissions: newPermissions(admin.Routes(), APIPath), settings: newSettings(cfg),
-		csp: policyWithImages(media.PublicBaseURL(cfg))}
+		csp: policyWithImages(mediaOrigin(cfg))}
 	// Without strict routing Fiber matches /admin and /admin/ alike.
 	app.Get(Path, func(c *fiber.Ctx) error {
 		if c.Path() == Path {

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -21,6 +23,16 @@ func policyWithImages(mediaBase string) string {
 		return contentSecurityPolicy
 	}
 	return strings.Replace(contentSecurityPolicy, "img-src 'self' data:;", "img-src 'self' data: "+u.Scheme+"://"+u.Host+";", 1)
+}
+
+// mediaOrigin is where product image URLs point when that is not the
+// console's own host: a CDN (MEDIA_PUBLIC_BASE_URL) or the bucket. Local
+// files are served by this process, whose address PUBLIC_URL names.
+func mediaOrigin(cfg *config.Config) string {
+	if cfg.Media.PublicBaseURL == "" && cfg.Media.Storage != "s3" {
+		return ""
+	}
+	return media.PublicBaseURL(cfg)
 }
 
 // secure sets the headers of every console response.

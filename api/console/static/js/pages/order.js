@@ -11,6 +11,7 @@ import { formatMoney, formatRate, toPaise, fromPaise } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session } from '../session.js';
 import { orderReturns } from '../returnsui.js';
+import { thumbnails } from '../media.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
@@ -18,6 +19,8 @@ export async function orderPage({ params, rerender }) {
   const m = (v) => formatMoney(v, cur);
   const shipped = shippedByLine(o);
   const fulfilments = Array.isArray(o.fulfillments);
+  const thumbs = thumbnails();
+  queueMicrotask(() => thumbs.load()); // once the lines below asked for their slots
 
   return [
     pageHead(`Order ${o.orderNumber}`, badge(o.status), badge(o.paymentStatus), o.fulfillmentStatus ? badge(o.fulfillmentStatus) : null),
@@ -39,7 +42,8 @@ export async function orderPage({ params, rerender }) {
           o.shippingMethod ? ['Shipping', [o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(' · ')] : null,
         ]))),
     section('Items', table([
-      { label: 'Item', cell: (l) => h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'), h('span', { class: 'muted' }, l.sku)) },
+      { label: 'Item', cell: (l) => h('span', { class: 'with-thumb' }, thumbs.slot(l.productId),
+        h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'), h('span', { class: 'muted' }, l.sku))) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
       fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },

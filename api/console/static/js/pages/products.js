@@ -1,5 +1,6 @@
 // Products list (search, status, category, paged) and the new-product form.
 
+import { h } from '../dom.js';
 import { api, query as qs } from '../api.js';
 import { form, filters } from '../forms.js';
 import { allowed } from '../perm.js';
@@ -8,6 +9,7 @@ import { pageHead, table, link, linkButton, pager, badge, section } from '../ui.
 import { formatMoney } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session, currency } from '../session.js';
+import { thumbnails } from '../media.js';
 
 /** categoryOptions lists categories for a select, with a leading blank choice. */
 export async function categoryOptions(blank = 'None') {
@@ -19,6 +21,14 @@ export async function productsPage({ query }) {
   const f = { search: query.get('search') || '', status: query.get('status') || '', categoryId: query.get('categoryId') || '' };
   const page = query.get('page') || '1';
   const [res, cats] = await Promise.all([api('GET', '/products' + qs({ ...f, page, limit: 20 })), categoryOptions('Any category')]);
+  const thumbs = thumbnails();
+  const rows = table([
+    { label: 'Product', cell: (p) => h('span', { class: 'with-thumb' }, thumbs.slot(p.id), link('/products/' + p.id, p.title)) },
+    { label: 'Status', cell: (p) => badge(p.status) },
+    { label: 'Price', class: 'num', cell: (p) => formatMoney(p.price, currency()) },
+    { label: 'Updated', cell: (p) => fmtTime(p.updatedAt) },
+  ], res.data, { empty: 'No products match.', caption: 'Products' });
+  thumbs.load();
   return [
     pageHead('Products', allowed('POST', '/products') ? linkButton('/products/new', 'New product', 'primary') : null),
     filters({
@@ -33,12 +43,7 @@ export async function productsPage({ query }) {
       onSubmit: async (v) => setQuery(v),
       done: () => {},
     }),
-    table([
-      { label: 'Product', cell: (p) => link('/products/' + p.id, p.title) },
-      { label: 'Status', cell: (p) => badge(p.status) },
-      { label: 'Price', class: 'num', cell: (p) => formatMoney(p.price, currency()) },
-      { label: 'Updated', cell: (p) => fmtTime(p.updatedAt) },
-    ], res.data, { empty: 'No products match.', caption: 'Products' }),
+    rows,
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'products'),
   ];
 }
