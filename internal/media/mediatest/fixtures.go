@@ -15,6 +15,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"math/rand/v2"
 )
 
 // Secrets are the metadata values the files carry; none may appear in any
@@ -55,7 +56,29 @@ func JPEG(w, h int) []byte {
 // turned by EXIF orientation, with the camera's make and model, a GPS
 // position and a comment segment.
 func PhoneJPEG(w, h, orientation int) []byte {
-	plain := JPEG(w, h)
+	return withExif(JPEG(w, h), orientation)
+}
+
+// Photo is PhoneJPEG with sensor-like noise over the picture, so that it
+// compresses like a photograph (a 12-megapixel one is several MiB).
+func Photo(w, h, orientation int) []byte {
+	img := Picture(w, h)
+	rng := rand.New(rand.NewPCG(uint64(w), uint64(h)))
+	for i := range img.Pix {
+		if i%4 != 3 {
+			img.Pix[i] = uint8(max(0, min(255, int(img.Pix[i])+rng.IntN(61)-30)))
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
+		panic(err)
+	}
+	return withExif(buf.Bytes(), orientation)
+}
+
+// withExif inserts the phone's APP1 (orientation, camera, GPS) and a
+// comment segment after the SOI of a plain JPEG.
+func withExif(plain []byte, orientation int) []byte {
 	var out bytes.Buffer
 	out.Write(plain[:2]) // SOI
 	app1 := append([]byte("Exif\x00\x00"), tiff(orientation)...)
