@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net/http"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -148,5 +149,29 @@ func TestImageDeletedDuringRenderingLeavesNoFiles(t *testing.T) {
 	}
 	if files := f.files(t); len(files) != 0 {
 		t.Fatalf("files left: %v", files)
+	}
+}
+
+// An image becoming ready shows at once on a storefront page that was
+// cached without it: the worker invalidates the catalog cache.
+func TestReadyImageInvalidatesTheCachedPage(t *testing.T) {
+	f := newFixture(t)
+	page := func() int {
+		var p struct {
+			Images []struct{ ID string } `json:"images"`
+		}
+		f.app.Do(t, http.MethodGet, "/products/"+f.product.ID.String(), testkit.Req{}).Expect(t, http.StatusOK).JSON(t, &p)
+		return len(p.Images)
+	}
+	id := f.upload(t, mediatest.JPEG(300, 200))
+	if n := page(); n != 0 {
+		t.Fatalf("%d images before processing", n)
+	}
+	page() // served from the cache now
+	if err := f.app.Media.Process(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if n := page(); n != 1 {
+		t.Fatalf("%d images after processing, want 1", n)
 	}
 }
