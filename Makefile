@@ -5,12 +5,19 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 
-.PHONY: build run chromium client-deps test test-faults lint bench bench-scale migrate services fuzz clean image image-rootfs image-test chart screenshots
+.PHONY: build run chromium client-deps test test-faults lint bench bench-scale migrate services fuzz clean image image-rootfs image-test chart screenshots weed
 
 # Helm, built once from the Go module proxy into bin/ (the chart's tests and
 # `make chart` use it; no other download is needed).
 HELM_VERSION := v3.22.0
 HELM      := bin/helm-$(HELM_VERSION)/helm
+# SeaweedFS's weed, the real S3-compatible server the media tests start
+# (internal/testkit/seaweed.go, whose WeedVersion must match), built once
+# from the Go module proxy into bin/. Its go.mod has replace directives, so
+# `go install pkg@version` refuses it: it is built inside the downloaded
+# module. About 9 CPU-minutes, once per machine.
+WEED_VERSION := v0.0.0-20261109003541-7506e5f91cd6
+WEED      := bin/weed-$(WEED_VERSION)/weed
 IMAGE     ?= localhost/shop
 
 build:
@@ -34,10 +41,10 @@ client-deps:
 
 ## test: every test against real Postgres and Redis (the chart's with Helm), then the
 ## fault-injection suite, then the container image's smoke test
-test: services chromium client-deps $(HELM)
+test: services chromium client-deps $(HELM) $(WEED)
 	$(GO) vet ./...
 	$(GO) vet -tags=faults ./internal/faults/
-	HELM=$(abspath $(HELM)) $(GO) test $(TEST_FLAGS) ./...
+	HELM=$(abspath $(HELM)) WEED=$(abspath $(WEED)) $(GO) test $(TEST_FLAGS) ./...
 	$(MAKE) test-faults
 	$(MAKE) image-test
 
@@ -95,6 +102,14 @@ image-test: services
 
 $(HELM):
 	GOBIN=$(abspath $(dir $(HELM))) $(GO) install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
+
+## weed: the SeaweedFS server the S3 media tests run (built once into bin/)
+weed: $(WEED)
+
+$(WEED):
+	$(GO) mod download github.com/seaweedfs/seaweedfs@$(WEED_VERSION)
+	cd "$$($(GO) env GOMODCACHE)/github.com/seaweedfs/seaweedfs@$(WEED_VERSION)" && \
+		$(GO) build -trimpath -ldflags "-s -w" -o $(abspath $(WEED)) ./weed
 
 ## chart: lint and render the Helm chart in deploy/helm/shop (the Go test in deploy/ checks it)
 CHART_ARGS := deploy/helm/shop --kube-version 1.30.0 -f deploy/helm/shop/ci/test-values.yaml

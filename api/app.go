@@ -26,6 +26,7 @@ import (
 	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
+	"github.com/gocommerce/shop/api/mediaapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/returnapi"
@@ -40,7 +41,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// BodyLimit is the largest request body accepted (1 MiB).
+// BodyLimit is the largest request body accepted (1 MiB), but for an image
+// upload (MEDIA_MAX_BYTES, api/mediaapi).
 const BodyLimit = 1 << 20
 
 // RequestTimeout bounds the work done for one request.
@@ -88,6 +90,7 @@ func New(a *app.App) *Server {
 		middleware.Recover(a.Log),
 		middleware.ClientIP(trustedNets(cfg)),
 	)...)
+	mediaapi.AllowUploads(root.Server(), cfg.Media.MaxBytes)
 	registerProbes(root, a)
 
 	v1 := root.Group("/api/v1")
@@ -139,6 +142,7 @@ func New(a *app.App) *Server {
 		DiscountAddressLimit: cfg.DiscountCodeAddressRateLimit,
 		DiscountWindow:       time.Duration(cfg.DiscountCodeRateWindowS) * time.Second,
 	})
+	mediaapi.Register(root, admin, mediaapi.Services{Media: a.Media})
 	console.Mount(root, admin, cfg)
 	return &Server{App: root, Admin: admin, log: a.Log, shutdownTimeout: cfg.ShutdownTimeout}
 }

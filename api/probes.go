@@ -32,10 +32,15 @@ func registerProbes(root *fiber.App, a *app.App) {
 	root.Get("/metrics", adaptor.HTTPHandler(promhttp.Handler()))
 }
 
-// CheckBackends pings Postgres and Redis, each within one second, and
-// reports "ok" or "error" for each.
+// CheckBackends pings Postgres, Redis and the media store, each within one
+// second, and reports "ok" or "error" for each.
 func CheckBackends(ctx context.Context, a *app.App) map[string]string {
-	out := map[string]string{"database": "ok", "redis": "ok"}
+	out := map[string]string{"database": "ok", "redis": "ok", "media": "ok"}
+	mCtx, cancelMedia := context.WithTimeout(ctx, time.Second)
+	defer cancelMedia()
+	if err := a.Media.Ping(mCtx); err != nil {
+		out["media"] = "error"
+	}
 	dbCtx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if err := database.Ping(dbCtx, a.DB); err != nil {

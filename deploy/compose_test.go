@@ -51,7 +51,7 @@ func TestComposeRunsTheStack(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if want := []string{"api", "migrate", "postgres", "redis", "scheduler", "worker"}; !slices.Equal(names, want) {
+	if want := []string{"api", "migrate", "postgres", "redis", "s3", "scheduler", "worker"}; !slices.Equal(names, want) {
 		t.Fatalf("services %v, want %v", names, want)
 	}
 	cfgValues, secretValues := chartValues(t)
@@ -135,7 +135,7 @@ func TestComposeSecretsAreDevelopmentOnly(t *testing.T) {
 	if _, err := config.Load(""); err != nil {
 		t.Fatalf("the compose environment does not load: %v", err)
 	}
-	secrets := []string{"ADMIN_JWT_SECRET", "CUSTOMER_JWT_SECRET", "GATEWAY_WEBHOOK_SECRET"}
+	secrets := []string{"ADMIN_JWT_SECRET", "CUSTOMER_JWT_SECRET", "GATEWAY_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY"}
 	for _, name := range secrets {
 		// Only this one from the file; the others strong and distinct.
 		override := map[string]string{}

@@ -35,6 +35,15 @@ func Entries() []Entry {
 			},
 		},
 		{
+			// Deletes the files of deleted images whose nudge was lost, and
+			// queues again images whose processing task was lost.
+			Name: "media-sweep", Spec: "20 * * * * *", Period: time.Minute,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewMediaSweepTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
+		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },

@@ -199,6 +199,7 @@ smoke() {
     "DATABASE_URL=$(server_url "$db")" "REDIS_URL=redis://127.0.0.1:$redis_port/0"
     "ADMIN_JWT_SECRET=$(head -c 32 /dev/urandom | base64)" "CUSTOMER_JWT_SECRET=$(head -c 32 /dev/urandom | base64)"
     "GATEWAY_WEBHOOK_SECRET=$(head -c 32 /dev/urandom | base64)"
+    "MEDIA_DIR=/tmp/shop-media-$$"
   )
   psql "$(server_url postgres)" -qc "CREATE DATABASE $db" >/dev/null
 

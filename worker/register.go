@@ -17,6 +17,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerWebhooks(mux, a)
 	registerMail(mux, a)
 	registerExports(mux, a)
+	registerMedia(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

@@ -29,9 +29,11 @@ var (
 // preflight; only a script on the admin's own origin can send JSON). It is
 // called for requests authenticated by the session cookie and for the
 // public auth routes (login, 2FA verify, refresh), never for bearer calls,
-// which a browser cannot forge. GET, HEAD and OPTIONS pass. Errors:
-// FORBIDDEN.
-func refuseForgery(c *fiber.Ctx) error {
+// which a browser cannot forge. GET, HEAD and OPTIONS pass. A multipart
+// route (AcceptMultipart) also takes a multipart/form-data body that
+// carries X-Requested-With: a custom header makes a cross-site request
+// need a preflight, which this API never grants. Errors: FORBIDDEN.
+func refuseForgery(c *fiber.Ctx, multipart bool) error {
 	switch c.Method() {
 	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
 		return nil
@@ -45,7 +47,8 @@ func refuseForgery(c *fiber.Ctx) error {
 	if crossOrigin.Check(req) != nil {
 		return errCrossSite
 	}
-	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) {
+	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) &&
+		!(multipart && isMultipart(c.Get(fiber.HeaderContentType)) && c.Get(fiber.HeaderXRequestedWith) != "") {
 		return errNotJSON
 	}
 	return nil
@@ -56,6 +59,12 @@ func refuseForgery(c *fiber.Ctx) error {
 func isJSON(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == fiber.MIMEApplicationJSON
+}
+
+// isMultipart reports whether a Content-Type header names multipart/form-data.
+func isMultipart(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == fiber.MIMEMultipartForm
 }
 
 // hasBearer reports whether the request authenticates with an Authorization

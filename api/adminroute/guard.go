@@ -44,7 +44,7 @@ type Guard struct {
 // protect returns the middleware chain of one route.
 func (g *Guard) protect(rt Route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		p, err := g.authenticate(c)
+		p, err := g.authenticate(c, rt)
 		if err != nil {
 			return err
 		}
@@ -79,13 +79,13 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 // cookie or an Authorization: Bearer header. A state-changing request
 // carried by the cookie must also pass refuseForgery. Errors: UNAUTHORIZED,
 // FORBIDDEN.
-func (g *Guard) authenticate(c *fiber.Ctx) (*identity.Principal, error) {
+func (g *Guard) authenticate(c *fiber.Ctx, rt Route) (*identity.Principal, error) {
 	token := BearerOrCookie(c)
 	if token == "" {
 		return nil, identity.ErrUnauthenticated
 	}
 	if !hasBearer(c) {
-		if err := refuseForgery(c); err != nil {
+		if err := refuseForgery(c, rt.Multipart); err != nil {
 			return nil, err
 		}
 	}

@@ -42,6 +42,8 @@ type Route struct {
 	Bucket      Bucket
 	// Fields are body fields needing more than Permission.
 	Fields []FieldRule
+	// Multipart routes take a multipart/form-data body (a file upload).
+	Multipart bool
 }
 
 // Mutating reports whether the route changes state.
@@ -57,6 +59,11 @@ type Option func(*Route)
 func Audit(action, entityParam string) Option {
 	return func(r *Route) { r.Action, r.EntityParam = action, entityParam }
 }
+
+// AcceptMultipart lets a route take a multipart/form-data body. A browser
+// may send one with the session cookie only from a script that adds
+// X-Requested-With, a header no other site can make it send (refuseForgery).
+func AcceptMultipart() Option { return func(r *Route) { r.Multipart = true } }
 
 // RateBucket puts the route in a bucket other than General.
 func RateBucket(b Bucket) Option { return func(r *Route) { r.Bucket = b } }
@@ -113,7 +120,7 @@ func (r *Router) Public(method, path string, h fiber.Handler, opts ...Option) {
 
 func publicForgeryCheck(c *fiber.Ctx) error {
 	if !hasBearer(c) {
-		if err := refuseForgery(c); err != nil {
+		if err := refuseForgery(c, false); err != nil {
 			return err
 		}
 	}

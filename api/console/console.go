@@ -23,7 +23,8 @@ const APIPath = "/api/v1/admin"
 // Mount serves the console on app. Call it after every admin route is
 // registered: the permission map is read from admin's registry.
 func Mount(app *fiber.App, admin *adminroute.Router, cfg *config.Config) {
-	s := &site{assets: mustAssets(), permissions: newPermissions(admin.Routes(), APIPath), settings: newSettings(cfg)}
+	s := &site{assets: mustAssets(), permissions: newPermissions(admin.Routes(), APIPath), settings: newSettings(cfg),
+		csp: policyWithImages(mediaOrigin(cfg))}
 	// Without strict routing Fiber matches /admin and /admin/ alike.
 	app.Get(Path, func(c *fiber.Ctx) error {
 		if c.Path() == Path {
@@ -39,12 +40,14 @@ type site struct {
 	assets      *assets
 	permissions []byte
 	settings    []byte
+	// csp is the Content-Security-Policy, with the media files' origin.
+	csp string
 }
 
 // serve routes a console request: versioned assets, the two JSON documents,
 // and index.html for every other path (the app's own routes).
 func (s *site) serve(c *fiber.Ctx) error {
-	secure(c)
+	secure(c, s.csp)
 	rest := c.Params("*")
 	switch {
 	case rest == "permissions.json":

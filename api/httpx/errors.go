@@ -100,7 +100,7 @@ func fromFiber(fe *fiber.Error) *apperr.Error {
 	case fiber.StatusMethodNotAllowed:
 		return apperr.New(apperr.MethodNotAllowed, "method not allowed")
 	case fiber.StatusRequestEntityTooLarge:
-		e := apperr.New(apperr.Validation, "request body exceeds 1 MiB").
+		e := apperr.New(apperr.Validation, "request body is too large").
 			WithDetails(map[string]any{"issue": "body too large"})
 		e.Status = fiber.StatusRequestEntityTooLarge
 		return e

@@ -52,6 +52,7 @@ type bench struct {
 	apiRSS, workerRSS   float64
 	webhookOrdersPerSec float64
 	webhookOrders       int
+	media               mediaFigures
 	scale               scaleFigures
 }
 
@@ -66,6 +67,8 @@ func (b *bench) env(extra ...string) []string {
 		"GATEWAY_WEBHOOK_SECRET=" + webhookSecret, "PAYMENT_PROVIDER=" + paymentProvider,
 		"ADMIN_GENERAL_RATE_LIMIT=100000000", "ADMIN_ANALYTICS_RATE_LIMIT=100000000",
 		"CHECKOUT_SESSION_TTL=2h", "COOKIE_SECURE=false",
+		// The api stores uploads, the worker renders them: one directory.
+		"MEDIA_DIR=" + filepath.Join(b.work, "media"),
 	}, extra...)
 }
 

@@ -88,6 +88,16 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 		 FROM (SELECT i.variant_id, sum(i.quantity)::int AS units FROM order_items i JOIN orders o ON o.id = i.order_id
 		       WHERE o.status IN ('confirmed', 'processing') GROUP BY i.variant_id) c
 		 WHERE v.id = c.variant_id`,
+		// Every product shows three ready images (rows only: the API answers
+		// with their URLs, it never reads the files), so the product page and
+		// list are measured with images (media.go).
+		`INSERT INTO product_images (product_id, position, alt, status, format, byte_size, width, height, full_key, large_key, medium_key, thumb_key)
+		 SELECT p.id, k.n, p.title || ' ' || k.n, 'ready', 'jpeg', 3000000, 3000, 4000,
+		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'full') || '.jpg',
+		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'large') || '.jpg',
+		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'medium') || '.jpg',
+		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'thumb') || '.jpg'
+		 FROM products p CROSS JOIN LATERAL (SELECT gen_random_uuid() AS id, n FROM generate_series(0, 2) n) k`,
 		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-checkout-' || g FROM generate_series(1, %d) g`, carts),
 		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),
 		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-checkout-%')

@@ -71,6 +71,7 @@ func (b *bench) targets() []target {
 		{"worker peak RSS < 100 MB", func(b *bench) (string, bool) {
 			return fmt.Sprintf("%.0f MiB", b.workerRSS), b.workerRSS > 0 && b.workerRSS < 100
 		}},
+		b.mediaTarget(),
 	}
 }
 
@@ -117,11 +118,12 @@ func (b *bench) report() string {
 		if r.Provider != "" {
 			provider = r.Provider
 		}
-		fmt.Fprintf(&s, "| %s | %s | %d | %.0f | %s | %s | %s | %.1f %% | %.1f %% | %d | %d |\n", r.Name, provider, r.Connections, r.RPS, fmtDur(r.P50), fmtDur(r.P99),
-			fmtCPU(r.CPU), 100*r.RPS/b.fiberCeiling[r.Connections], 100*r.RPS/b.pgCeiling[r.Connections], r.Non2xx, r.Errors)
+		fmt.Fprintf(&s, "| %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %d | %d |\n", r.Name, provider, r.Connections, r.RPS, fmtDur(r.P50), fmtDur(r.P99),
+			fmtCPU(r.CPU), pctOf(r.RPS, b.fiberCeiling[r.Connections]), pctOf(r.RPS, b.pgCeiling[r.Connections]), r.Non2xx, r.Errors)
 	}
 	fmt.Fprintf(&s, "\nWebhook → order (`%s` events): %d orders written at %.0f orders/s, timed from the first request until the last order existed.\n\n", paymentProvider, b.webhookOrders, b.webhookOrdersPerSec)
 	fmt.Fprintf(&s, "Peak RSS (VmHWM): api %.0f MiB, worker %.0f MiB.\n\n", b.apiRSS, b.workerRSS)
+	s.WriteString(b.mediaReport())
 	s.WriteString("## Targets\n\n| target | measured | met |\n|---|---|---|\n")
 	for _, t := range b.targets() {
 		got, ok := t.check(b)
@@ -138,6 +140,15 @@ func (b *bench) report() string {
 		}
 	}
 	return s.String()
+}
+
+// pctOf is rps as a percentage of a ceiling, or a dash where none was
+// measured at that concurrency (the media upload's 4 connections).
+func pctOf(rps, ceiling float64) string {
+	if ceiling <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f %%", 100*rps/ceiling)
 }
 
 // fmtCPU renders a request's CPU as "total (api + Postgres + worker)" in ms.

@@ -74,6 +74,11 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		}
 	}
 	b.apiRSS, b.workerRSS = b.api.peakRSSMB(), b.worker.peakRSSMB()
+	if b.wanted("media") {
+		if err := b.measureMedia(); err != nil {
+			return err
+		}
+	}
 
 	if b.wanted("cache off") {
 		b.api.stop()

@@ -20,7 +20,7 @@ func seedCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := seed.Run(ctx, a.DB, seed.Options{Products: products, VariantsPerProduct: variantsPer, ResetAdminPassword: a.Config.IsDev()})
+			res, err := seed.Run(ctx, a.DB, seed.Options{Products: products, VariantsPerProduct: variantsPer, ResetAdminPassword: a.Config.IsDev(), Images: a.Media})
 			if err != nil {
 				return err
 			}

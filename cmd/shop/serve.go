@@ -134,7 +134,7 @@ func prepareDatabase(ctx context.Context, env string) error {
 }
 
 func printSeed(ctx context.Context, a *app.App) error {
-	res, err := seed.Run(ctx, a.DB, seed.Options{ResetAdminPassword: a.Config.IsDev()})
+	res, err := seed.Run(ctx, a.DB, seed.Options{ResetAdminPassword: a.Config.IsDev(), Images: a.Media})
 	if err != nil {
 		return must(err, "seed")
 	}

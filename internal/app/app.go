@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/mail"
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/ratelimit"
@@ -122,6 +123,8 @@ type App struct {
 	Reviews   *review.Service
 	// Browse is the shoppers' cached read model of the catalog.
 	Browse *browse.Service
+	// Media keeps product images and their files (MEDIA_STORAGE).
+	Media *media.Service
 
 	// Shoppers and their purchases.
 	Customers     *customer.Service
@@ -344,7 +347,14 @@ func (a *App) build() error {
 	a.Bundles = bundle.New(a.DB, a.Cache, log)
 	a.Inventory = stock.NewLevels(a.DB, a.Tasks, log, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reviews = review.New(a.DB, a.ReadDB, a.Cache, browse.CatalogNamespace)
-	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency)
+	store, err := media.OpenStore(cfg)
+	if err != nil {
+		return err
+	}
+	a.Media = media.New(a.DB, store, a.Cache, a.Tasks, log.With("component", "media"), media.Limits{
+		MaxBytes: cfg.Media.MaxBytes, MaxPixels: cfg.Media.MaxPixels, DecodeConcurrency: cfg.Media.DecodeConcurrency,
+	})
+	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency).WithImages(a.Media)
 
 	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL}).
 		WithEmailQueue(a.Tasks, log.With("component", "customer"))

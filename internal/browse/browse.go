@@ -14,10 +14,12 @@
 package browse
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
 	"github.com/gocommerce/shop/internal/cache"
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/google/uuid"
@@ -37,6 +39,22 @@ type Service struct {
 	stock    *StockStore
 	memo     *memo
 	currency string
+	// images reads products' ready images; nil shows none.
+	images Showcase
+}
+
+// Showcase reads the ready images of products (media.Service), on the
+// read handle it is given.
+type Showcase interface {
+	Showcase(ctx context.Context, db *gorm.DB, ids []uuid.UUID, first bool) (map[uuid.UUID][]media.PublicImage, error)
+}
+
+// WithImages makes product pages carry their images and list entries their
+// first image. The media service invalidates the catalog namespace when a
+// shopper-visible image changes, so cached pages follow.
+func (s *Service) WithImages(sc Showcase) *Service {
+	s.images = sc
+	return s
 }
 
 // New returns the service. catalog is the application cache (CACHE_TTL).
@@ -83,12 +101,17 @@ type ProductInfo struct {
 }
 
 // Product is a product as answered: its info, its total availability and
-// its variants. Page.AppendJSON writes exactly this shape.
+// its variants, and on a product page its images, on a list its first
+// image (or null). Page.AppendJSON writes exactly this shape.
 type Product struct {
 	ProductInfo
-	Available int       `json:"available"`
-	InStock   bool      `json:"inStock"`
-	Variants  []Variant `json:"variants"`
+	Images []media.PublicImage `json:"images,omitempty"`
+	// Image is set on list entries (listed), null when there is none.
+	Image     *media.PublicImage `json:"image,omitempty"`
+	Available int                `json:"available"`
+	InStock   bool               `json:"inStock"`
+	Variants  []Variant          `json:"variants"`
+	listed    bool
 }
 
 func groupKey(group *uuid.UUID) string {

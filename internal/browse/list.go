@@ -68,7 +68,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids, parts, err := s.assemble(ctx, q.Group, rows)
+	ids, parts, err := s.assemble(ctx, q.Group, rows, true)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/pricing"
 	"github.com/gocommerce/shop/internal/review"
@@ -73,8 +74,9 @@ ORDER BY v.product_id, v.created_at, v.id`
 }
 
 // assemble renders rows with their variants, prices and availability, in
-// the order of rows.
-func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow) ([]uuid.UUID, []productParts, error) {
+// the order of rows; a list's entries (list) carry their first image, a
+// product page all its images.
+func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []productRow, list bool) ([]uuid.UUID, []productParts, error) {
 	ids := make([]uuid.UUID, len(rows))
 	out := make([]productParts, len(rows))
 	if len(rows) == 0 {
@@ -96,8 +98,22 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 			Price: price.Amount, CompareAtPrice: price.CompareAt}, Available: v.Available, InStock: v.Available > 0,
 		})
 	}
+	images := map[uuid.UUID][]media.PublicImage{}
+	if s.images != nil {
+		if images, err = s.images.Showcase(ctx, s.db, ids, list); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i, r := range rows {
-		if out[i], err = render(s.product(r, byProduct[r.ID])); err != nil {
+		p := s.product(r, byProduct[r.ID])
+		if p.listed = list; list {
+			if first := images[r.ID]; len(first) > 0 {
+				p.Image = &first[0]
+			}
+		} else if p.Images = images[r.ID]; p.Images == nil {
+			p.Images = []media.PublicImage{}
+		}
+		if out[i], err = render(p); err != nil {
 			return nil, nil, fmt.Errorf("browse.render: %w", err)
 		}
 	}

@@ -48,7 +48,7 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 	if len(rows) == 0 {
 		return nil, apperr.NotFoundf("product")
 	}
-	ids, parts, err := s.assemble(ctx, group, rows)
+	ids, parts, err := s.assemble(ctx, group, rows, false)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/google/uuid"
 )
 
@@ -46,7 +47,20 @@ type productParts struct {
 
 // render splits p into its JSON without availability and its figures.
 func render(p Product) (productParts, error) {
-	head, err := json.Marshal(p.ProductInfo)
+	var info any = p.ProductInfo
+	switch {
+	case p.listed:
+		info = struct {
+			ProductInfo
+			Image *media.PublicImage `json:"image"`
+		}{p.ProductInfo, p.Image}
+	case p.Images != nil:
+		info = struct {
+			ProductInfo
+			Images []media.PublicImage `json:"images"`
+		}{p.ProductInfo, p.Images}
+	}
+	head, err := json.Marshal(info)
 	if err != nil {
 		return productParts{}, err
 	}

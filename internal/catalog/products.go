@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
@@ -184,6 +185,10 @@ func (s *Service) DeleteProduct(ctx context.Context, id uuid.UUID) (archived boo
 	})
 	if err != nil {
 		return false, translate(err, resProduct)
+	}
+	if !archived && s.queue != nil {
+		// Its images' files were queued for deletion with the rows.
+		media.NudgeSweep(ctx, s.queue, s.log)
 	}
 	return archived, nil
 }

@@ -121,6 +121,9 @@ type Config struct {
 	// lists them; the SDK reads the same variables itself when it builds the
 	// exporter, sampler and resource (docs/DECISIONS.md "Tracing").
 	Tracing Tracing
+
+	// Media is the product images' storage and upload limits.
+	Media Media
 }
 
 // Tracing is the OTEL_* variables the service acts on. Traces are on when
@@ -303,6 +306,9 @@ func (c *Config) validate() error {
 	if err := c.Tracing.validate(); err != nil {
 		return err
 	}
+	if err := c.Media.validate(); err != nil {
+		return err
+	}
 	if c.SMTPURL != "" {
 		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") {
 			return fieldErr("SMTP_URL", "must be an smtp:// or smtps:// URL")
@@ -366,6 +372,7 @@ func (c *Config) Redacted() map[string]any {
 		"customerJwtSecret": mask(c.CustomerJWTSecret), "gatewayWebhookSecret": mask(c.GatewayWebhookSecret),
 		"smtp": redactURL(c.SMTPURL), "cacheEnabled": c.CacheEnabled, "cookieSecure": c.CookieSecure,
 		"tracing": c.Tracing.Enabled(), "otlpHeaders": mask(c.Tracing.Headers),
+		"mediaStorage": c.Media.Storage, "s3SecretAccessKey": mask(c.Media.S3.SecretAccessKey),
 	}
 }
 

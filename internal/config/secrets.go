@@ -36,7 +36,8 @@ func (c *Config) validateSecrets(purpose Purpose) error {
 		return fieldErr("CUSTOMER_JWT_SECRET", "must differ from ADMIN_JWT_SECRET, so that neither kind of token passes for the other")
 	}
 	if !c.IsDev() {
-		for name, v := range map[string]string{"ADMIN_JWT_SECRET": c.AdminJWTSecret, "CUSTOMER_JWT_SECRET": c.CustomerJWTSecret, "GATEWAY_WEBHOOK_SECRET": c.GatewayWebhookSecret} {
+		for name, v := range map[string]string{"ADMIN_JWT_SECRET": c.AdminJWTSecret, "CUSTOMER_JWT_SECRET": c.CustomerJWTSecret, "GATEWAY_WEBHOOK_SECRET": c.GatewayWebhookSecret,
+			"S3_SECRET_ACCESS_KEY": c.Media.S3.SecretAccessKey} {
 			if strings.HasPrefix(v, "dev-only-") {
 				return fieldErr(name, "must not use the development secret in production (set your own, or APP_ENV=development)")
 			}

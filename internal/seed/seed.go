@@ -1,5 +1,5 @@
 // Package seed fills a database with a demo shop: a category tree, active
-// products with variants and stock, a customer group, a discount code,
+// products with variants, stock and pictures, a customer group, a discount code,
 // shipping (a default zone with standard and express methods) and a
 // super_admin. Running it again changes nothing but the admin's password
 // (when asked), so `make run` can always print working credentials.
@@ -31,6 +31,9 @@ type Options struct {
 	AdminEmail string
 	// ResetAdminPassword gives an existing demo admin a new password.
 	ResetAdminPassword bool
+	// Images, when set, gives the first products pictures drawn locally
+	// (their renditions are made by the worker).
+	Images Uploader
 }
 
 // Result says what was seeded.
@@ -90,6 +93,11 @@ func Run(ctx context.Context, db *gorm.DB, opt Options) (*Result, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("seed.catalog: %w", err)
+	}
+	if res.CatalogCreated && opt.Images != nil {
+		if err := seedImages(ctx, db, opt.Images); err != nil {
+			return nil, fmt.Errorf("seed.images: %w", err)
+		}
 	}
 	if err := seedAdmin(db, opt, res); err != nil {
 		return nil, fmt.Errorf("seed.admin: %w", err)

@@ -72,6 +72,7 @@ func MustConfig(tb testing.TB, dbURL, redisURL string) *config.Config {
 		cfg.LogLevel = lvl
 	}
 	cfg.ShutdownTimeout = 5 * time.Second
+	cfg.Media.Dir = tb.TempDir() // local media files: the test's own, removed after it
 	return cfg
 }
 

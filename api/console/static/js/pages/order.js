@@ -15,6 +15,7 @@ import { session } from '../session.js';
 import { orderReturns, loadReturns, lineName } from '../returnsui.js';
 import { orderHistory, shipmentName } from '../orderhistory.js';
 import { names } from '../sources.js';
+import { thumbnails } from '../media.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
@@ -27,6 +28,8 @@ export async function orderPage({ params, rerender }) {
   const m = (v) => formatMoney(v, cur);
   const shipped = shippedByLine(o);
   const fulfilments = Array.isArray(o.fulfillments);
+  const thumbs = thumbnails();
+  queueMicrotask(() => thumbs.load()); // once the lines below asked for their slots
 
   return [
     pageHead(`Order ${o.orderNumber}`, badge(o.status), badge(o.paymentStatus), o.fulfillmentStatus ? badge(o.fulfillmentStatus) : null),
@@ -48,8 +51,9 @@ export async function orderPage({ params, rerender }) {
           o.shippingMethod ? ['Shipping', [o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(' · ')] : null,
         ]))),
     section('Items', table([
-      { label: 'Item', cell: (l) => h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'),
-        h('span', { class: 'muted' }, [options(variants.get(l.variantId)), l.sku].filter(Boolean).join(' · '))) },
+      { label: 'Item', cell: (l) => h('span', { class: 'with-thumb' }, thumbs.slot(l.productId),
+        h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'),
+          h('span', { class: 'muted' }, [options(variants.get(l.variantId)), l.sku].filter(Boolean).join(' · ')))) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
       fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },

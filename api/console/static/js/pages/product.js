@@ -11,6 +11,7 @@ import { formatMoney, formatRate, parseDecimal } from '../money.js';
 import { fmtTime } from '../format.js';
 import { session, currency } from '../session.js';
 import { categoryOptions, productFields } from './products.js';
+import { mediaPanel } from '../media.js';
 
 export async function productPage({ params, rerender }) {
   const id = encodeURIComponent(params.id);
@@ -63,6 +64,7 @@ export async function productPage({ params, rerender }) {
     status,
     h('p', { class: 'muted' }, `Created ${fmtTime(p.createdAt)} · updated ${fmtTime(p.updatedAt)}`),
     section('Details', details),
+    section('Images', await mediaPanel(p)),
     section('Variants', variantsList(p, rerender), allowed('POST', '/products/{}/variants') ? newVariantForm(p, rerender) : null),
     section('Pricing', allowed('PATCH', '/products/{}/pricing') ? await pricingForm(p, rerender) : await pricingFacts(p)),
     section('Collections', await collectionsPanel(p, rerender)),
