@@ -129,7 +129,7 @@ func (s *Service) collectionProducts(ctx context.Context, group *uuid.UUID, coll
 	if err != nil {
 		return nil, fmt.Errorf("browse.collection_products: %w", err)
 	}
-	ids, parts, err := s.assemble(ctx, group, rows)
+	ids, parts, err := s.assemble(ctx, group, rows, true)
 	if err != nil {
 		return nil, err
 	}
