@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// unkeyedWrites are the writes API-DECISIONS 14 exempts from
+// unkeyedWrites are the writes the Idempotency-Key rule exempts from
 // Idempotency-Key, and why.
 var unkeyedWrites = map[string]string{
 	"POST " + gatewayapi.Path:            "the gateway webhook deduplicates by event id",
@@ -49,7 +49,7 @@ func mutatingRoutes(app *testkit.App) []string {
 }
 
 // Every write of the route table, admin and storefront alike, passes
-// through the Idempotency-Key middleware (API-DECISIONS 14), except the
+// through the Idempotency-Key middleware (docs/DECISIONS.md "Idempotency-Key"), except the
 // listed exemptions; a storefront write runs it after the customer is
 // known, so a customer's key is scoped by the customer. The table is the
 // Fiber route stack, so a route added later is walked too.

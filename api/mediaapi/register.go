@@ -1,5 +1,5 @@
-// Package mediaapi serves product images (API-DECISIONS §19,
-// docs/DECISIONS.md "Product media"): the admin routes that upload, list,
+// Package mediaapi serves product images (docs/DECISIONS.md "Product
+// media"): the admin routes that upload, list,
 // change and delete them, and, for local storage, the files themselves at
 // /media/. Handlers parse and validate, call one media.Service method and
 // write its answer.

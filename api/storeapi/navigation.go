@@ -70,7 +70,7 @@ func (h *handlers) getCollection(c *fiber.Ctx) error {
 	})
 }
 
-// paginationJSON renders a list's pagination object (API-DECISIONS 3).
+// paginationJSON renders a list's pagination object.
 func paginationJSON(p httpx.Page, total int64) ([]byte, error) {
 	return json.Marshal(httpx.NewList([]struct{}{}, p, total).Pagination)
 }

@@ -3,7 +3,7 @@ package storeapi
 import "github.com/gofiber/fiber/v2"
 
 // registerBasics mounts what a storefront needs around the catalog and the
-// account (API-DECISIONS 22): navigation, password reset and change, and
+// account: navigation, password reset and change, and
 // editing saved addresses. keyed is the Idempotency-Key middleware.
 func (h *handlers) registerBasics(r fiber.Router, keyed fiber.Handler) {
 	r.Get("/categories", h.listCategories)

@@ -10,7 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/media/mediatest"
 )
 
-// Product media (issue 33): the upload's answer at 4 connections, then how
+// Product media: the upload's answer at 4 connections, then how
 // many 12-megapixel JPEGs a worker turns into renditions per second, and
 // that worker's peak RSS with the default MEDIA_DECODE_CONCURRENCY. The
 // uploads are answered before any rendering (the general worker is stopped

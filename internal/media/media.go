@@ -30,7 +30,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// MaxImagesPerProduct bounds a product's images (API-DECISIONS §19).
+// MaxImagesPerProduct bounds a product's images.
 const MaxImagesPerProduct = 50
 
 // CatalogNamespace is the cache namespace of the storefront's catalog

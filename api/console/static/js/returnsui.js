@@ -15,7 +15,7 @@ import { session } from './session.js';
 
 const REASONS = ['damaged', 'wrong_item', 'not_as_described', 'no_longer_needed', 'other'];
 
-// LIVE are the return statuses that hold units (API-DECISIONS 13).
+// LIVE are the return statuses that hold units.
 const LIVE = new Set(['requested', 'approved', 'received', 'refunded']);
 
 /**

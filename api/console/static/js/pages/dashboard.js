@@ -39,7 +39,7 @@ export async function dashboardPage({ query }) {
   }
   const cur = orders.currency || currency();
   const statuses = Object.entries(orders.ordersByStatus || {});
-  // Revenue and the average leave cancelled orders out (API-DECISIONS 10),
+  // Revenue and the average leave cancelled orders out,
   // so "Orders" counts the same orders: totalOrders includes the cancelled.
   const cancelled = (orders.ordersByStatus || {}).cancelled || 0;
   const counted = orders.totalOrders - cancelled;

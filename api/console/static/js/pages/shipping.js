@@ -36,7 +36,7 @@ function offers(z) {
 export async function shippingPage({ rerender }) {
   const res = await api('GET', '/shipping/zones?limit=100');
   const zones = res.data || [];
-  // Once any zone offers a method, checkout requires one (API-DECISIONS 11):
+  // Once any zone offers a method, checkout requires one:
   // a shopper in a zone that offers none cannot check out.
   const blocked = (z) => zones.some(offers) && !offers(z);
   const status = h('div', { class: 'form-status' });
