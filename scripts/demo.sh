@@ -40,6 +40,12 @@ curl -sS --fail-with-body -X PATCH "$SHOP/api/v1/admin/variants/$VARIANT_ID/inve
   -H 'Content-Type: application/json' -d '{"operation":"subtract","inventory":3}' | jq -c '{sku, inventory, available}'
 curl -sS --fail-with-body "$SHOP/products/$PRODUCT_ID" | jq -c '{title, price, variants: [.variants[] | {sku, available}]}'
 
+COLLECTION_ID=$(curl -sS --fail-with-body "$SHOP/api/v1/admin/collections" -H "Authorization: Bearer $TOKEN" \
+  -H 'Content-Type: application/json' -d "$(jq -n --arg slug "new-in-$RUN" '{name: "New in", $slug}')" | jq -r .id)
+curl -sS --fail-with-body -X POST "$SHOP/api/v1/admin/collections/$COLLECTION_ID/products/$PRODUCT_ID" -H "Authorization: Bearer $TOKEN"
+curl -sS --fail-with-body "$SHOP/categories" | jq -c '[.data[] | {name, children: [.children[].name]}] | .[:2]'
+curl -sS --fail-with-body "$SHOP/collections/new-in-$RUN" | jq -c '{collection: .collection.name, products: [.data[].title]}'
+
 SESSION="guest-$RUN"
 curl -sS --fail-with-body "$SHOP/cart/items" -H "X-Session-Id: $SESSION" -H 'Content-Type: application/json' \
   -d "$(jq -n --arg variantId "$VARIANT_ID" '{$variantId, quantity: 2}')" | jq -c '{items: [.items[] | {sku, quantity, lineTotal}], total}'
