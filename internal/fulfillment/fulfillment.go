@@ -24,6 +24,8 @@ type Service struct {
 	db    *gorm.DB
 	queue tasks.Enqueuer
 	log   *slog.Logger
+	// invoices issues the shipments' tax documents (UseInvoices).
+	invoices Invoices
 }
 
 // New returns the service; queue receives the outbox and email nudges that
@@ -65,7 +67,7 @@ func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
 		}
 		var err error
-		f, err = create(tx, &o, sh)
+		f, err = s.create(tx, &o, sh)
 		return err
 	})
 	if err != nil {
@@ -127,6 +129,9 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 			return fmt.Errorf("fulfillment.cancel: %w", err)
 		}
 		f.Status, f.CancelledAt, f.UpdatedAt = models.ShipmentCancelled, &now, now
+		if err := s.creditCancelled(tx, &o, &f); err != nil {
+			return err
+		}
 		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
 	})
 	if err != nil {
@@ -142,7 +147,7 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (bool, error) {
 	switch ch.Status {
 	case models.OrderShipped:
-		_, err := create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
+		_, err := s.create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
 		return true, err
 	case models.OrderDelivered:
 		var live []models.Fulfillment
@@ -307,7 +312,7 @@ func pick(ls []line, want []Item) ([]Item, error) {
 // audit entry (audit.Stage). Everything after the read of the lines is one
 // statement (database.Batch): with the order's lock, begin and commit, a
 // fulfilment is five round trips to Postgres and one commit.
-func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
+func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
 		return nil, err
@@ -362,6 +367,9 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 		return nil, err
 	}
 	if err := audit.Stage(ctx, &b, f.ID.String()); err != nil {
+		return nil, err
+	}
+	if err := s.stageInvoice(tx, &b, o, &f, ls, shipped); err != nil {
 		return nil, err
 	}
 	if err := b.Exec(tx); err != nil {
