@@ -48,6 +48,19 @@ func (h *handlers) get(c *fiber.Ctx) error {
 	return c.JSON(d)
 }
 
+// pdf: GET /admin/invoices/{invoiceId}/pdf → application/pdf.
+func (h *handlers) pdf(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "invoiceId", "invoice")
+	if err != nil {
+		return err
+	}
+	d, err := h.invoices.Get(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return sendPDF(c, d)
+}
+
 // customerList: GET /orders/{id}/invoices → the documents of the
 // customer's own order, paged (another customer's order: 404).
 func (h *handlers) customerList(c *fiber.Ctx) error {
@@ -64,4 +77,33 @@ func (h *handlers) customerList(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(httpx.NewList(docs, p, total))
+}
+
+// customerPDF: GET /orders/{id}/invoices/{invoiceId}/pdf → application/pdf
+// of a document of the customer's own order (anyone else's: 404).
+func (h *handlers) customerPDF(c *fiber.Ctx) error {
+	orderID, err := httpx.PathUUID(c, "id", "order")
+	if err != nil {
+		return err
+	}
+	id, err := httpx.PathUUID(c, "invoiceId", "invoice")
+	if err != nil {
+		return err
+	}
+	d, err := h.invoices.CustomerDocument(c.UserContext(), storeapi.CustomerOf(c).ID, orderID, id)
+	if err != nil {
+		return err
+	}
+	return sendPDF(c, d)
+}
+
+// sendPDF answers with d's PDF, named by its number.
+func sendPDF(c *fiber.Ctx, d *invoice.Document) error {
+	b, err := invoice.PDF(d)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/pdf")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+invoice.FileName(d)+`"`)
+	return c.Send(b)
 }

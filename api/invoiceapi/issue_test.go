@@ -73,6 +73,9 @@ func TestInvoicePerFulfilment(t *testing.T) {
 		t.Fatalf("the customer sees %d documents", len(mine.Data))
 	}
 	app.Do(t, "GET", "/orders/"+o.ID.String()+"/invoices", testkit.Req{Token: otherToken}).ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	app.Do(t, "GET", "/orders/"+o.ID.String()+"/invoices/"+docs[0].ID+"/pdf", testkit.Req{Token: otherToken}).
+		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	app.Do(t, "GET", "/orders/"+o.ID.String()+"/invoices/"+docs[0].ID+"/pdf", testkit.Req{Token: custToken}).Expect(t, http.StatusOK)
 
 	// Issued documents never change, whatever writes to the table.
 	if err := app.DB.Exec(`UPDATE tax_documents SET total = 1 WHERE order_id = ?`, o.ID).Error; err == nil {

@@ -1,7 +1,7 @@
 // Package invoiceapi serves the GST tax documents (docs/DECISIONS.md "Tax
 // documents", section 17 of the API decisions): the store's tax identity,
-// the administrators' list and detail of invoices and credit notes, and
-// a customer's documents of their own orders.
+// the administrators' list, detail and PDF of invoices and credit notes,
+// and a customer's documents of their own orders.
 package invoiceapi
 
 import (
@@ -32,9 +32,11 @@ func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	h := &handlers{invoices: svc.Invoices}
 	auth := storeapi.RequireCustomer(svc.Customers)
 	root.Get("/orders/:id/invoices", auth, h.customerList)
+	root.Get("/orders/:id/invoices/:invoiceId/pdf", auth, h.customerPDF)
 
 	a.Get("/settings/tax", rbac.TaxSettingsRead, h.getSettings)
 	a.Put("/settings/tax", rbac.TaxSettingsWrite, h.putSettings, adminroute.Audit(actionSettings, ""))
 	a.Get("/invoices", rbac.InvoicesRead, h.list)
 	a.Get("/invoices/:invoiceId", rbac.InvoicesRead, h.get)
+	a.Get("/invoices/:invoiceId/pdf", rbac.InvoicesRead, h.pdf)
 }
