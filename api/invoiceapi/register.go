@@ -1,7 +1,7 @@
 // Package invoiceapi serves the GST tax documents (docs/DECISIONS.md "Tax
 // documents", section 17 of the API decisions): the store's tax identity,
 // the administrators' list, detail and PDF of invoices and credit notes,
-// and a customer's documents of their own orders.
+// the GSTR-1 return, and a customer's documents of their own orders.
 package invoiceapi
 
 import (
@@ -39,4 +39,5 @@ func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	a.Get("/invoices", rbac.InvoicesRead, h.list)
 	a.Get("/invoices/:invoiceId", rbac.InvoicesRead, h.get)
 	a.Get("/invoices/:invoiceId/pdf", rbac.InvoicesRead, h.pdf)
+	a.Get("/reports/gstr1", rbac.GSTR1Read, h.gstr1, adminroute.RateBucket(adminroute.Analytics))
 }
