@@ -321,13 +321,13 @@ func (a *App) build() error {
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"))
-	a.Orders.UseFulfilments(a.Fulfillments)
-	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
-	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
 	a.Fulfillments.UseInvoices(a.Invoices)
-	a.Orders.OnRefund(a.Invoices.CreditRefund)
+	a.Orders.UseFulfilments(a.Fulfillments)
+	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
+	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
+	a.Orders.OnRefund(a.Invoices.CreditRefund)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},

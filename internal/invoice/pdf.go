@@ -7,9 +7,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
 	"github.com/signintech/gopdf"
+	"gorm.io/gorm"
 )
 
 // The PDF's fonts, embedded in the binary (DejaVu Sans: it has the rupee
@@ -352,4 +355,22 @@ func inr(a money.Amount) string {
 // number with the slashes made hyphens ("INV-26-27-000123.pdf").
 func FileName(d *Document) string {
 	return strings.ReplaceAll(d.Number, "/", "-") + ".pdf"
+}
+
+// FulfillmentInvoicePDF returns the file name and PDF of the invoice of
+// fulfilment id, read in tx; ok is false when it has none (shipped before
+// the tax identity was set). The shipment email attaches it.
+func (s *Service) FulfillmentInvoicePDF(tx *gorm.DB, id uuid.UUID) (string, []byte, bool, error) {
+	d, err := s.one(tx.Where("fulfillment_id = ? AND doc_type = ?", id, models.DocInvoice))
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return "", nil, false, nil
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	pdf, err := PDF(d)
+	if err != nil {
+		return "", nil, false, err
+	}
+	return FileName(d), pdf, true, nil
 }
