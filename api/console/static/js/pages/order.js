@@ -11,6 +11,7 @@ import { formatMoney, formatRate, toPaise, fromPaise } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session } from '../session.js';
 import { orderReturns } from '../returnsui.js';
+import { orderDocuments } from '../taxdocsui.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
@@ -61,6 +62,7 @@ export async function orderPage({ params, rerender }) {
       section('Actions', actions(o, rerender))),
     fulfilments ? fulfilmentSection(o, rerender) : null,
     await orderReturns(o, rerender),
+    await orderDocuments(o),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
       { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },
