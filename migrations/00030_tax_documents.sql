@@ -49,6 +49,9 @@ CREATE TABLE tax_document_lines (
     order_item_id       uuid,
     reduces_document_id uuid REFERENCES tax_documents (id),
     reduces_line_no     smallint,
+    -- the GSTR-1 section of the line: its invoice's class, or for a credit
+    -- note line the class of the invoice it reduces
+    class               text NOT NULL CHECK (class IN ('b2b', 'b2cl', 'b2cs')),
     description         text NOT NULL,
     hsn                 text NOT NULL,
     uqc                 text NOT NULL,

@@ -95,16 +95,19 @@ type TaxDocumentLine struct {
 	OrderItemID       *uuid.UUID `gorm:"type:uuid"`
 	ReducesDocumentID *uuid.UUID `gorm:"type:uuid"`
 	ReducesLineNo     *int
-	Description       string
-	HSN               string `gorm:"column:hsn"`
-	UQC               string `gorm:"column:uqc"`
-	Quantity          int
-	UnitPrice         money.Amount
-	Discount          money.Amount
-	TaxableValue      money.Amount
-	GSTRate           money.Rate   `gorm:"column:gst_rate"`
-	CGST              money.Amount `gorm:"column:cgst"`
-	SGST              money.Amount `gorm:"column:sgst"`
-	IGST              money.Amount `gorm:"column:igst"`
-	Total             money.Amount
+	// Class is the line's GSTR-1 section: its invoice's, or the reduced
+	// invoice's for a credit note line.
+	Class        string
+	Description  string
+	HSN          string `gorm:"column:hsn"`
+	UQC          string `gorm:"column:uqc"`
+	Quantity     int
+	UnitPrice    money.Amount
+	Discount     money.Amount
+	TaxableValue money.Amount
+	GSTRate      money.Rate   `gorm:"column:gst_rate"`
+	CGST         money.Amount `gorm:"column:cgst"`
+	SGST         money.Amount `gorm:"column:sgst"`
+	IGST         money.Amount `gorm:"column:igst"`
+	Total        money.Amount
 }

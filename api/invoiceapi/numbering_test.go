@@ -153,3 +153,29 @@ func peakOverlap(spans [][2]time.Time) int {
 	}
 	return peak
 }
+
+// A series whose next number would pass 16 characters refuses the
+// fulfilment (409) and changes nothing: a number is never cut short.
+func TestFullSeriesIsRefused(t *testing.T) {
+	app := testkit.MustApp(t)
+	token := mustTaxIdentity(t, app)
+	body := settingsBody(storeGSTIN, "Karnataka")
+	body["invoicePrefix"] = "SAHYA"
+	app.Do(t, "PUT", "/api/v1/admin/settings/tax", testkit.Req{Token: token, Body: body}).Expect(t, http.StatusOK)
+	cust := fixtures.MustCustomer(t, app.DB, "Buyer")
+	o := fixtures.MustTaxOrder(t, app.DB, fixtures.TaxOrderSpec{Customer: cust,
+		Lines: []fixtures.TaxLine{{Title: "Lamp", HSN: "9405", Qty: 2, Unit: 99900, Rate: 1800}}})
+	ship(t, app, token, o, map[uuid.UUID]int{o.Items[0].ID: 1})
+	if got := issuedNumbers(t, app); len(got) != 1 || len(got[0]) != 16 || !strings.HasSuffix(got[0], "/0001") {
+		t.Fatalf("numbers %v", got)
+	}
+	app.DB.Exec(`UPDATE document_series SET last_serial = 9999`)
+	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/fulfillments", testkit.Req{Token: token,
+		Body: map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-FULL", "notifyCustomer": false}}).
+		ExpectError(t, http.StatusConflict, "CONFLICT")
+	var fulfilments int64
+	app.DB.Table("fulfillments").Where("order_id = ?", o.ID).Count(&fulfilments)
+	if fulfilments != 1 {
+		t.Fatalf("%d fulfilments after the refused one", fulfilments)
+	}
+}

@@ -55,6 +55,14 @@ func TestTaxSettings(t *testing.T) {
 	}
 	healthIs(t, app, viewer, "ok")
 
+	// A retried save with the same Idempotency-Key is answered from the
+	// first, not applied twice.
+	keyed := testkit.Req{Token: super, Body: settingsBody(storeGSTIN, "Karnataka"), Headers: map[string]string{"Idempotency-Key": "tax-1"}}
+	app.Do(t, "PUT", "/api/v1/admin/settings/tax", keyed).Expect(t, http.StatusOK)
+	if r := app.Do(t, "PUT", "/api/v1/admin/settings/tax", keyed).Expect(t, http.StatusOK); r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatal("the repeat was not replayed")
+	}
+
 	body := settingsBody(storeGSTIN, "Karnataka")
 	body["creditNotePrefix"] = "INV"
 	app.Do(t, "PUT", "/api/v1/admin/settings/tax", testkit.Req{Token: super, Body: body}).ExpectField(t, "creditNotePrefix")
@@ -64,8 +72,8 @@ func TestTaxSettings(t *testing.T) {
 
 	var n int64
 	app.DB.Table("admin_audit_logs").Where("action = ?", "tax_settings.update").Count(&n)
-	if n != 4 {
-		t.Fatalf("%d audit entries, want one per change made (4)", n)
+	if n != 5 {
+		t.Fatalf("%d audit entries, want one per change made (5)", n)
 	}
 }
 

@@ -1,7 +1,6 @@
 package fulfillment
 
 import (
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -11,9 +10,9 @@ import (
 // Invoices issues the tax documents of shipments (package invoice,
 // docs/DECISIONS.md "Tax documents").
 type Invoices interface {
-	// StageFulfillmentInvoice takes the invoice's number in tx and stages
-	// the invoice in b; nothing without a tax identity.
-	StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, units []invoice.Units) error
+	// IssueFulfillmentInvoice issues the shipment's invoice in tx; nothing
+	// without a tax identity.
+	IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, sh invoice.Shipment) error
 	// CreditCancelledFulfillment credits the invoice of a cancelled shipment.
 	CreditCancelledFulfillment(tx *gorm.DB, o *models.Order, f *models.Fulfillment) error
 }
@@ -22,21 +21,32 @@ type Invoices interface {
 // every cancellation its credit note (the composition root wires it).
 func (s *Service) UseInvoices(inv Invoices) { s.invoices = inv }
 
-// stageInvoice stages the tax invoice of fulfilment f of the locked order
-// o: ls are the order's lines after the shipment and shipped its units by
-// line. It is the last thing staged before the batch runs, so the invoice
-// series row, locked from here, is held only for the batch and the commit.
-func (s *Service) stageInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int) error {
-	if s.invoices == nil {
+// issueInvoice issues the tax invoice of fulfilment f of the locked order
+// o, after the fulfilment's own statement ran: ls are the order's lines
+// after the shipment (read with the tax identity's version) and shipped its
+// units by line. The invoice's number is taken here, last before the
+// commit, so the series row it locks is held only for this statement and
+// the commit.
+func (s *Service) issueInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int) error {
+	if s.invoices == nil || len(ls) == 0 || ls[0].TaxSettingsAt == nil {
 		return nil
 	}
-	var units []invoice.Units
+	sh := invoice.Shipment{SettingsAt: *ls[0].TaxSettingsAt}
+	before := 0
 	for _, l := range ls {
-		if q := shipped[l.ID]; q > 0 {
-			units = append(units, invoice.Units{OrderItemID: l.ID, Before: l.Quantity - l.Left - q, Quantity: q})
+		q := shipped[l.ID]
+		b := l.Quantity - l.Left - q
+		before += b
+		if q > 0 {
+			sh.Units = append(sh.Units, invoice.Units{OrderItemID: l.ID, Before: b, Quantity: q,
+				Line: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+					DiscountAmount: l.DiscountAmount, LineTotal: l.LineTotal, GSTRate: l.GSTRate, TaxAmount: l.TaxAmount,
+					HSNCode: l.HSNCode}})
 		}
 	}
-	return s.invoices.StageFulfillmentInvoice(tx, b, o, f, units)
+	// The shipping is billed with the order's first live shipment.
+	sh.First = before == 0
+	return s.invoices.IssueFulfillmentInvoice(tx, o, f, sh)
 }
 
 // creditCancelled credits the invoice of fulfilment f, just cancelled.

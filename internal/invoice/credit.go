@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -120,27 +119,36 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 	if len(gstins) == 0 {
 		return nil
 	}
-	var b database.Batch
+	var cur identity
+	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
+		FROM tax_settings`).Scan(&cur).Error; err != nil {
+		return fmt.Errorf("invoice.credit: identity: %w", err)
+	}
 	now := s.now()
 	for _, g := range gstins {
 		ps := byGSTIN[g]
+		// Under the current GSTIN: its current details and prefix; under
+		// an earlier one: the invoice's details and the default prefix.
 		var supplier Supplier
-		if err := json.Unmarshal(ps[0].line.Supplier, &supplier); err != nil {
+		prefix := DefaultCreditNotePrefix
+		if g == cur.GSTIN {
+			sup, err := cur.supplier()
+			if err != nil {
+				return err
+			}
+			supplier, prefix = sup, cur.CreditNotePrefix
+		} else if err := json.Unmarshal(ps[0].line.Supplier, &supplier); err != nil {
 			return fmt.Errorf("invoice.credit: supplier: %w", err)
 		}
-		prefix, serial, err := s.nextCreditSerial(tx, g, FinancialYear(now), &supplier)
-		if err != nil {
-			return err
-		}
 		doc := s.newDocument(models.DocCreditNote, o, supplier, now)
-		// The credit note's place of supply, supply type and class are the
-		// invoices': it reverses their tax as they charged it.
+		// A credit note takes the class of the invoices it reduces: it
+		// reverses their tax as they charged it.
 		doc.Class = ps[0].line.Class
 		var refs []Reference
 		for _, p := range ps {
 			l := p.line
 			did, no := l.DocumentID, l.LineNo
-			cl := models.TaxDocumentLine{Kind: l.Kind, OrderItemID: l.OrderItemID, ReducesDocumentID: &did, ReducesLineNo: &no,
+			cl := models.TaxDocumentLine{Kind: l.Kind, OrderItemID: l.OrderItemID, ReducesDocumentID: &did, ReducesLineNo: &no, Class: l.Class,
 				Description: l.Description, HSN: l.HSN, UQC: l.UQC, Quantity: p.units, GSTRate: l.GSTRate}
 			if p.units > 0 {
 				cl.UnitPrice = l.UnitPrice
@@ -152,45 +160,9 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 			}
 		}
 		mark(doc)
-		if err := setNumber(doc, prefix, serial); err != nil {
+		if err := s.write(tx, o, doc, prefix, refs); err != nil {
 			return err
 		}
-		if err := stage(tx, &b, o, doc, refs); err != nil {
-			return err
-		}
-	}
-	if err := b.Exec(tx); err != nil {
-		return fmt.Errorf("invoice.credit: %w", err)
 	}
 	return nil
-}
-
-// nextCreditSerial takes the next serial of gstin's credit note series of
-// fy (the row stays locked until tx ends) and returns the prefix to number
-// it with: the current settings' when gstin is the current GSTIN (whose
-// supplier details then replace the invoice's copy), else the default.
-func (s *Service) nextCreditSerial(tx *gorm.DB, gstin, fy string, supplier *Supplier) (string, int, error) {
-	var row struct {
-		LastSerial int
-		Identity   identity `gorm:"embedded"`
-		Current    bool
-	}
-	err := tx.Raw(`WITH n AS (INSERT INTO document_series AS ds (gstin, doc_type, financial_year, last_serial)
-			VALUES (?, 'credit_note', ?, 1)
-			ON CONFLICT (gstin, doc_type, financial_year) DO UPDATE SET last_serial = ds.last_serial + 1
-			RETURNING last_serial)
-		SELECT n.last_serial, s.legal_name, s.trade_name, s.gstin, s.address, s.credit_note_prefix, s.gstin IS NOT NULL AS current
-		FROM n LEFT JOIN tax_settings s ON s.gstin = ?`, gstin, fy, gstin).Scan(&row).Error
-	if err != nil {
-		return "", 0, fmt.Errorf("invoice.credit: series: %w", err)
-	}
-	if !row.Current {
-		return DefaultCreditNotePrefix, row.LastSerial, nil
-	}
-	cur, err := row.Identity.supplier()
-	if err != nil {
-		return "", 0, err
-	}
-	*supplier = cur
-	return row.Identity.CreditNotePrefix, row.LastSerial, nil
 }

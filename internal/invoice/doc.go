@@ -13,9 +13,10 @@
 //     cause committed.
 //   - Numbers: one series per GSTIN, document type and financial year (April
 //     to March, India Standard Time). The serial comes from an upsert of the
-//     series row, whose row lock lasts until the issuing transaction ends: a
-//     rolled back issue leaves no gap, and concurrent issues take
-//     consecutive serials in commit order. Locks are taken after the order's
+//     series row in the statement that writes the document, run last before
+//     the commit; its row lock lasts until the transaction ends: a rolled
+//     back issue leaves no gap, and concurrent issues take consecutive
+//     serials in commit order. Locks are taken after the order's
 //     row lock, as every order change does, so they cannot deadlock.
 //   - Documents never change (triggers refuse UPDATE and DELETE): they carry
 //     their own copy of the supplier, the recipient and every line.

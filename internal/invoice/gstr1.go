@@ -3,6 +3,7 @@ package invoice
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -205,7 +206,7 @@ func (s *Service) GSTR1(ctx context.Context, month time.Time) (*GSTR1, error) {
 		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{B2B: []HSNRow{}, B2C: []HSNRow{}},
 		Nil: NilSummary{Inv: []NilRow{}}, DocIssue: DocIssue{DocDet: []DocKind{}}}
 	db := s.db.WithContext(ctx)
-	steps := []func(*gorm.DB, period, *GSTR1) error{documentSections, b2csSection, hsnSection, nilSection, docIssueSection}
+	steps := []func(*gorm.DB, period, *GSTR1) error{documentSections, summarySections, docIssueSection}
 	for _, step := range steps {
 		if err := step(db, q, r); err != nil {
 			return nil, fmt.Errorf("invoice.gstr1: %w", err)
@@ -245,13 +246,12 @@ type rateRow struct {
 // credit note line takes the class of the invoice it reduces); lines at 0 %
 // are reported under nil.
 const documentSectionsSQL = `SELECT d.id, d.doc_type, d.number, d.issued_at, d.total, d.pos_code, d.recipient_gstin,
-	coalesce(r.class, d.class) AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
+	l.class AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
 	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-LEFT JOIN tax_documents r ON r.id = l.reduces_document_id
 WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
-	AND coalesce(r.class, d.class) IN ('b2b', 'b2cl')
-GROUP BY d.id, coalesce(r.class, d.class), l.gst_rate
+	AND l.class IN ('b2b', 'b2cl')
+GROUP BY d.id, l.class, l.gst_rate
 ORDER BY d.issued_at, d.serial, 8, l.gst_rate`
 
 // documentSections fills b2b, b2cl, cdnr and cdnur.
@@ -315,40 +315,87 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 // signed is a line's amount, negative on a credit note.
 const signed = `CASE WHEN d.doc_type = 'credit_note' THEN -1 ELSE 1 END`
 
-// b2csSection sums the month's B2CS lines at a rate, credit notes netted
-// (those reducing B2CS invoices, whatever month those were issued in).
-func b2csSection(db *gorm.DB, q period, r *GSTR1) error {
-	return db.Raw(`SELECT CASE d.supply_type WHEN 'intra' THEN 'INTRA' ELSE 'INTER' END AS sply_ty, d.pos_code AS pos,
-			'OE' AS typ, l.gst_rate AS rt, sum(`+signed+` * l.taxable_value)::bigint AS txval, sum(`+signed+` * l.igst)::bigint AS iamt,
-			sum(`+signed+` * l.cgst)::bigint AS camt, sum(`+signed+` * l.sgst)::bigint AS samt, 0 AS csamt
-		FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-		LEFT JOIN tax_documents r ON r.id = l.reduces_document_id
-		WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
-			AND coalesce(r.class, d.class) = 'b2cs'
-		GROUP BY 1, 2, l.gst_rate ORDER BY 2, 1, l.gst_rate`, q.gstin, q.from, q.to).Scan(&r.B2CS).Error
-}
+// summarySQL sums the month's lines, credit notes negative, by everything
+// the summed sections group by; b2cs, hsn and nil are folded from it in Go:
+// one pass over the month instead of one per section.
+const summarySQL = `SELECT d.supply_type, d.pos_code, l.class, l.hsn, l.uqc, l.gst_rate,
+	sum(` + signed + ` * CASE WHEN l.uqc = 'NA' THEN 0 ELSE l.quantity END)::bigint AS qty,
+	sum(` + signed + ` * l.taxable_value)::bigint AS taxable, sum(` + signed + ` * l.igst)::bigint AS igst,
+	sum(` + signed + ` * l.cgst)::bigint AS cgst, sum(` + signed + ` * l.sgst)::bigint AS sgst,
+	sum(` + signed + ` * l.total)::bigint AS total
+FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
+WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ?
+GROUP BY 1, 2, 3, 4, 5, 6`
 
-// hsnSection sums every line of the month by HSN, quantity code and rate,
-// credit notes netted, apart for registered buyers and the rest.
-func hsnSection(db *gorm.DB, q period, r *GSTR1) error {
+// summarySections fills b2cs (the B2CS lines at a rate, credit notes
+// netted whatever month their invoice was in), hsn (every line, apart for
+// registered buyers and the rest) and nil (lines at 0 % by supply type).
+func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 	var rows []struct {
-		HSNRow
-		B2B bool `gorm:"column:b2b"`
+		SupplyType, PosCode, Class, HSN, UQC string
+		GSTRate                              money.Rate
+		Qty                                  int64
+		Taxable, IGST, CGST, SGST, Total     money.Amount
 	}
-	err := db.Raw(`SELECT coalesce(r.class, d.class) = 'b2b' AS b2b, l.hsn AS hsn_sc, l.uqc,
-			sum(`+signed+` * CASE WHEN l.uqc = 'NA' THEN 0 ELSE l.quantity END)::bigint AS qty, l.gst_rate AS rt,
-			sum(`+signed+` * l.taxable_value)::bigint AS txval, sum(`+signed+` * l.igst)::bigint AS iamt,
-			sum(`+signed+` * l.cgst)::bigint AS camt, sum(`+signed+` * l.sgst)::bigint AS samt, 0 AS csamt
-		FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-		LEFT JOIN tax_documents r ON r.id = l.reduces_document_id
-		WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ?
-		GROUP BY 1, l.hsn, l.uqc, l.gst_rate ORDER BY 1 DESC, l.hsn, l.gst_rate, l.uqc`, q.gstin, q.from, q.to).Scan(&rows).Error
-	if err != nil {
+	if err := db.Raw(summarySQL, q.gstin, q.from, q.to).Scan(&rows).Error; err != nil {
 		return err
 	}
-	for _, row := range rows {
-		h := row.HSNRow
-		if row.B2B {
+	b2cs := map[[3]string]*B2CSRow{}
+	hsn := map[[4]string]*HSNRow{}
+	nils := map[string]*NilRow{}
+	for _, x := range rows {
+		b2b := x.Class == models.ClassB2B
+		if x.GSTRate > 0 && x.Class == models.ClassB2CS {
+			sply := "INTER"
+			if x.SupplyType == models.SupplyIntra {
+				sply = "INTRA"
+			}
+			k := [3]string{x.PosCode, sply, fmt.Sprintf("%08d", x.GSTRate)}
+			row := b2cs[k]
+			if row == nil {
+				row = &B2CSRow{SplyTy: sply, Pos: x.PosCode, Typ: "OE", Rt: x.GSTRate}
+				b2cs[k] = row
+			}
+			row.Txval += x.Taxable
+			row.Iamt += x.IGST
+			row.Camt += x.CGST
+			row.Samt += x.SGST
+		}
+		k := [4]string{fmt.Sprint(!b2b), x.HSN, fmt.Sprintf("%08d", x.GSTRate), x.UQC}
+		h := hsn[k]
+		if h == nil {
+			h = &HSNRow{HsnSc: x.HSN, Uqc: x.UQC, Rt: x.GSTRate}
+			hsn[k] = h
+		}
+		h.Qty += x.Qty
+		h.Txval += x.Taxable
+		h.Iamt += x.IGST
+		h.Camt += x.CGST
+		h.Samt += x.SGST
+		if x.GSTRate == 0 {
+			sply := "INTR"
+			if x.SupplyType == models.SupplyIntra {
+				sply = "INTRA"
+			}
+			if b2b {
+				sply += "B2B"
+			} else {
+				sply += "B2C"
+			}
+			n := nils[sply]
+			if n == nil {
+				n = &NilRow{SplyTy: sply}
+				nils[sply] = n
+			}
+			n.NilAmt += x.Total
+		}
+	}
+	for _, k := range sortedKeys(b2cs, func(a, b [3]string) bool { return a[0]+a[1]+a[2] < b[0]+b[1]+b[2] }) {
+		r.B2CS = append(r.B2CS, *b2cs[k])
+	}
+	for _, k := range sortedKeys(hsn, func(a, b [4]string) bool { return a[0]+a[1]+a[2]+a[3] < b[0]+b[1]+b[2]+b[3] }) {
+		h := *hsn[k]
+		if k[0] == "false" {
 			h.Num = len(r.HSN.B2B) + 1
 			r.HSN.B2B = append(r.HSN.B2B, h)
 		} else {
@@ -356,19 +403,20 @@ func hsnSection(db *gorm.DB, q period, r *GSTR1) error {
 			r.HSN.B2C = append(r.HSN.B2C, h)
 		}
 	}
+	for _, k := range sortedKeys(nils, func(a, b string) bool { return a < b }) {
+		r.Nil.Inv = append(r.Nil.Inv, *nils[k])
+	}
 	return nil
 }
 
-// nilSection sums the month's lines at 0 % by supply type, credit notes
-// netted.
-func nilSection(db *gorm.DB, q period, r *GSTR1) error {
-	return db.Raw(`SELECT CASE WHEN d.supply_type = 'intra' THEN 'INTRA' ELSE 'INTR' END
-			|| CASE WHEN coalesce(r.class, d.class) = 'b2b' THEN 'B2B' ELSE 'B2C' END AS sply_ty,
-			0 AS expt_amt, sum(`+signed+` * l.total)::bigint AS nil_amt, 0 AS ngsup_amt
-		FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-		LEFT JOIN tax_documents r ON r.id = l.reduces_document_id
-		WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate = 0
-		GROUP BY 1 ORDER BY 1`, q.gstin, q.from, q.to).Scan(&r.Nil.Inv).Error
+// sortedKeys returns m's keys in less's order.
+func sortedKeys[K comparable, V any](m map[K]V, less func(a, b K) bool) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+	return keys
 }
 
 // docIssueSection lists, per document type and series, the first and last

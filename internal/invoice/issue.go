@@ -3,21 +3,38 @@ package invoice
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
 // Units are units of an order line shipped by a fulfilment: Before of the
-// line's units had already shipped (live fulfilments), Quantity ship now.
+// line's units had already shipped (live fulfilments), Quantity ship now;
+// Line is what the line was sold for.
 type Units struct {
 	OrderItemID uuid.UUID
+	Line        models.PricedLine
 	Before      int
 	Quantity    int
+}
+
+// Shipment is what a fulfilment's invoice is made of, as the fulfilment
+// read it with the order locked.
+type Shipment struct {
+	Units []Units
+	// First is set for the order's first live shipment, which bills the
+	// shipping.
+	First bool
+	// SettingsAt is the tax identity's updated_at the fulfilment read: the
+	// identity the invoice is issued under.
+	SettingsAt time.Time
 }
 
 // SACShipping is the services accounting code of goods transport (courier).
@@ -29,42 +46,13 @@ const (
 	uqcService = "NA"
 )
 
-// itemRow is an order line as the invoice statement reads it (paise).
-type itemRow struct {
-	ID        uuid.UUID `json:"id"`
-	Title     string    `json:"title"`
-	SKU       string    `json:"sku"`
-	Quantity  int       `json:"quantity"`
-	UnitPrice int64     `json:"unitPrice"`
-	Discount  int64     `json:"discount"`
-	LineTotal int64     `json:"lineTotal"`
-	GSTRate   int64     `json:"gstRate"`
-	Tax       int64     `json:"tax"`
-	HSN       string    `json:"hsn"`
-}
-
-func (r itemRow) priced() models.PricedLine {
-	return models.PricedLine{Title: r.Title, SKU: r.SKU, Quantity: r.Quantity, UnitPrice: money.Amount(r.UnitPrice),
-		DiscountAmount: money.Amount(r.Discount), LineTotal: money.Amount(r.LineTotal), GSTRate: money.Rate(r.GSTRate),
-		TaxAmount: money.Amount(r.Tax), HSNCode: r.HSN}
-}
-
-// invoiceRead is what issuing an invoice reads in one statement: the tax
-// identity, the serial just taken, the shipped lines and whether the
-// order's shipping is on a live invoice already.
-type invoiceRead struct {
-	Identity         identity `gorm:"embedded"`
-	LastSerial       int
-	Items            models.JSON
-	ShippingInvoiced bool
-}
-
-// identity is the tax settings row as the issuing statements read it.
+// identity is the tax settings row as issuing reads it.
 type identity struct {
 	LegalName, TradeName, GSTIN     string
 	Address                         models.JSON
 	InvoicePrefix, CreditNotePrefix string
 	B2CLLimit                       money.Amount `gorm:"column:b2cl_limit"`
+	UpdatedAt                       time.Time
 }
 
 func (id identity) supplier() (Supplier, error) {
@@ -75,86 +63,112 @@ func (id identity) supplier() (Supplier, error) {
 	return s, nil
 }
 
-// invoiceSQL takes the next serial of the invoice series of the current
-// GSTIN and financial year (creating the series at its first), reading the
-// tax identity, the shipped lines and the shipping check with it. No tax
-// identity: no row, and no serial taken. The series row stays locked
-// until the transaction ends.
-const invoiceSQL = `WITH s AS (SELECT * FROM tax_settings),
-n AS (INSERT INTO document_series AS ds (gstin, doc_type, financial_year, last_serial)
-	SELECT gstin, 'invoice', ?, 1 FROM s
-	ON CONFLICT (gstin, doc_type, financial_year) DO UPDATE SET last_serial = ds.last_serial + 1
-	RETURNING last_serial)
-SELECT s.legal_name, s.trade_name, s.gstin, s.address, s.invoice_prefix, s.credit_note_prefix, s.b2cl_limit, n.last_serial,
-	(SELECT json_agg(json_build_object('id', i.id, 'title', i.title, 'sku', i.sku, 'quantity', i.quantity,
-		'unitPrice', i.unit_price, 'discount', i.discount_amount, 'lineTotal', i.line_total, 'gstRate', i.gst_rate,
-		'tax', i.tax_amount, 'hsn', i.hsn_code)) FROM order_items i WHERE i.order_id = ? AND i.id IN ?) AS items,
-	EXISTS (SELECT 1 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-		JOIN fulfillments f ON f.id = d.fulfillment_id
-		WHERE d.order_id = ? AND d.doc_type = 'invoice' AND l.kind = 'shipping' AND f.status <> 'cancelled') AS shipping_invoiced
-FROM s, n`
+// identityAt returns the tax identity last set at at: the one this process
+// keeps when it is that one, else read in tx (and kept). A fulfilment reads
+// the identity's version with its lines, so this costs no round trip while
+// the identity is unchanged.
+func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
+	if c := s.identity.Load(); c != nil && c.UpdatedAt.Equal(at) {
+		return c, nil
+	}
+	var id identity
+	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
+		FROM tax_settings`).Scan(&id).Error; err != nil {
+		return nil, fmt.Errorf("invoice.identity: %w", err)
+	}
+	s.identity.Store(&id)
+	return &id, nil
+}
 
-// StageFulfillmentInvoice issues the tax invoice of fulfilment f of the
-// locked order o, which ships units: it takes the invoice's number now
-// (one statement, whose series row lock lasts until tx ends) and stages the
-// invoice, its lines and invoice.issued in b, which the fulfilment runs
-// in tx. Without a tax identity it does nothing. The first live invoice of
-// an order also bills its shipping. Errors: CONFLICT (the series is full).
-func (s *Service) StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, units []Units) error {
-	if len(units) == 0 {
-		return nil
+// issueSQL takes the next serial of the invoice series of the document's
+// GSTIN and financial year (creating the series at its first) and writes
+// the document numbered by it, its lines and its event, in one statement.
+// The series row stays locked until the transaction ends; the caller runs
+// it last before the commit, so the lock covers this statement and the
+// commit only.
+const issueSQL = `WITH n AS (INSERT INTO document_series AS ds (gstin, doc_type, financial_year, last_serial)
+	VALUES (?, ?, ?, 1)
+	ON CONFLICT (gstin, doc_type, financial_year) DO UPDATE SET last_serial = ds.last_serial + 1
+	RETURNING last_serial),
+num AS (SELECT last_serial AS serial, ? || CASE WHEN length(last_serial::text) >= ? THEN last_serial::text
+	ELSE lpad(last_serial::text, ?, '0') END AS number FROM n),
+d AS (INSERT INTO tax_documents (%s) SELECT %s FROM num),
+l AS (%s),
+e AS (INSERT INTO events (%s) SELECT ?, ?, jsonb_set(?::jsonb, '{number}', to_jsonb(num.number)), ?, ? FROM num)
+SELECT serial, number FROM num`
+
+// IssueFulfillmentInvoice issues the tax invoice of fulfilment f of the
+// locked order o, which ships sh, in tx: its lines at the units' amounts,
+// the shipping on the first live shipment, its number taken and the
+// document, lines and invoice.issued written in one statement. Errors:
+// CONFLICT (the series is full).
+func (s *Service) IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, sh Shipment) error {
+	id, err := s.identityAt(tx, sh.SettingsAt)
+	if err != nil || id.GSTIN == "" {
+		return err
 	}
-	now := s.now()
-	ids := make([]uuid.UUID, len(units))
-	for i, u := range units {
-		ids[i] = u.OrderItemID
-	}
-	var rows []invoiceRead
-	if err := tx.Raw(invoiceSQL, FinancialYear(now), o.ID, ids, o.ID).Scan(&rows).Error; err != nil {
-		return fmt.Errorf("invoice.issue: %w", err)
-	}
-	if len(rows) == 0 {
-		return nil // no tax identity: no documents (docs/DECISIONS.md "Tax documents")
-	}
-	read := rows[0]
-	var items []itemRow
-	if err := json.Unmarshal(read.Items, &items); err != nil {
-		return fmt.Errorf("invoice.issue: lines: %w", err)
-	}
-	supplier, err := read.Identity.supplier()
+	supplier, err := id.supplier()
 	if err != nil {
 		return err
 	}
+	now := s.now()
 	doc := s.newDocument(models.DocInvoice, o, supplier, now)
 	fid := f.ID
 	doc.FulfillmentID = &fid
-	byID := make(map[uuid.UUID]itemRow, len(items))
-	for _, it := range items {
-		byID[it.ID] = it
-	}
-	for _, u := range units {
-		it, ok := byID[u.OrderItemID]
-		if !ok || u.Quantity <= 0 {
+	for _, u := range sh.Units {
+		if u.Quantity <= 0 {
 			continue
 		}
-		pl := it.priced()
+		pl := u.Line
 		a := unitsAmounts(&pl, u.Before, u.Quantity, doc.SupplyType)
-		oid := it.ID
+		oid := u.OrderItemID
 		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, OrderItemID: &oid, Description: describe(&pl),
 			HSN: pl.HSNCode, UQC: uqcGoods, Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
 			Discount: pl.UnitPrice*money.Amount(u.Quantity) - a.Total, GSTRate: pl.GSTRate}, a)
 	}
-	if o.ShippingCost > 0 && !read.ShippingInvoiced {
+	if o.ShippingCost > 0 && sh.First {
 		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, doc.SupplyType))
 	}
 	if len(doc.Lines) == 0 {
 		return nil
 	}
-	doc.Class = classOf(o, doc, read.Identity.B2CLLimit)
-	if err := setNumber(doc, read.Identity.InvoicePrefix, read.LastSerial); err != nil {
+	doc.Class = classOf(o, doc, id.B2CLLimit)
+	for i := range doc.Lines {
+		doc.Lines[i].Class = doc.Class
+	}
+	return s.write(tx, o, doc, id.InvoicePrefix, nil)
+}
+
+// write numbers doc in prefix's series and writes it with its lines and
+// event (issueSQL).
+func (s *Service) write(tx *gorm.DB, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+	stem := prefix + "/" + doc.FinancialYear + "/"
+	digits := min(serialDigits, MaxNumberLength-len(stem))
+	docVals, docArgs := documentInsert(doc)
+	linesSQL, lineArgs := linesInsert(doc)
+	ev, err := outbox.Row(tx.Statement.Context, issuedDraft(o, doc, refs), doc.IssuedAt)
+	if err != nil {
 		return err
 	}
-	return stage(tx, b, o, doc, nil)
+	query := fmt.Sprintf(issueSQL, strings.Join(documentColumns, ", "), docVals, linesSQL, strings.Join(outbox.Columns, ", "))
+	args := []any{doc.SupplierGSTIN, doc.DocType, doc.FinancialYear, stem, digits, digits}
+	args = append(args, docArgs...)
+	args = append(args, lineArgs...)
+	args = append(args, ev...)
+	var got []struct {
+		Serial int
+		Number string
+	}
+	if err := tx.Raw(query, args...).Scan(&got).Error; err != nil {
+		if database.PgCode(err) == database.CheckViolation {
+			return apperr.Conflictf("the %s series of %s is full: its next number is longer than 16 characters; choose a shorter prefix", prefix, doc.FinancialYear)
+		}
+		return fmt.Errorf("invoice.issue: %w", err)
+	}
+	if len(got) == 1 {
+		doc.Serial, doc.Number = got[0].Serial, got[0].Number
+	}
+	return nil
 }
 
 // describe is a goods line's description: the order line's title (product

@@ -2,11 +2,7 @@ package invoice
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/gocommerce/shop/internal/apperr"
 )
 
 // ist is India Standard Time: the financial year, a document's date and
@@ -28,22 +24,9 @@ func FinancialYear(t time.Time) string {
 // MaxNumberLength is the longest document number GST Rule 46 allows.
 const MaxNumberLength = 16
 
-// serialDigits is how many digits a serial is padded to, room allowing.
+// serialDigits is how many digits a serial is padded to, room allowing: a
+// number is "{prefix}/{financial year}/{serial}" (issueSQL builds it), the
+// serial padded to six digits where the 16 characters allow (a
+// five-character prefix leaves four); a serial that no longer fits fails
+// the number's CHECK and the issue is refused (CONFLICT), never truncated.
 const serialDigits = 6
-
-// Number formats a document number "{prefix}/{financial year}/{serial}",
-// the serial padded to six digits where the 16 characters allow (a
-// five-character prefix leaves four). Errors: CONFLICT when the serial no
-// longer fits: the series is full, and a shorter prefix makes room.
-func Number(prefix, fy string, serial int) (string, error) {
-	digits := min(serialDigits, MaxNumberLength-len(prefix)-len(fy)-2)
-	s := strconv.Itoa(serial)
-	if len(s) < digits {
-		s = strings.Repeat("0", digits-len(s)) + s
-	}
-	n := prefix + "/" + fy + "/" + s
-	if len(n) > MaxNumberLength {
-		return "", apperr.Conflictf("the %s series of %s is full: %s is longer than 16 characters; choose a shorter prefix", prefix, fy, n)
-	}
-	return n, nil
-}

@@ -2,6 +2,7 @@ package invoice
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -13,6 +14,8 @@ type Service struct {
 	log      *slog.Logger
 	currency string
 	now      func() time.Time
+	// identity is the tax identity last read (identityAt).
+	identity atomic.Pointer[identity]
 }
 
 // New returns the service; currency is STORE_CURRENCY.
