@@ -4,10 +4,12 @@
 CREATE TABLE tax_documents (
     id              uuid PRIMARY KEY,
     doc_type        text NOT NULL CHECK (doc_type IN ('invoice', 'credit_note')),
+    -- written as its stem "{prefix}/{financial year}/" with no serial; the
+    -- serial and the full number are given at commit (tax_documents_number)
     number          text NOT NULL CHECK (length(number) BETWEEN 1 AND 16),
     supplier_gstin  text NOT NULL,
     financial_year  text NOT NULL,
-    serial          integer NOT NULL CHECK (serial > 0),
+    serial          integer CHECK (serial > 0),
     issued_at       timestamptz NOT NULL,
     order_id        uuid NOT NULL REFERENCES orders (id),
     -- an invoice's fulfilment; a credit note's cancelled fulfilment, if that is its cause
@@ -31,6 +33,8 @@ CREATE TABLE tax_documents (
     total           bigint NOT NULL CHECK (total = taxable_value + cgst + sgst + igst),
     currency        text NOT NULL,
     reason          text NOT NULL DEFAULT '',
+    -- the document's event, whose data takes the number at commit
+    event_id        uuid,
     UNIQUE (supplier_gstin, doc_type, financial_year, serial)
 );
 CREATE UNIQUE INDEX tax_documents_fulfillment_invoice ON tax_documents (fulfillment_id) WHERE doc_type = 'invoice';
@@ -71,13 +75,58 @@ CREATE INDEX tax_document_lines_reduces_idx ON tax_document_lines (reduces_docum
     WHERE reduces_document_id IS NOT NULL;
 
 -- Issued documents are immutable: the law asks that they be kept as issued.
+-- The one change allowed is the numbering at commit, from no serial to one.
 -- +goose StatementBegin
 CREATE FUNCTION tax_documents_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'tax_documents' AND OLD.serial IS NULL AND NEW.serial IS NOT NULL
+       AND to_jsonb(NEW) - 'serial' - 'number' = to_jsonb(OLD) - 'serial' - 'number' THEN
+        RETURN NEW;
+    END IF;
     RAISE EXCEPTION 'issued tax documents cannot be changed or deleted: % refused', TG_OP;
 END
 $$;
 -- +goose StatementEnd
+
+-- A document is numbered when its transaction commits: this deferred
+-- trigger takes the next serial of its series (an upsert of the series row,
+-- whose lock lasts the few moments to the commit's end: a rolled back issue
+-- returns it, so no gap), completes the number (the serial padded to six
+-- digits where 16 characters allow) and writes it into the document and
+-- its event. Concurrent issues serialize on the series row only for this
+-- trigger and the commit's flush, not for their transactions' round trips.
+-- A document inserted with its serial (imported) is left as it is.
+-- +goose StatementBegin
+CREATE FUNCTION tax_documents_number() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    s integer;
+    digits integer;
+    num text;
+BEGIN
+    IF NEW.serial IS NOT NULL THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO document_series AS ds (gstin, doc_type, financial_year, last_serial)
+    VALUES (NEW.supplier_gstin, NEW.doc_type, NEW.financial_year, 1)
+    ON CONFLICT (gstin, doc_type, financial_year) DO UPDATE SET last_serial = ds.last_serial + 1
+    RETURNING last_serial INTO s;
+    digits := least(6, 16 - length(NEW.number));
+    num := NEW.number || CASE WHEN length(s::text) >= digits THEN s::text ELSE lpad(s::text, digits, '0') END;
+    IF length(num) > 16 THEN
+        RAISE EXCEPTION 'the %-series of % is full: % would be longer than 16 characters; choose a shorter prefix',
+            NEW.number, NEW.supplier_gstin, num
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'tax_documents_series_full';
+    END IF;
+    UPDATE tax_documents SET serial = s, number = num WHERE id = NEW.id;
+    IF NEW.event_id IS NOT NULL THEN
+        UPDATE events SET data = jsonb_set(data, '{number}', to_jsonb(num)) WHERE id = NEW.event_id;
+    END IF;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+CREATE CONSTRAINT TRIGGER tax_documents_numbered AFTER INSERT ON tax_documents
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tax_documents_number();
 CREATE TRIGGER tax_documents_no_update BEFORE UPDATE OR DELETE ON tax_documents
     FOR EACH ROW EXECUTE FUNCTION tax_documents_immutable();
 CREATE TRIGGER tax_documents_no_truncate BEFORE TRUNCATE ON tax_documents
@@ -90,4 +139,5 @@ CREATE TRIGGER tax_document_lines_no_truncate BEFORE TRUNCATE ON tax_document_li
 -- +goose Down
 DROP TABLE tax_document_lines;
 DROP TABLE tax_documents;
+DROP FUNCTION tax_documents_number();
 DROP FUNCTION tax_documents_immutable();

@@ -59,11 +59,12 @@ type TaxSettings struct {
 
 // TaxDocument is an issued invoice or credit note; it is never changed.
 type TaxDocument struct {
-	ID             uuid.UUID `gorm:"type:uuid;primaryKey"`
-	DocType        string
-	Number         string
-	SupplierGSTIN  string `gorm:"column:supplier_gstin"`
-	FinancialYear  string
+	ID            uuid.UUID `gorm:"type:uuid;primaryKey"`
+	DocType       string
+	Number        string
+	SupplierGSTIN string `gorm:"column:supplier_gstin"`
+	FinancialYear string
+	// Serial is given when the issuing transaction commits.
 	Serial         int
 	IssuedAt       time.Time
 	OrderID        uuid.UUID  `gorm:"type:uuid"`
@@ -83,6 +84,8 @@ type TaxDocument struct {
 	Total          money.Amount
 	Currency       string
 	Reason         string
+	// EventID is the document's invoice.issued or credit_note.issued event.
+	EventID *uuid.UUID `gorm:"type:uuid"`
 
 	Lines []TaxDocumentLine `gorm:"foreignKey:DocumentID"`
 }

@@ -66,6 +66,12 @@ func TestInvoicePerFulfilment(t *testing.T) {
 	if events != 3 {
 		t.Fatalf("%d invoice.issued events", events)
 	}
+	var numbered int64
+	app.DB.Raw(`SELECT count(*) FROM events e JOIN tax_documents d ON d.event_id = e.id
+		WHERE d.order_id = ? AND e.data->>'number' = d.number AND d.number ~ '^INV/[0-9]{2}-[0-9]{2}/[0-9]{6}$'`, o.ID).Scan(&numbered)
+	if numbered != 3 {
+		t.Fatalf("%d of 3 events carry their invoice's number", numbered)
+	}
 
 	var mine struct{ Data []doc }
 	app.Do(t, "GET", "/orders/"+o.ID.String()+"/invoices", testkit.Req{Token: custToken}).Expect(t, http.StatusOK).JSON(t, &mine)

@@ -57,12 +57,12 @@ func (b *bench) setInvoicing(on bool) error {
 
 // taxFigures is what bench-scale measures of the tax documents.
 type taxFigures struct {
-	invoices         int
-	gstr1Cold        time.Duration
-	gstr1            []time.Duration // warm runs, sorted
-	pdfP50, pdfP99   time.Duration
-	pdfRenders       int
-	gstr1CSVHSN      time.Duration
+	invoices       int
+	gstr1Cold      time.Duration
+	gstr1          []time.Duration // warm runs, sorted
+	pdfP50, pdfP99 time.Duration
+	pdfRenders     int
+	gstr1CSVHSN    time.Duration
 }
 
 // measureTaxDocuments seeds a month of one invoice per order (100k orders:

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -191,6 +192,9 @@ func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order
 // translate maps a failed change: a stock counter CHECK refusing a move
 // means the counters drifted (reconcile repairs them).
 func translate(err error) error {
+	if e := invoice.SeriesFull(err); e != nil {
+		return e
+	}
 	if database.PgCode(err) == database.CheckViolation {
 		return apperr.Wrap(apperr.Conflict, "the stock counters of this order's variants are out of step; run reconcile", err)
 	}
@@ -319,10 +323,10 @@ func pick(ls []line, want []Item) ([]Item, error) {
 // create ships sh of the locked order o (confirmed or processing): the
 // fulfilment's rows, its units off on-hand and committed stock, the order's
 // statuses and history, the events, the email row and the administrator's
-// audit entry (audit.Stage). Everything after the read of the lines is one
-// statement (database.Batch), followed by the tax invoice's own
-// (issueInvoice): with the order's lock, begin and commit, a fulfilment is
-// five round trips to Postgres (six with invoicing) and one commit.
+// audit entry (audit.Stage), and its tax invoice (stageInvoice, numbered at
+// commit). Everything after the read of the lines is one statement
+// (database.Batch): with the order's lock, begin and commit, a fulfilment
+// is five round trips to Postgres and one commit, with invoicing or not.
 func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
@@ -380,11 +384,11 @@ func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Ful
 	if err := audit.Stage(ctx, &b, f.ID.String()); err != nil {
 		return nil, err
 	}
+	if err := s.stageInvoice(tx, &b, o, &f, ls, shipped); err != nil {
+		return nil, err
+	}
 	if err := b.Exec(tx); err != nil {
 		return nil, fmt.Errorf("fulfillment.create: %w", err)
-	}
-	if err := s.issueInvoice(tx, o, &f, ls, shipped); err != nil {
-		return nil, err
 	}
 	return &f, nil
 }

@@ -1,6 +1,7 @@
 package fulfillment
 
 import (
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -10,9 +11,9 @@ import (
 // Invoices issues the tax documents of shipments (package invoice,
 // docs/DECISIONS.md "Tax documents").
 type Invoices interface {
-	// IssueFulfillmentInvoice issues the shipment's invoice in tx; nothing
-	// without a tax identity.
-	IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, sh invoice.Shipment) error
+	// StageFulfillmentInvoice stages the shipment's invoice in b (numbered
+	// when tx commits); nothing without a tax identity.
+	StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, sh invoice.Shipment) error
 	// CreditCancelledFulfillment credits the invoice of a cancelled shipment.
 	CreditCancelledFulfillment(tx *gorm.DB, o *models.Order, f *models.Fulfillment) error
 }
@@ -21,13 +22,12 @@ type Invoices interface {
 // every cancellation its credit note (the composition root wires it).
 func (s *Service) UseInvoices(inv Invoices) { s.invoices = inv }
 
-// issueInvoice issues the tax invoice of fulfilment f of the locked order
-// o, after the fulfilment's own statement ran: ls are the order's lines
-// after the shipment (read with the tax identity's version) and shipped its
-// units by line. The invoice's number is taken here, last before the
-// commit, so the series row it locks is held only for this statement and
-// the commit.
-func (s *Service) issueInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int) error {
+// stageInvoice stages the tax invoice of fulfilment f of the locked order o
+// in b: ls are the order's lines after the shipment (read with the tax
+// identity's version) and shipped its units by line. The invoice is
+// numbered when the transaction commits, so the series row is locked only
+// for the commit.
+func (s *Service) stageInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int) error {
 	if s.invoices == nil || len(ls) == 0 || ls[0].TaxSettingsAt == nil {
 		return nil
 	}
@@ -46,7 +46,7 @@ func (s *Service) issueInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillme
 	}
 	// The shipping is billed with the order's first live shipment.
 	sh.First = before == 0
-	return s.invoices.IssueFulfillmentInvoice(tx, o, f, sh)
+	return s.invoices.StageFulfillmentInvoice(tx, b, o, f, sh)
 }
 
 // creditCancelled credits the invoice of fulfilment f, just cancelled.

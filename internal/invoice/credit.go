@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -125,6 +126,7 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 		return fmt.Errorf("invoice.credit: identity: %w", err)
 	}
 	now := s.now()
+	var b database.Batch
 	for _, g := range gstins {
 		ps := byGSTIN[g]
 		// Under the current GSTIN: its current details and prefix; under
@@ -160,9 +162,12 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 			}
 		}
 		mark(doc)
-		if err := s.write(tx, o, doc, prefix, refs); err != nil {
+		if err := stage(tx.Statement.Context, &b, o, doc, prefix, refs); err != nil {
 			return err
 		}
+	}
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("invoice.credit: %w", err)
 	}
 	return nil
 }

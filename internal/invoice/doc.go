@@ -12,11 +12,11 @@
 //     the refund, the fulfilment's cancellation): it exists exactly when its
 //     cause committed.
 //   - Numbers: one series per GSTIN, document type and financial year (April
-//     to March, India Standard Time). The serial comes from an upsert of the
-//     series row in the statement that writes the document, run last before
-//     the commit; its row lock lasts until the transaction ends: a rolled
-//     back issue leaves no gap, and concurrent issues take consecutive
-//     serials in commit order. Locks are taken after the order's
+//     to March, India Standard Time). A document is written without its
+//     serial; a deferred trigger (migration 00030) takes it at commit from
+//     an upsert of the series row, whose row lock lasts to the commit's
+//     end: a rolled back issue leaves no gap, and concurrent issues take
+//     consecutive serials in commit order. Locks are taken after the order's
 //     row lock, as every order change does, so they cannot deadlock.
 //   - Documents never change (triggers refuse UPDATE and DELETE): they carry
 //     their own copy of the supplier, the recipient and every line.

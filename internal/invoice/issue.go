@@ -3,13 +3,10 @@ package invoice
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
-	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -80,29 +77,13 @@ func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
 	return &id, nil
 }
 
-// issueSQL takes the next serial of the invoice series of the document's
-// GSTIN and financial year (creating the series at its first) and writes
-// the document numbered by it, its lines and its event, in one statement.
-// The series row stays locked until the transaction ends; the caller runs
-// it last before the commit, so the lock covers this statement and the
-// commit only.
-const issueSQL = `WITH n AS (INSERT INTO document_series AS ds (gstin, doc_type, financial_year, last_serial)
-	VALUES (?, ?, ?, 1)
-	ON CONFLICT (gstin, doc_type, financial_year) DO UPDATE SET last_serial = ds.last_serial + 1
-	RETURNING last_serial),
-num AS (SELECT last_serial AS serial, ? || CASE WHEN length(last_serial::text) >= ? THEN last_serial::text
-	ELSE lpad(last_serial::text, ?, '0') END AS number FROM n),
-d AS (INSERT INTO tax_documents (%s) SELECT %s FROM num),
-l AS (%s),
-e AS (INSERT INTO events (%s) SELECT ?, ?, jsonb_set(?::jsonb, '{number}', to_jsonb(num.number)), ?, ? FROM num)
-SELECT serial, number FROM num`
-
-// IssueFulfillmentInvoice issues the tax invoice of fulfilment f of the
-// locked order o, which ships sh, in tx: its lines at the units' amounts,
-// the shipping on the first live shipment, its number taken and the
-// document, lines and invoice.issued written in one statement. Errors:
-// CONFLICT (the series is full).
-func (s *Service) IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *models.Fulfillment, sh Shipment) error {
+// StageFulfillmentInvoice stages the tax invoice of fulfilment f of the
+// locked order o, which ships sh, in b (the fulfilment's own statement):
+// its lines at the units' amounts, the shipping on the first live
+// shipment, and invoice.issued. Its number is given when tx commits
+// (migration 00030, tax_documents_number): the series row is locked only
+// for that moment. Nothing without a tax identity.
+func (s *Service) StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, sh Shipment) error {
 	id, err := s.identityAt(tx, sh.SettingsAt)
 	if err != nil || id.GSTIN == "" {
 		return err
@@ -111,8 +92,7 @@ func (s *Service) IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *model
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	doc := s.newDocument(models.DocInvoice, o, supplier, now)
+	doc := s.newDocument(models.DocInvoice, o, supplier, s.now())
 	fid := f.ID
 	doc.FulfillmentID = &fid
 	for _, u := range sh.Units {
@@ -136,39 +116,7 @@ func (s *Service) IssueFulfillmentInvoice(tx *gorm.DB, o *models.Order, f *model
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return s.write(tx, o, doc, id.InvoicePrefix, nil)
-}
-
-// write numbers doc in prefix's series and writes it with its lines and
-// event (issueSQL).
-func (s *Service) write(tx *gorm.DB, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
-	stem := prefix + "/" + doc.FinancialYear + "/"
-	digits := min(serialDigits, MaxNumberLength-len(stem))
-	docVals, docArgs := documentInsert(doc)
-	linesSQL, lineArgs := linesInsert(doc)
-	ev, err := outbox.Row(tx.Statement.Context, issuedDraft(o, doc, refs), doc.IssuedAt)
-	if err != nil {
-		return err
-	}
-	query := fmt.Sprintf(issueSQL, strings.Join(documentColumns, ", "), docVals, linesSQL, strings.Join(outbox.Columns, ", "))
-	args := []any{doc.SupplierGSTIN, doc.DocType, doc.FinancialYear, stem, digits, digits}
-	args = append(args, docArgs...)
-	args = append(args, lineArgs...)
-	args = append(args, ev...)
-	var got []struct {
-		Serial int
-		Number string
-	}
-	if err := tx.Raw(query, args...).Scan(&got).Error; err != nil {
-		if database.PgCode(err) == database.CheckViolation {
-			return apperr.Conflictf("the %s series of %s is full: its next number is longer than 16 characters; choose a shorter prefix", prefix, doc.FinancialYear)
-		}
-		return fmt.Errorf("invoice.issue: %w", err)
-	}
-	if len(got) == 1 {
-		doc.Serial, doc.Number = got[0].Serial, got[0].Number
-	}
-	return nil
+	return stage(tx.Statement.Context, b, o, doc, id.InvoicePrefix, nil)
 }
 
 // describe is a goods line's description: the order line's title (product

@@ -1,8 +1,12 @@
 package invoice
 
 import (
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // ist is India Standard Time: the financial year, a document's date and
@@ -21,12 +25,19 @@ func FinancialYear(t time.Time) string {
 	return fmt.Sprintf("%02d-%02d", start%100, (start+1)%100)
 }
 
-// MaxNumberLength is the longest document number GST Rule 46 allows.
-const MaxNumberLength = 16
+// Numbers are "{prefix}/{financial year}/{serial}", the serial padded to
+// six digits where GST Rule 46's 16 characters allow (a five-character
+// prefix leaves four). Migration 00030's numbering trigger builds them at
+// commit; a serial that no longer fits refuses the commit (CONFLICT), never
+// truncated.
 
-// serialDigits is how many digits a serial is padded to, room allowing: a
-// number is "{prefix}/{financial year}/{serial}" (issueSQL builds it), the
-// serial padded to six digits where the 16 characters allow (a
-// five-character prefix leaves four); a serial that no longer fits fails
-// the number's CHECK and the issue is refused (CONFLICT), never truncated.
-const serialDigits = 6
+// SeriesFull is the CONFLICT for a commit refused because a document's
+// number would pass 16 characters (the numbering trigger's
+// tax_documents_series_full), else nil.
+func SeriesFull(err error) error {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.ConstraintName == "tax_documents_series_full" {
+		return apperr.Wrap(apperr.Conflict, pg.Message, err)
+	}
+	return nil
+}

@@ -1,9 +1,10 @@
 package invoice
 
 import (
-	"strings"
+	"context"
 	"time"
 
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/models"
@@ -12,7 +13,7 @@ import (
 
 var documentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "financial_year", "serial", "issued_at",
 	"order_id", "fulfillment_id", "refund_id", "supplier", "recipient", "recipient_gstin", "pos_state", "pos_code",
-	"supply_type", "class", "taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason"}
+	"supply_type", "class", "taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason", "event_id"}
 
 var lineColumns = []string{"document_id", "line_no", "kind", "order_item_id", "reduces_document_id", "reduces_line_no", "class",
 	"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst", "total"}
@@ -44,33 +45,31 @@ type IssuedEvent struct {
 	Currency      string       `json:"currency"`
 }
 
-// documentInsert is the select list and arguments of doc's insert from
-// issueSQL's num (its serial and number).
-func documentInsert(doc *models.TaxDocument) (string, []any) {
-	vals := "?, ?, num.number, ?, ?, num.serial, " + strings.TrimSuffix(strings.Repeat("?, ", len(documentColumns)-6), ", ")
-	return vals, []any{doc.ID, doc.DocType, doc.SupplierGSTIN, doc.FinancialYear, doc.IssuedAt, doc.OrderID,
-		doc.FulfillmentID, doc.RefundID, doc.Supplier, doc.Recipient, doc.RecipientGSTIN, doc.PosState, doc.PosCode,
-		doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST, doc.IGST, doc.Total, doc.Currency, doc.Reason}
-}
-
-// linesInsert is the insert of doc's lines and its arguments.
-func linesInsert(doc *models.TaxDocument) (string, []any) {
-	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(lineColumns)), ", ") + ")"
-	var sb strings.Builder
-	sb.WriteString("INSERT INTO tax_document_lines (" + strings.Join(lineColumns, ", ") + ") VALUES ")
-	args := make([]any, 0, len(doc.Lines)*len(lineColumns))
-	for i, l := range doc.Lines {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString(tuple)
-		args = append(args, l.DocumentID, l.LineNo, l.Kind, l.OrderItemID, l.ReducesDocumentID, l.ReducesLineNo, l.Class, l.Description,
-			l.HSN, l.UQC, l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST, l.Total)
+// stage adds doc (numbered at commit: its number holds the stem
+// "{prefix}/{financial year}/" until then), its lines and its event (whose
+// number is filled in at commit too) to b.
+func stage(ctx context.Context, b *database.Batch, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+	doc.Number = prefix + "/" + doc.FinancialYear + "/"
+	ids, err := outbox.Stage(ctx, b, issuedDraft(o, doc, refs))
+	if err != nil {
+		return err
 	}
-	return sb.String(), args
+	doc.EventID = &ids[0]
+	b.Insert("tax_documents", documentColumns, []any{doc.ID, doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear,
+		nil, doc.IssuedAt, doc.OrderID, doc.FulfillmentID, doc.RefundID, doc.Supplier, doc.Recipient, doc.RecipientGSTIN,
+		doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST, doc.IGST, doc.Total,
+		doc.Currency, doc.Reason, doc.EventID})
+	rows := make([][]any, len(doc.Lines))
+	for i, l := range doc.Lines {
+		rows[i] = []any{l.DocumentID, l.LineNo, l.Kind, l.OrderItemID, l.ReducesDocumentID, l.ReducesLineNo, l.Class,
+			l.Description, l.HSN, l.UQC, l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST,
+			l.Total}
+	}
+	b.Insert("tax_document_lines", lineColumns, rows...)
+	return nil
 }
 
-// issuedDraft is doc's event; its number is set by issueSQL.
+// issuedDraft is doc's event; its number is set at commit.
 func issuedDraft(o *models.Order, doc *models.TaxDocument, refs []Reference) outbox.Draft {
 	typ := outbox.InvoiceIssued
 	if doc.DocType == models.DocCreditNote {

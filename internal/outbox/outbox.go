@@ -85,35 +85,22 @@ func Stage(ctx context.Context, b *database.Batch, drafts ...Draft) ([]uuid.UUID
 		return nil, nil
 	}
 	now := time.Now().UTC()
-	ids := make([]uuid.UUID, len(drafts))
-	rows := make([][]any, len(drafts))
-	for i, d := range drafts {
-		row, err := Row(ctx, d, now.Add(time.Duration(i)*time.Microsecond))
-		if err != nil {
-			return nil, err
-		}
-		ids[i], rows[i] = row[0].(uuid.UUID), row
-	}
-	b.Insert("events", Columns, rows...)
-	return ids, nil
-}
-
-// Columns are the columns of an event row, in the order Row gives them.
-var Columns = []string{"id", "type", "data", "created_at", "trace_context"}
-
-// Row is the events row of draft d created at at (a new id, the data as
-// JSON text, ctx's trace), for a caller that writes the insert itself
-// (the invoice statement, whose data takes the number it allocates).
-func Row(ctx context.Context, d Draft, at time.Time) ([]any, error) {
 	var tp *string
 	if s := tracing.Traceparent(ctx); s != "" {
 		tp = &s
 	}
-	data, err := json.Marshal(d.Data)
-	if err != nil {
-		return nil, fmt.Errorf("outbox.publish: %w", err)
+	ids := make([]uuid.UUID, len(drafts))
+	rows := make([][]any, len(drafts))
+	for i, d := range drafts {
+		data, err := json.Marshal(d.Data)
+		if err != nil {
+			return nil, fmt.Errorf("outbox.publish: %w", err)
+		}
+		ids[i] = uuid.New()
+		rows[i] = []any{ids[i], d.Type, string(data), now.Add(time.Duration(i) * time.Microsecond), tp}
 	}
-	return []any{uuid.New(), d.Type, string(data), at, tp}, nil
+	b.Insert("events", []string{"id", "type", "data", "created_at", "trace_context"}, rows...)
+	return ids, nil
 }
 
 // Nudge asks the worker to dispatch soon. Call it after a commit that
