@@ -26,6 +26,7 @@ import (
 	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
+	"github.com/gocommerce/shop/api/invoiceapi"
 	"github.com/gocommerce/shop/api/mediaapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
@@ -125,6 +126,7 @@ func New(a *app.App) *Server {
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
+	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{

@@ -99,6 +99,8 @@ type CheckoutSession struct {
 	// ShippingChoice is the method charged for (docs/DECISIONS.md "Shipping"); its
 	// ShippingTax is counted in TaxTotal.
 	ShippingChoice
+	// TaxBuyer is the B2B buyer named at checkout, if any.
+	TaxBuyer
 }
 
 // StockReservation is units of a variant held by a pending checkout.

@@ -73,6 +73,8 @@ type Order struct {
 	// ShippingChoice is the method the order ships by, nil id when the
 	// store had none (docs/DECISIONS.md "Shipping"); its ShippingTax is in TaxTotal.
 	ShippingChoice
+	// TaxBuyer is the B2B buyer named at checkout, if any.
+	TaxBuyer
 
 	Items []OrderItem `gorm:"foreignKey:OrderID"`
 }

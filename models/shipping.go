@@ -53,4 +53,7 @@ type ShippingChoice struct {
 	ShippingMethodName    string
 	ShippingMethodCarrier string
 	ShippingTax           money.Amount
+	// ShippingGSTRate is the method's rate at checkout, for the invoice's
+	// shipping line (docs/DECISIONS.md "Tax documents").
+	ShippingGSTRate money.Rate `gorm:"column:shipping_gst_rate"`
 }

@@ -107,6 +107,10 @@ type detailView struct {
 	History           []historyView      `json:"history"`
 	CreatedAt         string             `json:"createdAt"`
 	UpdatedAt         string             `json:"updatedAt"`
+
+	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
+	BuyerGSTIN *string `json:"buyerGstin"`
+	BuyerName  string  `json:"buyerName"`
 }
 
 // uuidPtr renders an optional id; nil stays null.
@@ -135,6 +139,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
+		BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName,
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
 		Items: order.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
 		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),

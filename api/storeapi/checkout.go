@@ -15,6 +15,7 @@ type customerCheckoutRequest struct {
 	BillingAddressID  string        `json:"billingAddressId" validate:"required,uuid"`
 	ShippingMethodID  string        `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost      *money.Amount `json:"shippingCost" validate:"omitempty,gte=0"`
+	taxBuyerRequest
 }
 
 // guestCheckoutRequest is the body of a guest checkout.
@@ -26,6 +27,7 @@ type guestCheckoutRequest struct {
 	Password         string         `json:"password" validate:"omitempty,min=8,max=256"`
 	ShippingMethodID string         `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost     *money.Amount  `json:"shippingCost" validate:"omitempty,gte=0"`
+	taxBuyerRequest
 }
 
 type intentBody struct {
@@ -73,6 +75,9 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		in = checkout.Input{Customer: cu, ShippingAddressID: uuid.MustParse(req.ShippingAddressID),
 			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost,
 			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
+		if in.Buyer, err = req.buyer(); err != nil {
+			return err
+		}
 	} else {
 		var req guestCheckoutRequest
 		if err := httpx.Bind(c, &req); err != nil {
@@ -88,6 +93,9 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		in = checkout.Input{Guest: &checkout.Guest{Email: customer.NormalizeEmail(req.Email), Name: req.Name, Phone: req.Phone,
 			Address: addr, Password: req.Password}, ShippingCost: req.ShippingCost,
 			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
+		if in.Buyer, err = req.buyer(); err != nil {
+			return err
+		}
 	}
 	res, err := h.checkout.Checkout(c.UserContext(), o, in)
 	if err != nil {

@@ -32,6 +32,10 @@ type orderBody struct {
 	DiscountCode      *string         `json:"discountCode"`
 	ShippingAddress   json.RawMessage `json:"shippingAddress"`
 	CreatedAt         time.Time       `json:"createdAt"`
+
+	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
+	BuyerGSTIN *string `json:"buyerGstin"`
+	BuyerName  string  `json:"buyerName"`
 }
 
 func toOrder(o *models.Order) orderBody {
@@ -39,7 +43,7 @@ func toOrder(o *models.Order) orderBody {
 		FulfillmentStatus: o.FulfillmentStatus,
 		Items:             order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
-		ShippingAddress: json.RawMessage(o.ShippingAddress), CreatedAt: o.CreatedAt.UTC()}
+		ShippingAddress: json.RawMessage(o.ShippingAddress), BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName, CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")
 	}

@@ -17,6 +17,8 @@ type servicesView struct {
 	Database string       `json:"database"`
 	Redis    string       `json:"redis"`
 	External externalView `json:"external"`
+	// TaxDocuments: docs/DECISIONS.md "Tax documents".
+	TaxDocuments string `json:"taxDocuments"`
 }
 
 type poolView struct {
@@ -47,7 +49,7 @@ func (h *handlers) health(c *fiber.Ctx) error {
 		Status:    r.Status,
 		Timestamp: httpx.Timestamp(r.Timestamp),
 		Services: servicesView{Database: r.Database, Redis: r.Redis,
-			External: externalView{Gateway: r.Gateway, Email: r.Email}},
+			External: externalView{Gateway: r.Gateway, Email: r.Email}, TaxDocuments: r.TaxDocuments},
 		Metrics: metricsView{
 			Uptime:            r.Uptime.Round(time.Second).String(),
 			Memory:            system.FormatBytes(r.HeapBytes) + " heap, " + system.FormatBytes(r.SysBytes) + " from the OS",

@@ -25,6 +25,8 @@ type scaleFigures struct {
 	audit                []Result // GET /admin/audit-logs over auditRows rows
 	auditCold            time.Duration
 	apiRSS, workerRSS    float64
+	// tax is GSTR-1 over a month of invoices and PDF renders.
+	tax taxFigures
 }
 
 // workerRun is one webhook → order run and the CPU it cost.
@@ -51,6 +53,10 @@ func (b *bench) runScale(ctx context.Context) error {
 	}
 	if err := b.login(); err != nil {
 		return err
+	}
+	if !b.wanted("webhook") && !b.wanted("audit") && b.wanted("tax documents") {
+		// -only "tax documents": that step alone (it needs the seeded orders only).
+		return b.measureTaxDocuments(ctx)
 	}
 	const perRun = 6000
 	carts := b.data.CheckoutSessions
@@ -132,6 +138,11 @@ func (b *bench) runScale(ctx context.Context) error {
 		b.scale.audit = append(b.scale.audit, r)
 	}
 	b.scale.apiRSS = b.api.peakRSSMB()
+	if b.wanted("tax documents") {
+		if err := b.measureTaxDocuments(ctx); err != nil {
+			return fmt.Errorf("tax documents: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -245,6 +256,7 @@ func (b *bench) scaleReport() string {
 	for _, r := range s.audit {
 		fmt.Fprintf(&w, "| %s | %.0f | %s | %s |\n", strings.TrimPrefix(r.Name, "GET /admin/audit-logs "), r.RPS, fmtDur(r.P50), fmtDur(r.P99))
 	}
+	w.WriteString(s.tax.report())
 	fmt.Fprintf(&w, "\nPeak RSS (VmHWM) under this load: api %.0f MiB, worker %.0f MiB.\n", s.apiRSS, s.workerRSS)
 	return w.String()
 }

@@ -49,6 +49,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		plain, shipped := carts[:share/2], carts[share/2:]
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
+		// Half the level's open orders ship without invoicing, half with.
+		open, invoiced := open[:len(open)/2], open[len(open)/2:]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
@@ -56,7 +58,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
 			{name: "POST /orders (guest checkout)", once: b.checkout(plain, false)},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, true)},
-			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfil(open)},
+			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
+			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {

@@ -27,6 +27,7 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/identity"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/order"
@@ -148,6 +149,9 @@ type App struct {
 	// Orders; ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
 	ReturnMailer *mail.Outbox
+	// Invoices issues the GST tax invoices and credit notes of fulfilments
+	// and refunds, renders them and reports them (docs/DECISIONS.md "Tax documents").
+	Invoices *invoice.Service
 
 	// Back office.
 	Analytics *analytics.Service
@@ -371,16 +375,20 @@ func (a *App) build() error {
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"))
+	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
+	a.Fulfillments.UseInvoices(a.Invoices)
 	a.Orders.UseFulfilments(a.Fulfillments)
-	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName)
+	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
+	a.Orders.OnRefund(a.Invoices.CreditRefund)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
+	a.System.UseTaxIdentity(a.Invoices)
 
 	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivateTargets}
 	retry := webhooks.DefaultRetry

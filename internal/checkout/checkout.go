@@ -103,6 +103,9 @@ type Input struct {
 	// (shipping.ChargeFor decides what is charged).
 	ShippingMethodID *uuid.UUID
 	ShippingCost     *money.Amount
+	// Buyer is the business buying, for a B2B tax invoice; its GSTIN is
+	// validated by the caller (docs/DECISIONS.md "Tax documents").
+	Buyer models.TaxBuyer
 }
 
 // Result is a checkout's session. Created is false when a pending session of

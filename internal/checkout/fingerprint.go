@@ -39,6 +39,7 @@ func fingerprint(lines []fpLine, code *string, in Input) string {
 		Guest    any        `json:"guest,omitempty"`
 		Shipping int64      `json:"shipping"`
 		Method   *uuid.UUID `json:"method,omitempty"`
+		Buyer    any        `json:"buyer,omitempty"`
 	}{Lines: lines, Code: code, Ship: in.ShippingAddressID, Bill: in.BillingAddressID, Method: in.ShippingMethodID}
 	if in.ShippingCost != nil {
 		doc.Shipping = int64(*in.ShippingCost)
@@ -48,6 +49,9 @@ func fingerprint(lines []fpLine, code *string, in Input) string {
 	}
 	if g := in.Guest; g != nil {
 		doc.Guest = []any{g.Email, g.Name, g.Phone, g.Address, g.Password != ""}
+	}
+	if in.Buyer.BuyerGSTIN != nil || in.Buyer.BuyerName != "" {
+		doc.Buyer = in.Buyer
 	}
 	b, _ := json.Marshal(doc)
 	sum := sha256.Sum256(b)

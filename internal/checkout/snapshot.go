@@ -75,7 +75,7 @@ func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship
 		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
 		ShippingAddress: models.JSON(ship), BillingAddress: models.JSON(bill), Lines: models.JSON(raw),
 		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal + charge.Choice.ShippingTax,
-		ShippingCost: charge.Cost, ShippingChoice: charge.Choice,
+		ShippingCost: charge.Cost, ShippingChoice: charge.Choice, TaxBuyer: in.Buyer,
 		Total: p.Total + charge.Cost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
 		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,
 		ExpiresAt: now.Add(s.set.TTL), CreatedAt: now, UpdatedAt: now,

@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
@@ -31,14 +32,25 @@ func (s *Service) nudgeEmails(ctx context.Context) {
 
 // NewMailer returns the outbox of the customers' shipment emails (written
 // with their fulfilment when the customer is to be notified); appName signs
-// them.
-func NewMailer(db *gorm.DB, sender mail.Sender, appName string) *mail.Outbox {
-	m := shipmentEmails{appName: appName}
+// them, and each carries the shipment's tax invoice from invoices (nil:
+// none).
+func NewMailer(db *gorm.DB, sender mail.Sender, appName string, invoices InvoicePDFs) *mail.Outbox {
+	m := shipmentEmails{appName: appName, invoices: invoices}
 	return mail.NewOutbox(db, sender, "fulfillment.emails", mail.CustomerEmails, []string{models.EmailFulfillmentTracking}, m.render)
 }
 
 // shipmentEmails renders the customers' shipment emails.
-type shipmentEmails struct{ appName string }
+type shipmentEmails struct {
+	appName  string
+	invoices InvoicePDFs
+}
+
+// InvoicePDFs renders the tax invoice of a fulfilment (package invoice).
+type InvoicePDFs interface {
+	// FulfillmentInvoicePDF returns the file name and PDF of fulfilment
+	// id's invoice; ok is false when it has none.
+	FulfillmentInvoicePDF(tx *gorm.DB, id uuid.UUID) (name string, pdf []byte, ok bool, err error)
+}
 
 // render renders shipment email id: its fulfilment, with the order's lines.
 func (m shipmentEmails) render(tx *gorm.DB, id string) (mail.Message, error) {
@@ -54,7 +66,18 @@ func (m shipmentEmails) render(tx *gorm.DB, id string) (mail.Message, error) {
 	if err := tx.Preload("Items").Take(&o, "id = ?", f.OrderID).Error; err != nil {
 		return mail.Message{}, err
 	}
-	return m.message(&o, &f), nil
+	msg := m.message(&o, &f)
+	if m.invoices != nil {
+		name, pdf, ok, err := m.invoices.FulfillmentInvoicePDF(tx, f.ID)
+		if err != nil {
+			return mail.Message{}, err
+		}
+		if ok {
+			msg.Attachments = append(msg.Attachments, mail.Attachment{Name: name, ContentType: "application/pdf", Data: pdf})
+			msg.Body += "\nYour tax invoice is attached.\n"
+		}
+	}
+	return msg, nil
 }
 
 // message renders the shipment email of fulfilment f of order o.

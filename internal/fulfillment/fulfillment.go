@@ -10,6 +10,8 @@ import (
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/idempotency"
+	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
@@ -25,6 +27,8 @@ type Service struct {
 	db    *gorm.DB
 	queue tasks.Enqueuer
 	log   *slog.Logger
+	// invoices issues the shipments' tax documents (UseInvoices).
+	invoices Invoices
 }
 
 // New returns the service; queue receives the outbox and email nudges that
@@ -71,7 +75,7 @@ func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
 		}
 		var err error
-		if f, err = create(tx, &o, sh); err != nil {
+		if f, err = s.create(tx, &o, sh); err != nil {
 			return err
 		}
 		return idempotency.RecordChange(ctx, tx, f.ID.String())
@@ -135,6 +139,9 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 			return fmt.Errorf("fulfillment.cancel: %w", err)
 		}
 		f.Status, f.CancelledAt, f.UpdatedAt = models.ShipmentCancelled, &now, now
+		if err := s.creditCancelled(tx, &o, &f); err != nil {
+			return err
+		}
 		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
 	})
 	if err != nil {
@@ -150,7 +157,7 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (bool, error) {
 	switch ch.Status {
 	case models.OrderShipped:
-		_, err := create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
+		_, err := s.create(tx, o, Shipment{AdminID: ch.AdminID, Note: ch.Note})
 		return true, err
 	case models.OrderDelivered:
 		var live []models.Fulfillment
@@ -193,6 +200,9 @@ func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order
 // translate maps a failed change: a stock counter CHECK refusing a move
 // means the counters drifted (reconcile repairs them).
 func translate(err error) error {
+	if e := invoice.SeriesFull(err); e != nil {
+		return e
+	}
 	if database.PgCode(err) == database.CheckViolation {
 		return apperr.Wrap(apperr.Conflict, "the stock counters of this order's variants are out of step; run reconcile", err)
 	}
@@ -231,6 +241,13 @@ type line struct {
 	VariantID *uuid.UUID
 	Quantity  int
 	Left      int
+	// What the line was sold for, and when the store's tax identity was
+	// last set (nil: none), for the shipment's tax invoice.
+	Title, SKU, HSNCode                  string
+	UnitPrice, DiscountAmount, LineTotal money.Amount
+	GSTRate                              money.Rate
+	TaxAmount                            money.Amount
+	TaxSettingsAt                        *time.Time
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
@@ -242,7 +259,9 @@ type line struct {
 // burst, 1.8 ms; mean 0.27 ms over the burst against 0.06 ms now).
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
-	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce(s.units, 0) AS "left"
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce(s.units, 0) AS "left",
+			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
+			(SELECT updated_at FROM tax_settings) AS tax_settings_at
 		FROM order_items i LEFT JOIN (
 			SELECT fi.order_item_id, sum(fi.quantity) AS units
 			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id
@@ -312,10 +331,11 @@ func pick(ls []line, want []Item) ([]Item, error) {
 // create ships sh of the locked order o (confirmed or processing): the
 // fulfilment's rows, its units off on-hand and committed stock, the order's
 // statuses and history, the events, the email row and the administrator's
-// audit entry (audit.Stage). Everything after the read of the lines is one
-// statement (database.Batch): with the order's lock, begin and commit, a
-// fulfilment is five round trips to Postgres and one commit.
-func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
+// audit entry (audit.Stage), and its tax invoice (stageInvoice, numbered at
+// commit). Everything after the read of the lines is one statement
+// (database.Batch): with the order's lock, begin and commit, a fulfilment
+// is five round trips to Postgres and one commit, with invoicing or not.
+func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	ls, err := lines(tx, o.ID)
 	if err != nil {
 		return nil, err
@@ -370,6 +390,9 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 		return nil, err
 	}
 	if err := audit.Stage(ctx, &b, f.ID.String()); err != nil {
+		return nil, err
+	}
+	if err := s.stageInvoice(tx, &b, o, &f, ls, shipped); err != nil {
 		return nil, err
 	}
 	if err := b.Exec(tx); err != nil {

@@ -5,6 +5,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -23,6 +24,15 @@ type Message struct {
 	// Secret marks a body carrying a credential (a claim link): the log
 	// sender never writes such a body outside development.
 	Secret bool
+	// Attachments are files sent with the body (a shipment's tax invoice).
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to a message.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
 }
 
 // Sender sends messages. Errors wrap the cause; callers retry.
@@ -85,6 +95,11 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	}
 	msg.Subject(m.Subject)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	for _, a := range m.Attachments {
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(a.ContentType))); err != nil {
+			return fmt.Errorf("mail.attach: %w", err)
+		}
+	}
 	client, err := gomail.NewClient(s.host, s.opts...)
 	if err != nil {
 		return fmt.Errorf("mail.client: %w", err)
@@ -111,6 +126,7 @@ func (s *LogSender) Send(ctx context.Context, m Message) error {
 	if m.Secret && !s.Dev {
 		body = "(withheld: carries a credential; set SMTP_URL to deliver it)"
 	}
-	s.Log.InfoContext(ctx, "email not sent: SMTP_URL is unset", "to", m.To, "subject", m.Subject, "body", body)
+	s.Log.InfoContext(ctx, "email not sent: SMTP_URL is unset", "to", m.To, "subject", m.Subject, "body", body,
+		"attachments", len(m.Attachments))
 	return nil
 }

@@ -33,7 +33,7 @@ func Create(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLi
 		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
 		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
 		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst,
-		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, Total: sess.Total, PaidTotal: money.Amount(p.Amount),
+		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, TaxBuyer: sess.TaxBuyer, Total: sess.Total, PaidTotal: money.Amount(p.Amount),
 		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
 		PaymentProvider: sess.PaymentProvider, PaymentIntentID: p.OrderID,
 	}

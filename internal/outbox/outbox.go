@@ -36,11 +36,15 @@ const (
 	ReturnRequested = "return.requested"
 	ReturnReceived  = "return.received"
 	RefundCreated   = "refund.created"
+	// Tax documents (docs/DECISIONS.md "Tax documents").
+	InvoiceIssued    = "invoice.issued"
+	CreditNoteIssued = "credit_note.issued"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
-	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated}
+	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
+	InvoiceIssued, CreditNoteIssued}
 
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.

@@ -118,6 +118,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"orphans", s.orphans},
 		{"consistency", s.consistency},
 		{"returns", s.returns},
+		{"tax_documents", s.taxDocuments},
 		{"rollups", s.rollups},
 		{"settle_refunds", s.settleRefunds},
 		{"refund_duplicates", s.refundDuplicates},

@@ -121,18 +121,9 @@ func fulfilled(tx *gorm.DB, o *models.Order, lines map[uuid.UUID]*line) error {
 
 // unitsRefund is what the customer paid for units [prior, prior+k) of a
 // line of qty units that cost lineTotal (after its share of every
-// discount, GST included): each unit ⌊lineTotal / qty⌋, and the line's last
-// unit also the remainder, so the units of a line refunded one at a time,
-// or in any grouping, add up to lineTotal exactly (docs/DECISIONS.md
-// "Returns").
+// discount, GST included): money.UnitsShare, so the units of a line
+// refunded one at a time, or in any grouping, add up to lineTotal exactly
+// (docs/DECISIONS.md "Returns"); tax invoices bill units by the same rule.
 func unitsRefund(lineTotal money.Amount, qty, prior, k int) money.Amount {
-	if qty <= 0 || k <= 0 || lineTotal <= 0 {
-		return 0
-	}
-	unit := lineTotal / money.Amount(qty)
-	amount := unit * money.Amount(k)
-	if prior+k == qty {
-		amount += lineTotal - unit*money.Amount(qty)
-	}
-	return amount
+	return money.UnitsShare(lineTotal, qty, prior, k)
 }

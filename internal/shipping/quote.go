@@ -122,7 +122,7 @@ func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 		}
 		id := m.ID
 		return Charge{Cost: price, Choice: models.ShippingChoice{ShippingMethodID: &id, ShippingMethodName: m.Name,
-			ShippingMethodCarrier: m.Carrier, ShippingTax: money.IncludedTax(price, m.GSTRate)}}, nil
+			ShippingMethodCarrier: m.Carrier, ShippingTax: money.IncludedTax(price, m.GSTRate), ShippingGSTRate: m.GSTRate}}, nil
 	}
 	return Charge{}, apperr.Invalid("shippingMethodId", "is not offered for the shipping address's state")
 }

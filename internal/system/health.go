@@ -43,6 +43,10 @@ type Health struct {
 	HeapBytes, SysBytes uint64
 	// DBOpen and DBInUse describe the database pool.
 	DBOpen, DBInUse int
+
+	// TaxDocuments: ok once the store's tax identity is set, else
+	// not_configured (no invoice or credit note is issued).
+	TaxDocuments string
 }
 
 // Health probes Postgres, Redis and the mail server, each within a second,
@@ -59,6 +63,13 @@ func (s *Service) Health(ctx context.Context) Health {
 		h.Redis = StateError
 	}
 	cancel()
+	if h.Database == StateOK {
+		tCtx, cancel := context.WithTimeout(ctx, checkTimeout)
+		h.TaxDocuments = s.taxDocumentsState(tCtx)
+		cancel()
+	} else {
+		h.TaxDocuments = StateError
+	}
 	h.Gateway = s.gatewayState()
 	h.Email = s.emailState(ctx)
 

@@ -21,6 +21,8 @@ type Service struct {
 	cache     *cache.Cache
 	cfg       *config.Config
 	started   time.Time
+	// taxIdentity answers the health report's taxDocuments (UseTaxIdentity).
+	taxIdentity TaxIdentity
 }
 
 // New returns the service. c is the application cache that ClearCache

@@ -2,8 +2,11 @@ package testkit
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
 	"io"
 	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
@@ -20,9 +23,17 @@ type SMTPServer struct {
 	msgs []Mail
 }
 
-// Mail is a message an SMTPServer received.
+// Mail is a message an SMTPServer received: Body is its text (the text
+// part of a multipart message), Attachments its files.
 type Mail struct {
 	To, Subject, Body string
+	Attachments       []MailAttachment
+}
+
+// MailAttachment is a file attached to a received message, decoded.
+type MailAttachment struct {
+	Name, ContentType string
+	Data              []byte
 }
 
 // StartSMTP starts an SMTPServer that stops when tb ends.
@@ -110,15 +121,52 @@ func (s *SMTPServer) keep(rcpt, raw string) {
 	if err != nil {
 		return
 	}
-	body, _ := io.ReadAll(m.Body)
-	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-		body, _ = io.ReadAll(quotedprintable.NewReader(strings.NewReader(string(body))))
-	}
 	subject, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
 	if err != nil {
 		subject = m.Header.Get("Subject")
 	}
+	got := Mail{To: rcpt, Subject: subject}
+	mediaType, params, _ := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if strings.HasPrefix(mediaType, "multipart/") {
+		readParts(multipart.NewReader(m.Body, params["boundary"]), &got)
+	} else {
+		got.Body = string(decodePart(m.Body, m.Header.Get("Content-Transfer-Encoding")))
+	}
 	s.mu.Lock()
-	s.msgs = append(s.msgs, Mail{To: rcpt, Subject: subject, Body: string(body)})
+	s.msgs = append(s.msgs, got)
 	s.mu.Unlock()
+}
+
+// readParts keeps a multipart message's text part as the body and its
+// other parts as attachments.
+func readParts(r *multipart.Reader, m *Mail) {
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			return
+		}
+		data := decodePart(p, p.Header.Get("Content-Transfer-Encoding"))
+		ct := p.Header.Get("Content-Type")
+		if mt, params, _ := mime.ParseMediaType(ct); strings.HasPrefix(mt, "multipart/") {
+			readParts(multipart.NewReader(bytes.NewReader(data), params["boundary"]), m)
+			continue
+		}
+		if name := p.FileName(); name != "" {
+			m.Attachments = append(m.Attachments, MailAttachment{Name: name, ContentType: ct, Data: data})
+		} else if strings.HasPrefix(ct, "text/plain") && m.Body == "" {
+			m.Body = string(data)
+		}
+	}
+}
+
+// decodePart reads a part's body, undoing its transfer encoding.
+func decodePart(r io.Reader, encoding string) []byte {
+	switch strings.ToLower(encoding) {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(r)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, r)
+	}
+	b, _ := io.ReadAll(r)
+	return b
 }

@@ -42,6 +42,8 @@ const PAGES = [
   ['/users', 'users', 'usersPage', 'GET /users'],
   ['/system', 'system', 'systemPage', 'GET /health'],
   ['/account', 'account', 'accountPage', 'GET /auth/me'],
+  ['/tax', 'tax', 'taxSettingsPage', 'GET /settings/tax'],
+  ['/gstr1', 'tax', 'gstr1Page', 'GET /reports/gstr1'],
 ];
 
 // Navigation groups: label, path, the API route that must be allowed.
@@ -54,7 +56,8 @@ const NAV = [
     ['Shipping', '/shipping', 'GET /shipping/zones']]],
   ['Customers', [['Customers', '/customers', 'GET /customers'], ['Reviews', '/reviews', 'GET /reviews']]],
   ['Settings', [['Webhooks', '/webhooks', 'GET /webhooks'], ['Admin users', '/users', 'GET /users'],
-    ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health']]],
+    ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health'],
+    ['Tax settings', '/tax', 'GET /settings/tax'], ['GSTR-1', '/gstr1', 'GET /reports/gstr1']]],
 ];
 
 function permitted(key) {

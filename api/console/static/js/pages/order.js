@@ -16,6 +16,7 @@ import { orderReturns, loadReturns, lineName } from '../returnsui.js';
 import { orderHistory, shipmentName } from '../orderhistory.js';
 import { names } from '../sources.js';
 import { thumbnails } from '../media.js';
+import { orderDocuments } from '../taxdocsui.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
@@ -75,6 +76,7 @@ export async function orderPage({ params, rerender }) {
       section('Actions', actions(o, rerender))),
     fulfilments ? fulfilmentSection(o, rerender, title) : null,
     orderReturns(o, returns, rerender, variants),
+    await orderDocuments(o),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
       { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },

@@ -1,0 +1,455 @@
+package invoice
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// GSTR1 is a month's outward supplies in the GST portal's GSTR-1 JSON
+// layout (field names as the portal's offline tool writes them). Amounts
+// are rupees with two decimals, rates percent.
+type GSTR1 struct {
+	GSTIN    string      `json:"gstin"`
+	FP       string      `json:"fp"`
+	B2B      []B2BParty  `json:"b2b"`
+	B2CL     []B2CLState `json:"b2cl"`
+	B2CS     []B2CSRow   `json:"b2cs"`
+	CDNR     []CDNRParty `json:"cdnr"`
+	CDNUR    []CDNURNote `json:"cdnur"`
+	HSN      HSNSummary  `json:"hsn"`
+	Nil      NilSummary  `json:"nil"`
+	DocIssue DocIssue    `json:"doc_issue"`
+}
+
+// ItemDetail is the tax of one rate of a document.
+type ItemDetail struct {
+	Rt    money.Rate   `json:"rt"`
+	Txval money.Amount `json:"txval"`
+	Iamt  money.Amount `json:"iamt"`
+	Camt  money.Amount `json:"camt"`
+	Samt  money.Amount `json:"samt"`
+	Csamt money.Amount `json:"csamt"`
+}
+
+// Item numbers a document's rate (1, 2, ... in the document's order of rates).
+type Item struct {
+	Num    int        `json:"num"`
+	ItmDet ItemDetail `json:"itm_det"`
+}
+
+// B2BParty is a registered buyer's invoices.
+type B2BParty struct {
+	Ctin string       `json:"ctin"`
+	Inv  []B2BInvoice `json:"inv"`
+}
+
+// B2BInvoice is an invoice to a registered buyer.
+type B2BInvoice struct {
+	Inum   string       `json:"inum"`
+	Idt    string       `json:"idt"`
+	Val    money.Amount `json:"val"`
+	Pos    string       `json:"pos"`
+	Rchrg  string       `json:"rchrg"`
+	InvTyp string       `json:"inv_typ"`
+	Itms   []Item       `json:"itms"`
+}
+
+// B2CLState is the large inter-state invoices to unregistered buyers of one
+// place of supply.
+type B2CLState struct {
+	Pos string        `json:"pos"`
+	Inv []B2CLInvoice `json:"inv"`
+}
+
+// B2CLInvoice is a large inter-state invoice to an unregistered buyer.
+type B2CLInvoice struct {
+	Inum string       `json:"inum"`
+	Idt  string       `json:"idt"`
+	Val  money.Amount `json:"val"`
+	Itms []Item       `json:"itms"`
+}
+
+// B2CSRow is the rest of the month's B2C supplies of one supply type,
+// place of supply and rate, net of the credit notes that reduce them.
+type B2CSRow struct {
+	SplyTy string       `json:"sply_ty"`
+	Pos    string       `json:"pos"`
+	Typ    string       `json:"typ"`
+	Rt     money.Rate   `json:"rt"`
+	Txval  money.Amount `json:"txval"`
+	Iamt   money.Amount `json:"iamt"`
+	Camt   money.Amount `json:"camt"`
+	Samt   money.Amount `json:"samt"`
+	Csamt  money.Amount `json:"csamt"`
+}
+
+// CDNRParty is a registered buyer's credit notes.
+type CDNRParty struct {
+	Ctin string     `json:"ctin"`
+	Nt   []CDNRNote `json:"nt"`
+}
+
+// CDNRNote is a credit note to a registered buyer.
+type CDNRNote struct {
+	Ntty   string       `json:"ntty"`
+	NtNum  string       `json:"nt_num"`
+	NtDt   string       `json:"nt_dt"`
+	Val    money.Amount `json:"val"`
+	Pos    string       `json:"pos"`
+	Rchrg  string       `json:"rchrg"`
+	InvTyp string       `json:"inv_typ"`
+	Itms   []Item       `json:"itms"`
+}
+
+// CDNURNote is a credit note against a B2CL invoice.
+type CDNURNote struct {
+	Ntty  string       `json:"ntty"`
+	NtNum string       `json:"nt_num"`
+	NtDt  string       `json:"nt_dt"`
+	Typ   string       `json:"typ"`
+	Pos   string       `json:"pos"`
+	Val   money.Amount `json:"val"`
+	Itms  []Item       `json:"itms"`
+}
+
+// HSNSummary is the month's supplies by HSN and rate, net of credit notes,
+// for registered (hsn_b2b) and unregistered (hsn_b2c) buyers.
+type HSNSummary struct {
+	B2B []HSNRow `json:"hsn_b2b"`
+	B2C []HSNRow `json:"hsn_b2c"`
+}
+
+// HSNRow is one HSN code, quantity code and rate.
+type HSNRow struct {
+	Num   int          `json:"num"`
+	HsnSc string       `json:"hsn_sc"`
+	Desc  string       `json:"desc"`
+	Uqc   string       `json:"uqc"`
+	Qty   int64        `json:"qty"`
+	Rt    money.Rate   `json:"rt"`
+	Txval money.Amount `json:"txval"`
+	Iamt  money.Amount `json:"iamt"`
+	Camt  money.Amount `json:"camt"`
+	Samt  money.Amount `json:"samt"`
+	Csamt money.Amount `json:"csamt"`
+}
+
+// NilSummary is the month's nil-rated supplies (lines at 0 %), net of
+// credit notes.
+type NilSummary struct {
+	Inv []NilRow `json:"inv"`
+}
+
+// NilRow is the nil-rated supplies of one supply type: INTRB2B, INTRAB2B,
+// INTRB2C or INTRAB2C (inter or intra-state, to registered or not).
+type NilRow struct {
+	SplyTy   string       `json:"sply_ty"`
+	ExptAmt  money.Amount `json:"expt_amt"`
+	NilAmt   money.Amount `json:"nil_amt"`
+	NgsupAmt money.Amount `json:"ngsup_amt"`
+}
+
+// DocIssue lists the document series used in the month.
+type DocIssue struct {
+	DocDet []DocKind `json:"doc_det"`
+}
+
+// DocKind is one kind of document (1: invoices for outward supply, 5:
+// credit notes) and its series.
+type DocKind struct {
+	DocNum int         `json:"doc_num"`
+	DocTyp string      `json:"doc_typ"`
+	Docs   []DocSeries `json:"docs"`
+}
+
+// DocSeries is one series' numbers issued in the month.
+type DocSeries struct {
+	Num      int    `json:"num"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Totnum   int    `json:"totnum"`
+	Cancel   int    `json:"cancel"`
+	NetIssue int    `json:"net_issue"`
+}
+
+// Period parses a GSTR-1 period "YYYY-MM" into its IST month. Errors:
+// VALIDATION_ERROR naming period.
+func Period(s string) (time.Time, error) {
+	t, err := time.ParseInLocation("2006-01", s, ist)
+	if err != nil || t.Year() < 2017 || t.Year() > 9998 {
+		return time.Time{}, apperr.Invalid("period", "must be a month YYYY-MM from 2017-07 (GST began then)")
+	}
+	return t, nil
+}
+
+// GSTR1 builds the return of the month starting at month (from Period)
+// for the current GSTIN. Documents are in the month of their IST issue
+// date. Errors: CONFLICT when no tax identity is set.
+func (s *Service) GSTR1(ctx context.Context, month time.Time) (*GSTR1, error) {
+	set, err := s.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !set.Configured {
+		return nil, apperr.Conflictf("the store's tax identity is not set: PUT /api/v1/admin/settings/tax first")
+	}
+	q := period{gstin: set.GSTIN, from: month, to: month.AddDate(0, 1, 0)}
+	r := &GSTR1{GSTIN: set.GSTIN, FP: month.Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
+		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{B2B: []HSNRow{}, B2C: []HSNRow{}},
+		Nil: NilSummary{Inv: []NilRow{}}, DocIssue: DocIssue{DocDet: []DocKind{}}}
+	db := s.db.WithContext(ctx)
+	steps := []func(*gorm.DB, period, *GSTR1) error{documentSections, summarySections, docIssueSection}
+	for _, step := range steps {
+		if err := step(db, q, r); err != nil {
+			return nil, fmt.Errorf("invoice.gstr1: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// period is the GSTIN and IST month a return covers.
+type period struct {
+	gstin    string
+	from, to time.Time
+}
+
+// portalDate is a date as the portal writes it: dd-mm-yyyy, IST.
+func portalDate(t time.Time) string { return t.In(ist).Format("02-01-2006") }
+
+// rateRow is one rate of one document: what the listed sections print.
+type rateRow struct {
+	ID             uuid.UUID
+	DocType        string
+	Number         string
+	IssuedAt       time.Time
+	Total          money.Amount
+	PosCode        string
+	RecipientGSTIN *string
+	Class          string
+	GSTRate        money.Rate
+	Taxable        money.Amount
+	IGST           money.Amount
+	CGST           money.Amount
+	SGST           money.Amount
+}
+
+// documentSectionsSQL reads, per document and rate, the taxed lines of the
+// month's B2B and B2CL invoices and of the credit notes reducing them (a
+// credit note line takes the class of the invoice it reduces); lines at 0 %
+// are reported under nil.
+const documentSectionsSQL = `SELECT d.id, d.doc_type, d.number, d.issued_at, d.total, d.pos_code, d.recipient_gstin,
+	l.class AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
+	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst
+FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
+WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
+	AND l.class IN ('b2b', 'b2cl')
+GROUP BY d.id, l.class, l.gst_rate
+ORDER BY d.issued_at, d.serial, 8, l.gst_rate`
+
+// documentSections fills b2b, b2cl, cdnr and cdnur.
+func documentSections(db *gorm.DB, q period, r *GSTR1) error {
+	var rows []rateRow
+	if err := db.Raw(documentSectionsSQL, q.gstin, q.from, q.to).Scan(&rows).Error; err != nil {
+		return err
+	}
+	b2b := map[string]int{}
+	b2cl := map[string]int{}
+	cdnr := map[string]int{}
+	for i := 0; i < len(rows); {
+		j := i
+		var itms []Item
+		for ; j < len(rows) && rows[j].ID == rows[i].ID && rows[j].Class == rows[i].Class; j++ {
+			x := rows[j]
+			itms = append(itms, Item{Num: len(itms) + 1, ItmDet: ItemDetail{Rt: x.GSTRate, Txval: x.Taxable, Iamt: x.IGST,
+				Camt: x.CGST, Samt: x.SGST}})
+		}
+		d := rows[i]
+		i = j
+		ctin := ""
+		if d.RecipientGSTIN != nil {
+			ctin = *d.RecipientGSTIN
+		}
+		switch {
+		case d.DocType == models.DocInvoice && d.Class == models.ClassB2B:
+			k, ok := b2b[ctin]
+			if !ok {
+				k = len(r.B2B)
+				b2b[ctin] = k
+				r.B2B = append(r.B2B, B2BParty{Ctin: ctin})
+			}
+			r.B2B[k].Inv = append(r.B2B[k].Inv, B2BInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total,
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms})
+		case d.DocType == models.DocInvoice:
+			k, ok := b2cl[d.PosCode]
+			if !ok {
+				k = len(r.B2CL)
+				b2cl[d.PosCode] = k
+				r.B2CL = append(r.B2CL, B2CLState{Pos: d.PosCode})
+			}
+			r.B2CL[k].Inv = append(r.B2CL[k].Inv, B2CLInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total, Itms: itms})
+		case d.Class == models.ClassB2B:
+			k, ok := cdnr[ctin]
+			if !ok {
+				k = len(r.CDNR)
+				cdnr[ctin] = k
+				r.CDNR = append(r.CDNR, CDNRParty{Ctin: ctin})
+			}
+			r.CDNR[k].Nt = append(r.CDNR[k].Nt, CDNRNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Val: d.Total,
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms})
+		default:
+			r.CDNUR = append(r.CDNUR, CDNURNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Typ: "B2CL",
+				Pos: d.PosCode, Val: d.Total, Itms: itms})
+		}
+	}
+	return nil
+}
+
+// signed is a line's amount, negative on a credit note.
+const signed = `CASE WHEN d.doc_type = 'credit_note' THEN -1 ELSE 1 END`
+
+// summarySQL sums the month's lines, credit notes negative, by everything
+// the summed sections group by; b2cs, hsn and nil are folded from it in Go:
+// one pass over the month instead of one per section.
+const summarySQL = `SELECT d.supply_type, d.pos_code, l.class, l.hsn, l.uqc, l.gst_rate,
+	sum(` + signed + ` * CASE WHEN l.uqc = 'NA' THEN 0 ELSE l.quantity END)::bigint AS qty,
+	sum(` + signed + ` * l.taxable_value)::bigint AS taxable, sum(` + signed + ` * l.igst)::bigint AS igst,
+	sum(` + signed + ` * l.cgst)::bigint AS cgst, sum(` + signed + ` * l.sgst)::bigint AS sgst,
+	sum(` + signed + ` * l.total)::bigint AS total
+FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
+WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ?
+GROUP BY 1, 2, 3, 4, 5, 6`
+
+// summarySections fills b2cs (the B2CS lines at a rate, credit notes
+// netted whatever month their invoice was in), hsn (every line, apart for
+// registered buyers and the rest) and nil (lines at 0 % by supply type).
+func summarySections(db *gorm.DB, q period, r *GSTR1) error {
+	var rows []struct {
+		SupplyType, PosCode, Class, HSN, UQC string
+		GSTRate                              money.Rate
+		Qty                                  int64
+		Taxable, IGST, CGST, SGST, Total     money.Amount
+	}
+	if err := db.Raw(summarySQL, q.gstin, q.from, q.to).Scan(&rows).Error; err != nil {
+		return err
+	}
+	b2cs := map[[3]string]*B2CSRow{}
+	hsn := map[[4]string]*HSNRow{}
+	nils := map[string]*NilRow{}
+	for _, x := range rows {
+		b2b := x.Class == models.ClassB2B
+		if x.GSTRate > 0 && x.Class == models.ClassB2CS {
+			sply := "INTER"
+			if x.SupplyType == models.SupplyIntra {
+				sply = "INTRA"
+			}
+			k := [3]string{x.PosCode, sply, fmt.Sprintf("%08d", x.GSTRate)}
+			row := b2cs[k]
+			if row == nil {
+				row = &B2CSRow{SplyTy: sply, Pos: x.PosCode, Typ: "OE", Rt: x.GSTRate}
+				b2cs[k] = row
+			}
+			row.Txval += x.Taxable
+			row.Iamt += x.IGST
+			row.Camt += x.CGST
+			row.Samt += x.SGST
+		}
+		k := [4]string{fmt.Sprint(!b2b), x.HSN, fmt.Sprintf("%08d", x.GSTRate), x.UQC}
+		h := hsn[k]
+		if h == nil {
+			h = &HSNRow{HsnSc: x.HSN, Uqc: x.UQC, Rt: x.GSTRate}
+			hsn[k] = h
+		}
+		h.Qty += x.Qty
+		h.Txval += x.Taxable
+		h.Iamt += x.IGST
+		h.Camt += x.CGST
+		h.Samt += x.SGST
+		if x.GSTRate == 0 {
+			sply := "INTR"
+			if x.SupplyType == models.SupplyIntra {
+				sply = "INTRA"
+			}
+			if b2b {
+				sply += "B2B"
+			} else {
+				sply += "B2C"
+			}
+			n := nils[sply]
+			if n == nil {
+				n = &NilRow{SplyTy: sply}
+				nils[sply] = n
+			}
+			n.NilAmt += x.Total
+		}
+	}
+	for _, k := range sortedKeys(b2cs, func(a, b [3]string) bool { return a[0]+a[1]+a[2] < b[0]+b[1]+b[2] }) {
+		r.B2CS = append(r.B2CS, *b2cs[k])
+	}
+	for _, k := range sortedKeys(hsn, func(a, b [4]string) bool { return a[0]+a[1]+a[2]+a[3] < b[0]+b[1]+b[2]+b[3] }) {
+		h := *hsn[k]
+		if k[0] == "false" {
+			h.Num = len(r.HSN.B2B) + 1
+			r.HSN.B2B = append(r.HSN.B2B, h)
+		} else {
+			h.Num = len(r.HSN.B2C) + 1
+			r.HSN.B2C = append(r.HSN.B2C, h)
+		}
+	}
+	for _, k := range sortedKeys(nils, func(a, b string) bool { return a < b }) {
+		r.Nil.Inv = append(r.Nil.Inv, *nils[k])
+	}
+	return nil
+}
+
+// sortedKeys returns m's keys in less's order.
+func sortedKeys[K comparable, V any](m map[K]V, less func(a, b K) bool) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+	return keys
+}
+
+// docIssueSection lists, per document type and series, the first and last
+// number issued in the month and how many (none is ever cancelled: a
+// mistaken invoice is reversed by a credit note).
+func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
+	var rows []struct {
+		DocType string
+		First   string
+		Last    string
+		Issued  int
+	}
+	err := db.Raw(`SELECT doc_type, (array_agg(number ORDER BY serial))[1] AS first,
+			(array_agg(number ORDER BY serial DESC))[1] AS last, count(*)::int AS issued
+		FROM tax_documents WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ?
+		GROUP BY doc_type, financial_year ORDER BY doc_type DESC, financial_year`, q.gstin, q.from, q.to).Scan(&rows).Error
+	if err != nil {
+		return err
+	}
+	kinds := map[string]int{}
+	for _, row := range rows {
+		k, ok := kinds[row.DocType]
+		if !ok {
+			k = len(r.DocIssue.DocDet)
+			kinds[row.DocType] = k
+			kind := DocKind{DocNum: 1, DocTyp: "Invoices for outward supply"}
+			if row.DocType == models.DocCreditNote {
+				kind = DocKind{DocNum: 5, DocTyp: "Credit Note"}
+			}
+			r.DocIssue.DocDet = append(r.DocIssue.DocDet, kind)
+		}
+		docs := &r.DocIssue.DocDet[k].Docs
+		*docs = append(*docs, DocSeries{Num: len(*docs) + 1, From: row.First, To: row.Last, Totnum: row.Issued, NetIssue: row.Issued})
+	}
+	return nil
+}

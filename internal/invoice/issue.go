@@ -1,0 +1,181 @@
+package invoice
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Units are units of an order line shipped by a fulfilment: Before of the
+// line's units had already shipped (live fulfilments), Quantity ship now;
+// Line is what the line was sold for.
+type Units struct {
+	OrderItemID uuid.UUID
+	Line        models.PricedLine
+	Before      int
+	Quantity    int
+}
+
+// Shipment is what a fulfilment's invoice is made of, as the fulfilment
+// read it with the order locked.
+type Shipment struct {
+	Units []Units
+	// First is set for the order's first live shipment, which bills the
+	// shipping.
+	First bool
+	// SettingsAt is the tax identity's updated_at the fulfilment read: the
+	// identity the invoice is issued under.
+	SettingsAt time.Time
+}
+
+// SACShipping is the services accounting code of goods transport (courier).
+const SACShipping = "996812"
+
+// Quantity codes of GSTR-1's HSN summary: pieces for goods, none for a service.
+const (
+	uqcGoods   = "NOS"
+	uqcService = "NA"
+)
+
+// identity is the tax settings row as issuing reads it.
+type identity struct {
+	LegalName, TradeName, GSTIN     string
+	Address                         models.JSON
+	InvoicePrefix, CreditNotePrefix string
+	B2CLLimit                       money.Amount `gorm:"column:b2cl_limit"`
+	UpdatedAt                       time.Time
+}
+
+func (id identity) supplier() (Supplier, error) {
+	s := Supplier{LegalName: id.LegalName, TradeName: id.TradeName, GSTIN: id.GSTIN}
+	if err := json.Unmarshal(id.Address, &s.Address); err != nil {
+		return s, fmt.Errorf("invoice: settings address: %w", err)
+	}
+	return s, nil
+}
+
+// identityAt returns the tax identity last set at at: the one this process
+// keeps when it is that one, else read in tx (and kept). A fulfilment reads
+// the identity's version with its lines, so this costs no round trip while
+// the identity is unchanged.
+func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
+	if c := s.identity.Load(); c != nil && c.UpdatedAt.Equal(at) {
+		return c, nil
+	}
+	var id identity
+	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
+		FROM tax_settings`).Scan(&id).Error; err != nil {
+		return nil, fmt.Errorf("invoice.identity: %w", err)
+	}
+	s.identity.Store(&id)
+	return &id, nil
+}
+
+// StageFulfillmentInvoice stages the tax invoice of fulfilment f of the
+// locked order o, which ships sh, in b (the fulfilment's own statement):
+// its lines at the units' amounts, the shipping on the first live
+// shipment, and invoice.issued. Its number is given when tx commits
+// (migration 00030, tax_documents_number): the series row is locked only
+// for that moment. Nothing without a tax identity.
+func (s *Service) StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, sh Shipment) error {
+	id, err := s.identityAt(tx, sh.SettingsAt)
+	if err != nil || id.GSTIN == "" {
+		return err
+	}
+	supplier, err := id.supplier()
+	if err != nil {
+		return err
+	}
+	doc := s.newDocument(models.DocInvoice, o, supplier, s.now())
+	fid := f.ID
+	doc.FulfillmentID = &fid
+	for _, u := range sh.Units {
+		if u.Quantity <= 0 {
+			continue
+		}
+		pl := u.Line
+		a := unitsAmounts(&pl, u.Before, u.Quantity, doc.SupplyType)
+		oid := u.OrderItemID
+		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, OrderItemID: &oid, Description: describe(&pl),
+			HSN: pl.HSNCode, UQC: uqcGoods, Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
+			Discount: pl.UnitPrice*money.Amount(u.Quantity) - a.Total, GSTRate: pl.GSTRate}, a)
+	}
+	if o.ShippingCost > 0 && sh.First {
+		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, doc.SupplyType))
+	}
+	if len(doc.Lines) == 0 {
+		return nil
+	}
+	doc.Class = classOf(o, doc, id.B2CLLimit)
+	for i := range doc.Lines {
+		doc.Lines[i].Class = doc.Class
+	}
+	return stage(tx.Statement.Context, b, o, doc, id.InvoicePrefix, nil)
+}
+
+// describe is a goods line's description: the order line's title (product
+// and variant) and its SKU.
+func describe(l *models.PricedLine) string {
+	if l.SKU == "" {
+		return l.Title
+	}
+	return l.Title + " (" + l.SKU + ")"
+}
+
+// shippingLine is the shipping charge of order o as a service line, its
+// amounts those the order recorded (cost and the GST in it).
+func shippingLine(o *models.Order) models.TaxDocumentLine {
+	desc := "Shipping"
+	if o.ShippingMethodName != "" {
+		desc += ": " + o.ShippingMethodName
+	}
+	rate := o.ShippingGSTRate
+	if o.ShippingTax == 0 {
+		rate = 0
+	}
+	return models.TaxDocumentLine{Kind: models.LineShipping, Description: desc, HSN: SACShipping, UQC: uqcService,
+		Quantity: 1, UnitPrice: o.ShippingCost, GSTRate: rate}
+}
+
+// classOf is the GSTR-1 section of invoice doc of order o: b2b with a
+// buyer's GSTIN, b2cl when inter-state and above the limit, else b2cs.
+func classOf(o *models.Order, doc *models.TaxDocument, limit money.Amount) string {
+	switch {
+	case o.BuyerGSTIN != nil:
+		return models.ClassB2B
+	case doc.SupplyType == models.SupplyInter && doc.Total > limit:
+		return models.ClassB2CL
+	}
+	return models.ClassB2CS
+}
+
+// newDocument starts a document of order o by supplier, issued now.
+func (s *Service) newDocument(docType string, o *models.Order, supplier Supplier, now time.Time) *models.TaxDocument {
+	pos := placeOf(o, supplier.Address.State)
+	rec := recipientOf(o)
+	sup, _ := json.Marshal(supplier)
+	recJSON, _ := json.Marshal(rec)
+	return &models.TaxDocument{ID: uuid.New(), DocType: docType, SupplierGSTIN: supplier.GSTIN, FinancialYear: FinancialYear(now),
+		IssuedAt: now, OrderID: o.ID, Supplier: sup, Recipient: recJSON, RecipientGSTIN: rec.GSTIN,
+		PosState: pos.State, PosCode: pos.Code, SupplyType: supplyTypeOf(pos, supplier.GSTIN), Class: models.ClassB2CS,
+		Currency: o.Currency}
+}
+
+// addLine appends line l with amounts a, numbering it, and adds a to the
+// document's totals.
+func addLine(doc *models.TaxDocument, l models.TaxDocumentLine, a amounts) {
+	l.DocumentID, l.LineNo = doc.ID, len(doc.Lines)+1
+	l.Total, l.TaxableValue, l.CGST, l.SGST, l.IGST = a.Total, a.Taxable, a.CGST, a.SGST, a.IGST
+	doc.Lines = append(doc.Lines, l)
+	doc.Total += a.Total
+	doc.TaxableValue += a.Taxable
+	doc.CGST += a.CGST
+	doc.SGST += a.SGST
+	doc.IGST += a.IGST
+}

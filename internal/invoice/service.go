@@ -1,0 +1,32 @@
+package invoice
+
+import (
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Service issues, reads and reports the tax documents.
+type Service struct {
+	db       *gorm.DB
+	log      *slog.Logger
+	currency string
+	now      func() time.Time
+	// identity is the tax identity last read (identityAt).
+	identity atomic.Pointer[identity]
+}
+
+// New returns the service; currency is STORE_CURRENCY.
+func New(db *gorm.DB, log *slog.Logger, currency string) *Service {
+	return &Service{db: db, log: log, currency: currency, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// WithClock makes the service date its documents by now instead of the
+// system clock (tests: a document issued just before or after midnight of
+// 31 March IST). It returns s.
+func (s *Service) WithClock(now func() time.Time) *Service {
+	s.now = now
+	return s
+}

@@ -1,0 +1,175 @@
+package invoice
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/gstin"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/models"
+	"gorm.io/gorm/clause"
+)
+
+// Address is a postal address of a tax document's supplier or recipient.
+type Address struct {
+	Line1   string `json:"line1"`
+	Line2   string `json:"line2"`
+	City    string `json:"city"`
+	State   string `json:"state"`
+	Pincode string `json:"pincode"`
+}
+
+// Settings is the store's tax identity (GET/PUT /admin/settings/tax).
+type Settings struct {
+	LegalName        string       `json:"legalName"`
+	TradeName        string       `json:"tradeName"`
+	GSTIN            string       `json:"gstin"`
+	Address          Address      `json:"address"`
+	InvoicePrefix    string       `json:"invoicePrefix"`
+	CreditNotePrefix string       `json:"creditNotePrefix"`
+	B2CLLimit        money.Amount `json:"b2clLimit"`
+	// Configured is false until the identity has been set: no document is
+	// issued before.
+	Configured bool `json:"configured"`
+}
+
+// Defaults of the settings (section 17).
+const (
+	DefaultInvoicePrefix    = "INV"
+	DefaultCreditNotePrefix = "CN"
+)
+
+// DefaultB2CLLimit is the invoice value above which an inter-state invoice
+// to an unregistered buyer is reported one by one in GSTR-1 (b2cl): ₹1 lakh.
+var DefaultB2CLLimit = money.FromMajor(100000)
+
+// prefixPattern allows the characters a GST document number may hold
+// besides its separators; five at most leave room for a six-digit serial
+// within 16 characters ("PREFX/26-27/0001" has four).
+var prefixPattern = regexp.MustCompile(`^[A-Za-z0-9-]{1,5}$`)
+
+var pincodePattern = regexp.MustCompile(`^[1-9][0-9]{5}$`)
+
+// Settings returns the store's tax identity, or the defaults with
+// Configured false when none was set.
+func (s *Service) Settings(ctx context.Context) (*Settings, error) {
+	var row models.TaxSettings
+	q := s.db.WithContext(ctx).Limit(1).Find(&row)
+	if q.Error != nil {
+		return nil, database.Translate(q.Error, "tax settings")
+	}
+	if q.RowsAffected == 0 {
+		return &Settings{InvoicePrefix: DefaultInvoicePrefix, CreditNotePrefix: DefaultCreditNotePrefix, B2CLLimit: DefaultB2CLLimit}, nil
+	}
+	return settingsOf(&row)
+}
+
+func settingsOf(row *models.TaxSettings) (*Settings, error) {
+	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
+		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, Configured: true}
+	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
+		return nil, fmt.Errorf("invoice.settings: address: %w", err)
+	}
+	return out, nil
+}
+
+// Configured reports whether the tax identity is set (the health report's
+// taxDocuments).
+func (s *Service) Configured(ctx context.Context) (bool, error) {
+	var ok bool
+	err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM tax_settings)`).Scan(&ok).Error
+	return ok, err
+}
+
+// Normalize trims in's text, upper-cases its GSTIN and prefixes, names the
+// state as the list does and fills the defaults.
+func (in *Settings) Normalize() {
+	in.LegalName, in.TradeName = strings.TrimSpace(in.LegalName), strings.TrimSpace(in.TradeName)
+	in.GSTIN = gstin.Normalize(in.GSTIN)
+	a := &in.Address
+	a.Line1, a.Line2, a.City, a.Pincode = strings.TrimSpace(a.Line1), strings.TrimSpace(a.Line2), strings.TrimSpace(a.City), strings.TrimSpace(a.Pincode)
+	if st, ok := region.Canonical(a.State); ok {
+		a.State = st
+	}
+	in.InvoicePrefix = strings.ToUpper(strings.TrimSpace(in.InvoicePrefix))
+	in.CreditNotePrefix = strings.ToUpper(strings.TrimSpace(in.CreditNotePrefix))
+	if in.InvoicePrefix == "" {
+		in.InvoicePrefix = DefaultInvoicePrefix
+	}
+	if in.CreditNotePrefix == "" {
+		in.CreditNotePrefix = DefaultCreditNotePrefix
+	}
+	if in.B2CLLimit == 0 {
+		in.B2CLLimit = DefaultB2CLLimit
+	}
+}
+
+// Check validates normalized settings. Errors: VALIDATION_ERROR naming the
+// field (gstin for a GSTIN whose check character or state code is wrong).
+func (in *Settings) Check() error {
+	a := in.Address
+	switch {
+	case in.LegalName == "" || len(in.LegalName) > 200:
+		return apperr.Invalid("legalName", "is required, at most 200 characters")
+	case len(in.TradeName) > 200:
+		return apperr.Invalid("tradeName", "must be at most 200 characters")
+	case a.Line1 == "" || len(a.Line1) > 200:
+		return apperr.Invalid("address.line1", "is required, at most 200 characters")
+	case len(a.Line2) > 200:
+		return apperr.Invalid("address.line2", "must be at most 200 characters")
+	case a.City == "" || len(a.City) > 100:
+		return apperr.Invalid("address.city", "is required, at most 100 characters")
+	case !pincodePattern.MatchString(a.Pincode):
+		return apperr.Invalid("address.pincode", "must be a 6-digit Indian PIN code")
+	case !prefixPattern.MatchString(in.InvoicePrefix):
+		return apperr.Invalid("invoicePrefix", "must be 1 to 5 letters, digits or hyphens")
+	case !prefixPattern.MatchString(in.CreditNotePrefix):
+		return apperr.Invalid("creditNotePrefix", "must be 1 to 5 letters, digits or hyphens")
+	case in.CreditNotePrefix == in.InvoicePrefix:
+		return apperr.Invalid("creditNotePrefix", "must differ from invoicePrefix: the two series would share numbers")
+	case in.B2CLLimit <= 0 || in.B2CLLimit > money.MaxAmount:
+		return apperr.Invalid("b2clLimit", "must be greater than 0")
+	}
+	if _, ok := region.Canonical(a.State); !ok {
+		return apperr.Invalid("address.state", "must be a state or union territory of India")
+	}
+	if in.GSTIN == "" {
+		return apperr.Invalid("gstin", "is required")
+	}
+	return gstin.Check("gstin", in.GSTIN, a.State)
+}
+
+// PutSettings validates in (normalized first) and makes it the store's tax
+// identity; documents issued from then on carry it. Errors:
+// VALIDATION_ERROR.
+func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, error) {
+	in.Normalize()
+	if err := in.Check(); err != nil {
+		return nil, err
+	}
+	addr, err := json.Marshal(in.Address)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
+		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
+		ConfiguredAt: now, UpdatedAt: now}
+	err = s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns: []clause.Column{{Name: "id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"legal_name", "trade_name", "gstin", "address", "invoice_prefix",
+			"credit_note_prefix", "b2cl_limit", "updated_at"}),
+	}).Create(&row).Error
+	if err != nil {
+		return nil, database.Translate(err, "tax settings")
+	}
+	in.Configured = true
+	return &in, nil
+}

@@ -1,0 +1,54 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+// taxDocumentsSQL finds value that left or came back without the tax
+// document it needs (docs/DECISIONS.md "Tax documents"), once the store's
+// tax identity was set (nothing is issued before): a live fulfilment
+// shipped since then without an invoice; a cancelled fulfilment whose
+// invoice was not credited in full; a processed refund of an order that
+// had an invoice by then, without a credit note.
+const taxDocumentsSQL = `
+	SELECT 'fulfilment_without_invoice' AS kind, f.order_id AS entity,
+	       format('fulfilment %s (%s, shipped %s) has no tax invoice', f.id, f.status, f.shipped_at) AS detail
+	FROM fulfillments f, tax_settings ts
+	WHERE f.status IN ('shipped', 'delivered') AND f.shipped_at >= ts.configured_at
+	  AND NOT EXISTS (SELECT 1 FROM tax_documents d WHERE d.fulfillment_id = f.id AND d.doc_type = 'invoice')
+	UNION ALL
+	SELECT 'cancelled_fulfilment_not_credited', f.order_id,
+	       format('fulfilment %s was cancelled but %s paise of its invoice %s are not credited', f.id, left_total, d.number)
+	FROM fulfillments f JOIN tax_documents d ON d.fulfillment_id = f.id AND d.doc_type = 'invoice'
+	JOIN LATERAL (SELECT d.total - coalesce((SELECT sum(cl.total) FROM tax_document_lines cl
+	                                         WHERE cl.reduces_document_id = d.id), 0) AS left_total) x ON true
+	WHERE f.status = 'cancelled' AND left_total > 0
+	UNION ALL
+	SELECT 'refund_without_credit_note', rf.order_id,
+	       format('refund %s of %s paise has no credit note though the order was invoiced', rf.id, rf.amount)
+	FROM refunds rf, tax_settings ts
+	WHERE rf.status = 'processed' AND rf.created_at >= ts.configured_at
+	  AND EXISTS (SELECT 1 FROM tax_documents d WHERE d.order_id = rf.order_id AND d.doc_type = 'invoice'
+	              AND d.issued_at <= rf.created_at)
+	  AND NOT EXISTS (SELECT 1 FROM tax_documents c WHERE c.refund_id = rf.id)`
+
+// taxDocuments reports missing tax documents as problems for a person: a
+// document is issued with its cause, and issuing one later is an
+// accountant's decision (its date and number would be today's).
+func (s *Service) taxDocuments(ctx context.Context, r *Report) error {
+	var rows []struct {
+		Kind   string
+		Entity uuid.UUID
+		Detail string
+	}
+	if err := s.db.WithContext(ctx).Raw(taxDocumentsSQL).Scan(&rows).Error; err != nil {
+		return fmt.Errorf("tax_documents: %w", err)
+	}
+	for _, row := range rows {
+		r.Problems = append(r.Problems, Problem{Kind: row.Kind, Entity: row.Entity.String(), Detail: row.Detail})
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package models
+
+import (
+	"time"
+
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/google/uuid"
+)
+
+// Tax document types (docs/DECISIONS.md "Tax documents").
+const (
+	DocInvoice    = "invoice"
+	DocCreditNote = "credit_note"
+)
+
+// DocTypes lists the tax document types, for validation.
+var DocTypes = []string{DocInvoice, DocCreditNote}
+
+// GSTR-1 classes of an invoice: to a registered buyer, a large inter-state
+// one to an unregistered buyer, and the rest.
+const (
+	ClassB2B  = "b2b"
+	ClassB2CL = "b2cl"
+	ClassB2CS = "b2cs"
+)
+
+// Supply types: within the supplier's state (CGST and SGST) or not (IGST).
+const (
+	SupplyIntra = "intra"
+	SupplyInter = "inter"
+)
+
+// Tax document line kinds.
+const (
+	LineGoods    = "goods"
+	LineShipping = "shipping"
+)
+
+// TaxBuyer is the business a checkout is for, when the buyer gave one: its
+// GSTIN and registered name, recorded on the session and copied to the order.
+type TaxBuyer struct {
+	BuyerGSTIN *string `gorm:"column:buyer_gstin"`
+	BuyerName  string
+}
+
+// TaxSettings is the store's tax identity (one row, id 1).
+type TaxSettings struct {
+	ID               int `gorm:"primaryKey"`
+	LegalName        string
+	TradeName        string
+	GSTIN            string `gorm:"column:gstin"`
+	Address          JSON
+	InvoicePrefix    string
+	CreditNotePrefix string
+	B2CLLimit        money.Amount `gorm:"column:b2cl_limit"`
+	ConfiguredAt     time.Time
+	UpdatedAt        time.Time
+}
+
+// TaxDocument is an issued invoice or credit note; it is never changed.
+type TaxDocument struct {
+	ID            uuid.UUID `gorm:"type:uuid;primaryKey"`
+	DocType       string
+	Number        string
+	SupplierGSTIN string `gorm:"column:supplier_gstin"`
+	FinancialYear string
+	// Serial is given when the issuing transaction commits.
+	Serial         int
+	IssuedAt       time.Time
+	OrderID        uuid.UUID  `gorm:"type:uuid"`
+	FulfillmentID  *uuid.UUID `gorm:"type:uuid"`
+	RefundID       *uuid.UUID `gorm:"type:uuid"`
+	Supplier       JSON
+	Recipient      JSON
+	RecipientGSTIN *string `gorm:"column:recipient_gstin"`
+	PosState       string
+	PosCode        string
+	SupplyType     string
+	Class          string
+	TaxableValue   money.Amount
+	CGST           money.Amount `gorm:"column:cgst"`
+	SGST           money.Amount `gorm:"column:sgst"`
+	IGST           money.Amount `gorm:"column:igst"`
+	Total          money.Amount
+	Currency       string
+	Reason         string
+	// EventID is the document's invoice.issued or credit_note.issued event.
+	EventID *uuid.UUID `gorm:"type:uuid"`
+
+	Lines []TaxDocumentLine `gorm:"foreignKey:DocumentID"`
+}
+
+// TaxDocumentLine is a line of a tax document.
+type TaxDocumentLine struct {
+	DocumentID        uuid.UUID `gorm:"type:uuid;primaryKey"`
+	LineNo            int       `gorm:"primaryKey"`
+	Kind              string
+	OrderItemID       *uuid.UUID `gorm:"type:uuid"`
+	ReducesDocumentID *uuid.UUID `gorm:"type:uuid"`
+	ReducesLineNo     *int
+	// Class is the line's GSTR-1 section: its invoice's, or the reduced
+	// invoice's for a credit note line.
+	Class        string
+	Description  string
+	HSN          string `gorm:"column:hsn"`
+	UQC          string `gorm:"column:uqc"`
+	Quantity     int
+	UnitPrice    money.Amount
+	Discount     money.Amount
+	TaxableValue money.Amount
+	GSTRate      money.Rate   `gorm:"column:gst_rate"`
+	CGST         money.Amount `gorm:"column:cgst"`
+	SGST         money.Amount `gorm:"column:sgst"`
+	IGST         money.Amount `gorm:"column:igst"`
+	Total        money.Amount
+}
