@@ -24,6 +24,8 @@ type Service struct {
 	db    *gorm.DB
 	queue tasks.Enqueuer
 	log   *slog.Logger
+	// returns, when set, holds back the cancel of returned units (UseReturns).
+	returns Returns
 }
 
 // New returns the service; queue receives the outbox and email nudges that
@@ -104,7 +106,8 @@ func (s *Service) Deliver(ctx context.Context, orderID, id, adminID uuid.UUID) (
 
 // Cancel cancels fulfilment id of order orderID while it is shipped: its
 // units go back on hand and into the order's commitment, and both statuses
-// are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled).
+// are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled; units
+// of it in a live return, details naming the return: checkNotReturned).
 func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error) {
 	var f models.Fulfillment
 	var o models.Order
@@ -114,6 +117,9 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 		}
 		if f.Status != models.ShipmentShipped {
 			return illegal(&f, "cancelled")
+		}
+		if err := s.checkNotReturned(tx, o.ID, &f); err != nil {
+			return err
 		}
 		items, err := stockOf(tx, f.Items)
 		if err != nil {
