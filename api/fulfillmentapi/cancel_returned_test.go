@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -107,7 +108,8 @@ func TestFulfilmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
 // once: one cancels the fulfilment (its units back on hand), the other
 // opens a return of its units (received with restock later), or receives
 // the return already approved. Each request starts behind one barrier and
-// the requests overlap; whatever the order, exactly one path takes the
+// all are in flight together (another change of the order holds its row
+// until every one waits); whatever the order, exactly one path takes the
 // units back, and on hand ends where it started.
 func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 	app := testkit.MustApp(t)
@@ -133,6 +135,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 			v, o, f := parcel(t)
 			statuses := make([]int, n)
 			var rid string
+			met := testkit.HoldRow(t, app.DatabaseURL, "orders", o.ID, n, 20*time.Second)
 			testkit.Race(t, n, func(i int) {
 				if i%2 == 0 {
 					statuses[i] = act(t, app, cancelling, o, f.ID, "cancel").Status
@@ -144,6 +147,9 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 					rid = res.Map(t)["id"].(string)
 				}
 			})
+			if !met() {
+				t.Fatalf("round %d: the %d requests were never all waiting at once", round, n)
+			}
 			won := 0
 			for i, s := range statuses {
 				switch {
@@ -173,6 +179,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 		rid := openReturn(t, app, returning, o, o.Items[0].ID, 2)
 		app.Do(t, "POST", returnPath(rid, "approve"), testkit.Req{Token: returning}).Expect(t, 200)
 		statuses := make([]int, n)
+		met := testkit.HoldRow(t, app.DatabaseURL, "orders", o.ID, n, 20*time.Second)
 		testkit.Race(t, n, func(i int) {
 			if i%2 == 0 {
 				statuses[i] = act(t, app, cancelling, o, f.ID, "cancel").Status
@@ -180,6 +187,9 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 				statuses[i] = receive(t, o, rid).Status
 			}
 		})
+		if !met() {
+			t.Fatalf("the %d requests were never all waiting at once", n)
+		}
 		received := 0
 		for i, s := range statuses {
 			switch {

@@ -154,17 +154,23 @@ func TestReturnQuantitiesWindowAndOwnership(t *testing.T) {
 }
 
 // Ten requests of one unit each for three delivered units, started behind
-// one barrier and overlapping: exactly three are created, the rest are
+// one barrier and all in flight together (another change of the order
+// holds its row until all of them wait): exactly three are created, the rest are
 // 400, and the live returns hold three units.
 func TestConcurrentReturnRequestsNeverExceedDelivered(t *testing.T) {
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 30000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))
 	statuses := make([]int, 10)
+	// Another change of the order holds its row until every request waits.
+	met := testkit.HoldRow(t, e.app.DatabaseURL, "orders", o.ID, len(statuses), 20*time.Second)
 	testkit.Race(t, len(statuses), func(i int) {
 		statuses[i] = e.app.Do(t, "POST", e.customerPath(o), testkit.Req{Token: e.token,
 			Body: map[string]any{"items": []any{item(o, 0, 1)}}}).Status
 	})
+	if !met() {
+		t.Fatalf("the %d requests were never all waiting at once", len(statuses))
+	}
 	created := 0
 	for _, s := range statuses {
 		switch s {

@@ -1,10 +1,13 @@
 package testkit
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/shop/internal/database"
 )
 
 // Race runs call(0) … call(n-1) at once and reports how many of them were
@@ -63,4 +66,44 @@ func Race(tb testing.TB, n int, call func(i int)) int {
 		tb.Fatalf("testkit: the %d calls ran one after another, never two at once: the race was not run", n)
 	}
 	return most
+}
+
+// HoldRow locks the row id of table (a name from the test's code, never
+// input) of the database at dbURL in a transaction of its own, as a
+// concurrent change would, and keeps it until waiters sessions of that
+// database wait on a lock, or timeout passes. It uses connections of its
+// own, so requests queue on Postgres locks, not on the app's pool. It
+// returns at once; the returned func waits for the release and reports
+// whether the waiters were seen. Requests run behind it meet at the row:
+// each has done everything before its first write to it when the row is let
+// go, and all of them were in flight at once.
+func HoldRow(tb testing.TB, dbURL, table string, id any, waiters int, timeout time.Duration) (released func() bool) {
+	tb.Helper()
+	db, err := database.Open(context.Background(), dbURL, database.Options{MaxConns: 2})
+	if err != nil {
+		tb.Fatalf("testkit: hold %s: %v", table, err)
+	}
+	tx := db.Begin()
+	if err := tx.Exec(`SELECT 1 FROM `+table+` WHERE id = ? FOR UPDATE`, id).Error; err != nil {
+		tx.Rollback()
+		database.Close(db)
+		tb.Fatalf("testkit: hold %s %v: %v", table, id, err)
+	}
+	seen := make(chan bool, 1)
+	go func() {
+		defer database.Close(db)
+		defer tx.Rollback()
+		deadline := time.Now().Add(timeout)
+		for time.Now().Before(deadline) {
+			var n int
+			if err := db.Raw(`SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n).Error; err == nil && n >= waiters {
+				seen <- true
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		seen <- false
+	}()
+	return func() bool { return <-seen }
 }
