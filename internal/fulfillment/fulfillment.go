@@ -56,12 +56,16 @@ type Shipment struct {
 
 // Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
 // fulfilment. Errors: NOT_FOUND, CONFLICT (order not confirmed or
-// processing, nothing left to ship, stock counters out of step),
+// processing, or refunded in full; nothing left to ship; stock counters out
+// of step),
 // VALIDATION_ERROR (a line not of this order, more units than unfulfilled).
 func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*models.Fulfillment, error) {
 	var f *models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if err := refusedRefunded(&o); err != nil {
+			return err
+		}
 		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
 			return apperr.Conflictf("an order that is %s cannot be fulfilled", o.Status).
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
@@ -227,12 +231,15 @@ func deliver(tx *gorm.DB, f *models.Fulfillment) error {
 type line struct {
 	ID        uuid.UUID
 	VariantID *uuid.UUID
-	Quantity  int
-	Left      int
+	SKU       string
+	// Quantity is the units to ship: sold less cancelled before shipping.
+	Quantity int
+	Left     int
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
-// in no fulfilment of fulfilledStatuses), in one statement. The shipped
+// neither cancelled nor in a fulfilment of fulfilledStatuses), in one
+// statement. The shipped
 // units are summed from the order's own fulfilments (fulfillments_order_idx),
 // not per line: a sub-query per line let the planner, with statistics taken
 // while the table was small, hash-join each line with every fulfilment of
@@ -240,7 +247,8 @@ type line struct {
 // burst, 1.8 ms; mean 0.27 ms over the burst against 0.06 ms now).
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
-	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce(s.units, 0) AS "left"
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.sku, i.quantity - i.cancelled_quantity AS quantity,
+			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left"
 		FROM order_items i LEFT JOIN (
 			SELECT fi.order_item_id, sum(fi.quantity) AS units
 			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id
@@ -280,7 +288,7 @@ func pick(ls []line, want []Item) ([]Item, error) {
 			}
 		}
 		if len(all) == 0 {
-			return nil, apperr.Conflictf("every unit of this order has shipped")
+			return nil, apperr.Conflictf("no unit of this order is left to ship")
 		}
 		return all, nil
 	}
@@ -314,6 +322,9 @@ func pick(ls []line, want []Item) ([]Item, error) {
 // statement (database.Batch): with the order's lock, begin and commit, a
 // fulfilment is five round trips to Postgres and one commit.
 func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
+	if err := refusedRefunded(o); err != nil {
+		return nil, err
+	}
 	ls, err := lines(tx, o.ID)
 	if err != nil {
 		return nil, err
@@ -374,6 +385,19 @@ func create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, err
 		return nil, fmt.Errorf("fulfillment.create: %w", err)
 	}
 	return &f, nil
+}
+
+// refusedRefunded is the CONFLICT for fulfilling an order refunded in
+// full. Its unshipped units were released when the refund completed
+// (ReleaseUnshipped); an order refunded before that still holds them, and
+// shipping goods whose money went back is never meant: they are cancelled
+// instead (CancelUnfulfilled).
+func refusedRefunded(o *models.Order) error {
+	if o.PaymentStatus != models.PaymentRefunded {
+		return nil
+	}
+	return apperr.Conflictf("a fully refunded order cannot be fulfilled; cancel its unshipped units instead").
+		WithDetails(map[string]any{"paymentStatus": o.PaymentStatus})
 }
 
 // stockOf returns the variant units of fulfilment items (lines whose variant
@@ -439,6 +463,16 @@ func settle(ctx context.Context, b *database.Batch, o *models.Order, ls []line, 
 	if fs != o.FulfillmentStatus {
 		also = map[string]any{"fulfillment_status": fs}
 	}
+	if err := order.StagePath(ctx, b, o, settledPath(o.Status, fs, open), note, adminID, also, then...); err != nil {
+		return err
+	}
+	o.FulfillmentStatus = fs
+	return nil
+}
+
+// settledPath is the status moves (see settle) of an order in status whose
+// fulfillment status is fs with open fulfilments still shipped.
+func settledPath(status, fs string, open int64) []string {
 	var path []string
 	switch {
 	case fs == models.FulfillmentFulfilled && open == 0:
@@ -448,20 +482,15 @@ func settle(ctx context.Context, b *database.Batch, o *models.Order, ls []line, 
 	default:
 		path = []string{models.OrderProcessing}
 	}
+	if target := path[len(path)-1]; status == models.OrderShipped && target == models.OrderProcessing {
+		return []string{target}
+	}
 	var steps []string
-	if target := path[len(path)-1]; o.Status == models.OrderShipped && target == models.OrderProcessing {
-		steps = []string{target}
-	} else {
-		cur := o.Status
-		for _, st := range path {
-			if order.Allowed(cur, st) {
-				steps, cur = append(steps, st), st
-			}
+	cur := status
+	for _, st := range path {
+		if order.Allowed(cur, st) {
+			steps, cur = append(steps, st), st
 		}
 	}
-	if err := order.StagePath(ctx, b, o, steps, note, adminID, also, then...); err != nil {
-		return err
-	}
-	o.FulfillmentStatus = fs
-	return nil
+	return steps
 }

@@ -36,11 +36,15 @@ const (
 	ReturnRequested = "return.requested"
 	ReturnReceived  = "return.received"
 	RefundCreated   = "refund.created"
+	// OrderItemsCancelled: unshipped units of an order were cancelled
+	// (docs/DECISIONS.md "Unshipped units").
+	OrderItemsCancelled = "order.items_cancelled"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
-	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated}
+	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
+	OrderItemsCancelled}
 
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.
