@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -190,4 +191,49 @@ func TestCancelUnitsRequestErrors(t *testing.T) {
 		})
 	}
 	stockIs(t, app, v, 8, 4) // o, other and the pending order committed; the shipped and delivered ones gone
+}
+
+// One staff member ships the last units while another cancels them, at
+// once (behind one barrier, both waiting together on the order's row):
+// exactly one request takes the units, one way or the other, and
+// committed stock is exact either way. Three rounds, a fresh order each.
+func TestCancelAndShipTheSameUnitsAtOnce(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
+	p := fixtures.MustProduct(t, app.DB, "Stole", 50000)
+	cust := fixtures.MustCustomer(t, app.DB, "Nila")
+	for round := range 3 {
+		v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+		o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
+		var cancel, ship int
+		met := testkit.HoldRow(t, app.DatabaseURL, "orders", o.ID, 2, 20*time.Second)
+		testkit.Race(t, 2, func(i int) {
+			body := map[string]any{"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 2}}}
+			if i == 0 {
+				cancel = app.Do(t, "POST", cancelItemsPath(o), testkit.Req{Token: token, Body: body}).Status
+				return
+			}
+			body["carrier"], body["trackingNumber"] = "Delhivery", "DL1"
+			ship = app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/fulfillments", testkit.Req{Token: token, Body: body}).Status
+		})
+		if !met() {
+			t.Fatalf("round %d: the requests were never both waiting at once", round)
+		}
+		got := readOrder(t, app, token, o.ID)
+		switch {
+		case cancel == http.StatusOK && ship == http.StatusConflict:
+			stockIs(t, app, v, 10, 0)
+			if got.Status != "cancelled" {
+				t.Fatalf("round %d: order %+v after its units were cancelled", round, got)
+			}
+		case ship == http.StatusCreated && cancel == http.StatusConflict:
+			stockIs(t, app, v, 8, 0)
+			if got.Status != "shipped" || got.cancelled(o.Items[0].ID) != 0 {
+				t.Fatalf("round %d: order %+v after its units shipped", round, got)
+			}
+		default:
+			t.Fatalf("round %d: cancel %d, ship %d: want exactly one to take the units, the other 409", round, cancel, ship)
+		}
+		noDrift(t, app, v)
+	}
 }
