@@ -3,7 +3,7 @@
 // (status moves, cancel, refund, fulfil with tracking, deliver).
 
 import { h } from '../dom.js';
-import { api } from '../api.js';
+import { api, idempotencyKey } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
 import { pageHead, section, table, link, badge, facts, button, confirm, errorNotice } from '../ui.js';
@@ -42,6 +42,7 @@ export async function orderPage({ params, rerender }) {
       { label: 'Item', cell: (l) => h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'), h('span', { class: 'muted' }, l.sku)) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
       fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
+      o.items.some((l) => l.cancelledQuantity > 0) ? { label: 'Cancelled', class: 'num', cell: (l) => String(l.cancelledQuantity || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },
       { label: 'Discount', class: 'num', cell: (l) => m(l.discountAmount) },
       { label: 'GST', class: 'num', cell: (l) => `${formatRate(l.gstRate)} · ${m(l.taxAmount)}` },
@@ -156,7 +157,7 @@ function actions(o, rerender) {
 function fulfilmentSection(o, rerender) {
   const shipped = shippedByLine(o);
   const canFulfil = allowed('POST', '/orders/{}/fulfillments') && ['confirmed', 'processing'].includes(o.status);
-  const open = o.items.map((l) => ({ line: l, left: l.quantity - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
+  const open = o.items.map((l) => ({ line: l, left: l.quantity - (l.cancelledQuantity || 0) - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
   let fulfilForm = null;
   if (canFulfil && open.length) {
     const rows = open.map(({ line, left }) => {
@@ -193,6 +194,7 @@ function fulfilmentSection(o, rerender) {
     }
   };
   const titles = new Map(o.items.map((l) => [l.id, l.title]));
+  const cancelUnshipped = cancelUnshippedButton(o, open, status, rerender);
   return section('Fulfilments', status,
     table([
       { label: 'Shipped', cell: (f) => fmtTime(f.shippedAt) },
@@ -205,7 +207,33 @@ function fulfilmentSection(o, rerender) {
         allowed('POST', '/orders/{}/fulfillments/{}/deliver') ? button('Mark delivered', act(f, 'deliver', 'Fulfilment delivered.'), { kind: 'small' }) : null,
         allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel', act(f, 'cancel', 'Fulfilment cancelled; its units are back in stock.'), { kind: 'small danger' }) : null) : '') },
     ], o.fulfillments, { empty: 'Nothing shipped yet.' }),
-    fulfilForm);
+    fulfilForm,
+    cancelUnshipped);
+}
+
+// cancelUnshippedButton cancels every unit not yet shipped (their stock is
+// released; the order is cancelled when nothing shipped), after a
+// confirmation. Its Idempotency-Key is made when drawn and renewed after
+// every definite answer, so a lost answer is not applied twice and a
+// refused request does not block the next.
+function cancelUnshippedButton(o, open, status, rerender) {
+  const path = '/orders/{}/unfulfilled-items/cancel';
+  if (!open.length || !allowed('POST', path) || !['confirmed', 'processing'].includes(o.status)) return null;
+  const units = open.reduce((n, x) => n + x.left, 0);
+  let key = idempotencyKey();
+  return h('p', {}, button(`Cancel ${units} unshipped unit${units === 1 ? '' : 's'}…`, async () => {
+    const what = open.map((x) => `${x.left} × ${x.line.title} (${x.line.sku})`).join(', ');
+    if (!(await confirm(`Cancel the unshipped units of order ${o.orderNumber}: ${what}? Their stock is released. Refund the payment separately.`, 'Cancel units'))) return;
+    try {
+      await api('POST', `/orders/${o.id}/unfulfilled-items/cancel`, { note: 'Cancelled from the console' }, { headers: { 'Idempotency-Key': key } });
+      key = idempotencyKey();
+      session.flash = 'Unshipped units cancelled; their stock is released.';
+      rerender();
+    } catch (err) {
+      if (err.status >= 400 && err.status < 500 && !(err.status === 409 && err.details.issue === 'in progress')) key = idempotencyKey();
+      status.replaceChildren(errorNotice(err));
+    }
+  }, { kind: 'danger' }));
 }
 
 // safeURL lets only http(s) tracking links become links.
