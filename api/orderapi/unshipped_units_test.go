@@ -113,6 +113,18 @@ func TestFullRefundReleasesUnshippedUnits(t *testing.T) {
 		t.Fatalf("details %v", e.Error.Details)
 	}
 	stockIs(t, app, a, 9, 2)
+
+	// The shipped parcel comes back undelivered: its unit is back on hand
+	// and, the order being refunded, not committed again; nothing of the
+	// order is left, so it is cancelled.
+	var f struct{ Fulfillments []struct{ ID string } }
+	app.Do(t, "GET", base, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &f)
+	app.Do(t, "POST", base+"/fulfillments/"+f.Fulfillments[0].ID+"/cancel", testkit.Req{Token: token}).Expect(t, 200)
+	stockIs(t, app, a, 10, 2)
+	got = readOrder(t, app, token, o.ID)
+	if got.Status != "cancelled" || got.cancelled(lineA) != 3 {
+		t.Fatalf("order after its refunded parcel came back %+v", got)
+	}
 }
 
 // An order refunded in full before this fix kept its unshipped units and its

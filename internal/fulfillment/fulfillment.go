@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
@@ -109,7 +110,8 @@ func (s *Service) Deliver(ctx context.Context, orderID, id, adminID uuid.UUID) (
 }
 
 // Cancel cancels fulfilment id of order orderID while it is shipped: its
-// units go back on hand and into the order's commitment, and both statuses
+// units go back on hand and into the order's commitment (released at once
+// when the order is refunded in full: ReleaseUnshipped), and both statuses
 // are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled; units
 // of it in a live return, details naming the return: checkNotReturned).
 func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error) {
@@ -137,7 +139,16 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 			return fmt.Errorf("fulfillment.cancel: %w", err)
 		}
 		f.Status, f.CancelledAt, f.UpdatedAt = models.ShipmentCancelled, &now, now
-		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
+		note := fmt.Sprintf("fulfilment %s cancelled", f.ID)
+		if err := resettle(tx, &o, adminID, note); err != nil {
+			return err
+		}
+		if o.PaymentStatus == models.PaymentRefunded {
+			// The order's money went back: the units are not to ship again,
+			// so they are released rather than committed for ever.
+			return s.ReleaseUnshipped(tx, &o, order.StatusChange{Note: note, AdminID: adminID})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -177,17 +188,23 @@ func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (boo
 // change runs fn in a transaction holding order orderID (loaded into o)
 // locked, then sends the events on their way.
 func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order, fn func(tx *gorm.DB) error) error {
+	var from string
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(o, "id = ?", orderID).Error; err != nil {
 			return err
 		}
+		from = o.Status
 		return fn(tx)
 	})
 	if err != nil {
 		return translate(err)
 	}
-	// No analytics touch: a fulfilment moves the order between non-cancelled
-	// statuses only, which no rollup holds (analytics.Affects).
+	// A fulfilment moves the order between non-cancelled statuses only,
+	// which no rollup holds (analytics.Affects); cancelling the last units
+	// of an order cancels it, which they do.
+	if analytics.Affects(from, o.Status) {
+		analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
+	}
 	outbox.Nudge(ctx, s.queue, s.log)
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
@@ -43,9 +42,7 @@ type Cancellation struct {
 // order or named twice, more units than unfulfilled).
 func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Cancellation) error {
 	var o models.Order
-	var from string
-	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
-		from = o.Status
+	return s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
 		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
 			return apperr.Conflictf("an order that is %s has no units to cancel", o.Status).
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
@@ -70,13 +67,6 @@ func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Ca
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if analytics.Affects(from, o.Status) {
-		analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
-	}
-	return nil
 }
 
 // ReleaseUnshipped cancels every unshipped unit of the order o locked in tx,
