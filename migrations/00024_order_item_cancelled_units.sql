@@ -1,6 +1,6 @@
 -- +goose Up
 -- Units of an order line cancelled before they shipped (docs/DECISIONS.md
--- "Unshipped units"): by an administrator, or released when the order is
+-- "Returned units and unshipped units"): by an administrator, or released when the order is
 -- refunded in full. The line keeps what was sold (quantity, line_total:
 -- invoices and refunds per unit read them); what is left to ship is
 -- quantity − cancelled_quantity − the units of live fulfilments.

@@ -85,7 +85,7 @@ type OrderItem struct {
 	VariantID *uuid.UUID `gorm:"type:uuid"`
 	PricedLine
 	// CancelledQuantity is the units cancelled before they shipped
-	// (docs/DECISIONS.md "Unshipped units"); Quantity stays what was sold.
+	// (docs/DECISIONS.md "Returned units and unshipped units"); Quantity stays what was sold.
 	CancelledQuantity int
 	CreatedAt         time.Time
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // On the order page a staff member cancels the units of a partly shipped
-// order that will not ship (docs/DECISIONS.md "Unshipped units"): the
+// order that will not ship (docs/DECISIONS.md "Returned units and unshipped units"): the
 // button names how many are left, a confirmation says what happens, and the
 // page then shows them cancelled, the order shipped and fulfilled, and the
 // fulfil form gone; their commitment is released.

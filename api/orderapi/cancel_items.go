@@ -21,7 +21,7 @@ type cancelItemsRequest struct {
 
 // cancelItems answers POST /admin/orders/{orderId}/unfulfilled-items/cancel
 // with the order after its unshipped units were cancelled
-// (docs/DECISIONS.md "Unshipped units").
+// (docs/DECISIONS.md "Returned units and unshipped units").
 func (h *handlers) cancelItems(c *fiber.Ctx) error {
 	id, err := httpx.PathUUID(c, "orderId", "order")
 	if err != nil {

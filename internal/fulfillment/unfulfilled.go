@@ -32,7 +32,7 @@ type Cancellation struct {
 }
 
 // CancelUnfulfilled cancels units of order orderID that have not shipped
-// (docs/DECISIONS.md "Unshipped units"): their commitment returns to
+// (docs/DECISIONS.md "Returned units and unshipped units"): their commitment returns to
 // available, the lines count them cancelled, and the order follows: one
 // with nothing shipped and nothing left is cancelled, one whose every other
 // unit has shipped becomes shipped (or delivered) and fulfilled, any other

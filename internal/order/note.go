@@ -10,7 +10,7 @@ import (
 
 // StageNote adds to b a history entry of the locked order o that records a
 // change without a status move (e.g. unshipped units cancelled,
-// docs/DECISIONS.md "Unshipped units"): from and to are o's status, the
+// docs/DECISIONS.md "Returned units and unshipped units"): from and to are o's status, the
 // note says what changed. No order.status_changed goes with it.
 func StageNote(b *database.Batch, o *models.Order, note string, adminID uuid.UUID) {
 	var admin *uuid.UUID

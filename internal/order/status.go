@@ -110,7 +110,7 @@ type Fulfilments interface {
 	// tx, which a refund just made refunded in full while part of it had
 	// shipped: their commitment is released and the history records it,
 	// with ch.Note (the refund's reason) and ch.AdminID (docs/DECISIONS.md
-	// "Unshipped units").
+	// "Returned units and unshipped units").
 	ReleaseUnshipped(tx *gorm.DB, o *models.Order, ch StatusChange) error
 }
 

@@ -37,7 +37,7 @@ const (
 	ReturnReceived  = "return.received"
 	RefundCreated   = "refund.created"
 	// OrderItemsCancelled: unshipped units of an order were cancelled
-	// (docs/DECISIONS.md "Unshipped units").
+	// (docs/DECISIONS.md "Returned units and unshipped units").
 	OrderItemsCancelled = "order.items_cancelled"
 )
 

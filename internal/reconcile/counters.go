@@ -12,7 +12,7 @@ import (
 // checkouts' reservations) and committed units (the units of open orders'
 // lines not in a live fulfilment: those left on hand and committed when
 // they shipped, docs/DECISIONS.md "Fulfilment"; nor cancelled before they
-// shipped, "Unshipped units") their counters should show.
+// shipped, "Returned units and unshipped units") their counters should show.
 const expectedSQL = `
 	SELECT v.id, v.sku, v.inventory, v.reserved, v.committed,
 	       COALESCE(r.units, 0) AS want_reserved, COALESCE(c.units, 0) AS want_committed
