@@ -86,7 +86,10 @@ type OrderItem struct {
 	ProductID *uuid.UUID `gorm:"type:uuid"`
 	VariantID *uuid.UUID `gorm:"type:uuid"`
 	PricedLine
-	CreatedAt time.Time
+	// CancelledQuantity is the units cancelled before they shipped
+	// (docs/DECISIONS.md "Returned units and unshipped units"); Quantity stays what was sold.
+	CancelledQuantity int
+	CreatedAt         time.Time
 }
 
 // PricedLine is what a line was sold for: the snapshot a checkout session

@@ -3,9 +3,9 @@ package fulfillmentapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -125,44 +125,61 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 	}
 }
 
-// Twenty admins ship the same last units at once: exactly one succeeds and
-// nothing ships twice, in stock, rows or events.
+// Twenty admins ship the same last units at once, behind one barrier, all
+// in flight together (they meet at the variant's row, held by a stock move
+// in progress): exactly one succeeds and nothing ships twice, in stock, rows
+// or events. Another order holds the rest of the variant committed, so the
+// stock counters' CHECKs cannot refuse a second shipment (on hand stays at
+// or above committed until three have shipped): only the order's lock
+// stands between the requests. A loser must be told the units have shipped
+// (the order is shipped: 409 naming its status; or 400, more than
+// unfulfilled), never that the counters are out of step.
 func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
 	v := fixtures.MustVariant(t, app.DB, p.ID, 6)
-	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Meera"),
+	cust := fixtures.MustCustomer(t, app.DB, "Meera")
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust,
 		Status: "processing", Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
-	stockIs(t, app, v, 6, 2, 4)
+	other := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 4}}})
+	stockIs(t, app, v, 6, 6, 0)
 
 	const n = 20
-	statuses := make([]int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := map[string]any{"carrier": "BlueDart", "trackingNumber": "BD1",
-				"items": []map[string]any{{"orderItemId": o.Items[0].ID, "quantity": 2}}}
-			statuses[i] = app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).Status
-		}()
+	answers := make([]*testkit.Response, n)
+	// A stock move of the variant in progress holds its row until every
+	// request waits on a lock: whatever a request reads before it writes
+	// stock, all of them have read it by then.
+	met := testkit.HoldRow(t, app.DatabaseURL, "variants", v.ID, n, 20*time.Second)
+	testkit.Race(t, n, func(i int) {
+		body := map[string]any{"carrier": "BlueDart", "trackingNumber": "BD1",
+			"items": []map[string]any{{"orderItemId": o.Items[0].ID, "quantity": 2}}}
+		answers[i] = app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body})
+	})
+	if !met() {
+		t.Fatalf("the %d requests were never all waiting at once", n)
 	}
-	wg.Wait()
 	created := 0
-	for _, s := range statuses {
-		switch s {
-		case http.StatusCreated:
+	var wrong []string
+	for _, a := range answers {
+		var e testkit.ErrorBody
+		_ = json.Unmarshal(a.Body, &e)
+		switch {
+		case a.Status == http.StatusCreated:
 			created++
-		case http.StatusConflict, http.StatusBadRequest:
+		case a.Status == http.StatusConflict && e.Error.Details["status"] == "shipped":
+		case a.Status == http.StatusBadRequest && e.Error.Details["field"] == "items[0].quantity":
 		default:
-			t.Fatalf("unexpected status %d among %v", s, statuses)
+			wrong = append(wrong, fmt.Sprintf("%d %s", a.Status, a.Body))
 		}
 	}
 	if created != 1 {
-		t.Fatalf("%d fulfilments created, want exactly 1: %v", created, statuses)
+		t.Fatalf("%d fulfilments created, want exactly 1 (other answers: %v)", created, wrong)
 	}
-	stockIs(t, app, v, 4, 0, 4)
+	if len(wrong) > 0 {
+		t.Fatalf("losing requests answered %v, want 409 (order shipped) or 400 (units shipped)", wrong)
+	}
+	stockIs(t, app, v, 4, 4, 0)
 	var rows, units int64
 	app.DB.Model(&models.Fulfillment{}).Where("order_id = ?", o.ID).Count(&rows)
 	app.DB.Raw(`SELECT coalesce(sum(quantity), 0) FROM fulfillment_items WHERE order_item_id = ?`, o.Items[0].ID).Scan(&units)
@@ -176,6 +193,7 @@ func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
 		t.Fatalf("%d order.shipped events", c)
 	}
 	orderIs(t, app, o, "shipped", "fulfilled")
+	orderIs(t, app, other, "confirmed", "unfulfilled")
 }
 
 // Cancel puts the units back and reopens the order; deliver moves the order

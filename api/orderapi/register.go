@@ -1,5 +1,5 @@
 // Package orderapi serves the back office's order endpoints: list, detail,
-// status moves and refunds (README "API overview: back office",
+// status moves, refunds and the cancel of unshipped units (README "API overview: back office",
 // docs/DECISIONS.md "Back office").
 package orderapi
 
@@ -16,12 +16,14 @@ const (
 	actionStatusUpdate = "order.status_update"
 	actionRefund       = "order.refund"
 	actionExport       = "order.export"
+	actionCancelItems  = "order.cancel_items"
 )
 
 // Services are what the order routes call.
 type Services struct {
 	Orders *order.Service
-	// Fulfillments shows an order's shipments in its detail.
+	// Fulfillments shows an order's shipments in its detail and cancels its
+	// unshipped units.
 	Fulfillments *fulfillment.Service
 	// Exports writes the CSV of the orders a filter selects.
 	Exports *orderexport.Service
@@ -44,4 +46,5 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Get("/orders/:orderId", rbac.OrdersRead, h.get)
 	a.Patch("/orders/:orderId/status", rbac.OrdersWrite, h.updateStatus, adminroute.Audit(actionStatusUpdate, "orderId"))
 	a.Post("/orders/:orderId/refund", rbac.RefundsWrite, h.refund, adminroute.Audit(actionRefund, "orderId"))
+	a.Post("/orders/:orderId/unfulfilled-items/cancel", rbac.OrdersWrite, h.cancelItems, adminroute.Audit(actionCancelItems, "orderId"))
 }

@@ -2,7 +2,6 @@ package returnapi_test
 
 import (
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -154,24 +153,24 @@ func TestReturnQuantitiesWindowAndOwnership(t *testing.T) {
 	e.adminDo(t, "POST", "/orders/"+late.ID.String()+"/returns", map[string]any{"items": []any{item(late, 0, 1)}}).Expect(t, 201)
 }
 
-// Ten concurrent requests of one unit each for three delivered units:
-// exactly three are created, the rest are 400, and the live returns hold
-// three units.
+// Ten requests of one unit each for three delivered units, started behind
+// one barrier and all in flight together (another change of the order
+// holds its row until all of them wait): exactly three are created, the rest are
+// 400, and the live returns hold three units.
 func TestConcurrentReturnRequestsNeverExceedDelivered(t *testing.T) {
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 30000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))
-	var wg sync.WaitGroup
 	statuses := make([]int, 10)
-	for i := range statuses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = e.app.Do(t, "POST", e.customerPath(o), testkit.Req{Token: e.token,
-				Body: map[string]any{"items": []any{item(o, 0, 1)}}}).Status
-		}()
+	// Another change of the order holds its row until every request waits.
+	met := testkit.HoldRow(t, e.app.DatabaseURL, "orders", o.ID, len(statuses), 20*time.Second)
+	testkit.Race(t, len(statuses), func(i int) {
+		statuses[i] = e.app.Do(t, "POST", e.customerPath(o), testkit.Req{Token: e.token,
+			Body: map[string]any{"items": []any{item(o, 0, 1)}}}).Status
+	})
+	if !met() {
+		t.Fatalf("the %d requests were never all waiting at once", len(statuses))
 	}
-	wg.Wait()
 	created := 0
 	for _, s := range statuses {
 		switch s {

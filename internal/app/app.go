@@ -380,6 +380,7 @@ func (a *App) build() error {
 	a.Orders.UseFulfilments(a.Fulfillments)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
+	a.Fulfillments.UseReturns(a.Returns)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 	a.Orders.OnRefund(a.Invoices.CreditRefund)

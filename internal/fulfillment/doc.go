@@ -6,4 +6,9 @@
 // Every change locks the order row (SELECT ... FOR UPDATE) for the length of
 // its transaction, as every other order change does, so two fulfilments of
 // one order are serialized and a unit can never ship twice.
+//
+// A fulfilment whose units a live return holds cannot be cancelled
+// (returned.go), and units that will not ship are cancelled, by an
+// administrator or when a refund makes the order refunded in full
+// (unfulfilled.go; docs/DECISIONS.md "Returned units and unshipped units").
 package fulfillment

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
@@ -29,6 +30,8 @@ type Service struct {
 	log   *slog.Logger
 	// invoices issues the shipments' tax documents (UseInvoices).
 	invoices Invoices
+	// returns, when set, holds back the cancel of returned units (UseReturns).
+	returns Returns
 }
 
 // New returns the service; queue receives the outbox and email nudges that
@@ -59,7 +62,8 @@ type Shipment struct {
 
 // Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
 // fulfilment. Errors: NOT_FOUND, CONFLICT (order not confirmed or
-// processing, nothing left to ship, stock counters out of step),
+// processing, or refunded in full; nothing left to ship; stock counters out
+// of step),
 // VALIDATION_ERROR (a line not of this order, more units than unfulfilled).
 // A keyed request retried after its process died answers with the
 // fulfilment it made (see made).
@@ -70,6 +74,9 @@ func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*
 	var f *models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if err := refusedRefunded(&o); err != nil {
+			return err
+		}
 		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
 			return apperr.Conflictf("an order that is %s cannot be fulfilled", o.Status).
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
@@ -115,8 +122,10 @@ func (s *Service) Deliver(ctx context.Context, orderID, id, adminID uuid.UUID) (
 }
 
 // Cancel cancels fulfilment id of order orderID while it is shipped: its
-// units go back on hand and into the order's commitment, and both statuses
-// are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled).
+// units go back on hand and into the order's commitment (released at once
+// when the order is refunded in full: ReleaseUnshipped), and both statuses
+// are recomputed. Errors: NOT_FOUND, CONFLICT (delivered or cancelled; units
+// of it in a live return, details naming the return: checkNotReturned).
 func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error) {
 	var f models.Fulfillment
 	var o models.Order
@@ -126,6 +135,9 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 		}
 		if f.Status != models.ShipmentShipped {
 			return illegal(&f, "cancelled")
+		}
+		if err := s.checkNotReturned(tx, o.ID, &f); err != nil {
+			return err
 		}
 		items, err := stockOf(tx, f.Items)
 		if err != nil {
@@ -142,7 +154,16 @@ func (s *Service) Cancel(ctx context.Context, orderID, id, adminID uuid.UUID) (*
 		if err := s.creditCancelled(tx, &o, &f); err != nil {
 			return err
 		}
-		return resettle(tx, &o, adminID, fmt.Sprintf("fulfilment %s cancelled", f.ID))
+		note := fmt.Sprintf("fulfilment %s cancelled", f.ID)
+		if err := resettle(tx, &o, adminID, note); err != nil {
+			return err
+		}
+		if o.PaymentStatus == models.PaymentRefunded {
+			// The order's money went back: the units are not to ship again,
+			// so they are released rather than committed for ever.
+			return s.ReleaseUnshipped(tx, &o, order.StatusChange{Note: note, AdminID: adminID})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -182,17 +203,23 @@ func (s *Service) Move(tx *gorm.DB, o *models.Order, ch order.StatusChange) (boo
 // change runs fn in a transaction holding order orderID (loaded into o)
 // locked, then sends the events on their way.
 func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order, fn func(tx *gorm.DB) error) error {
+	var from string
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(o, "id = ?", orderID).Error; err != nil {
 			return err
 		}
+		from = o.Status
 		return fn(tx)
 	})
 	if err != nil {
 		return translate(err)
 	}
-	// No analytics touch: a fulfilment moves the order between non-cancelled
-	// statuses only, which no rollup holds (analytics.Affects).
+	// A fulfilment moves the order between non-cancelled statuses only,
+	// which no rollup holds (analytics.Affects); cancelling the last units
+	// of an order cancels it, which they do.
+	if analytics.Affects(from, o.Status) {
+		analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
+	}
 	outbox.Nudge(ctx, s.queue, s.log)
 	return nil
 }
@@ -239,8 +266,11 @@ func deliver(tx *gorm.DB, f *models.Fulfillment) error {
 type line struct {
 	ID        uuid.UUID
 	VariantID *uuid.UUID
-	Quantity  int
-	Left      int
+	// Quantity is the units to ship: sold less cancelled before shipping.
+	Quantity int
+	Left     int
+	// Sold is the units sold, which the line's amounts are for.
+	Sold int
 	// What the line was sold for, and when the store's tax identity was
 	// last set (nil: none), for the shipment's tax invoice.
 	Title, SKU, HSNCode                  string
@@ -251,7 +281,8 @@ type line struct {
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
-// in no fulfilment of fulfilledStatuses), in one statement. The shipped
+// neither cancelled nor in a fulfilment of fulfilledStatuses), in one
+// statement. The shipped
 // units are summed from the order's own fulfilments (fulfillments_order_idx),
 // not per line: a sub-query per line let the planner, with statistics taken
 // while the table was small, hash-join each line with every fulfilment of
@@ -259,7 +290,8 @@ type line struct {
 // burst, 1.8 ms; mean 0.27 ms over the burst against 0.06 ms now).
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 	var ls []line
-	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity, i.quantity - coalesce(s.units, 0) AS "left",
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
+			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
 			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
 			(SELECT updated_at FROM tax_settings) AS tax_settings_at
 		FROM order_items i LEFT JOIN (
@@ -301,7 +333,7 @@ func pick(ls []line, want []Item) ([]Item, error) {
 			}
 		}
 		if len(all) == 0 {
-			return nil, apperr.Conflictf("every unit of this order has shipped")
+			return nil, apperr.Conflictf("no unit of this order is left to ship")
 		}
 		return all, nil
 	}
@@ -336,6 +368,9 @@ func pick(ls []line, want []Item) ([]Item, error) {
 // (database.Batch): with the order's lock, begin and commit, a fulfilment
 // is five round trips to Postgres and one commit, with invoicing or not.
 func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
+	if err := refusedRefunded(o); err != nil {
+		return nil, err
+	}
 	ls, err := lines(tx, o.ID)
 	if err != nil {
 		return nil, err
@@ -401,6 +436,19 @@ func (s *Service) create(tx *gorm.DB, o *models.Order, sh Shipment) (*models.Ful
 	return &f, nil
 }
 
+// refusedRefunded is the CONFLICT for fulfilling an order refunded in
+// full. Its unshipped units were released when the refund completed
+// (ReleaseUnshipped); an order refunded before that still holds them, and
+// shipping goods whose money went back is never meant: they are cancelled
+// instead (CancelUnfulfilled).
+func refusedRefunded(o *models.Order) error {
+	if o.PaymentStatus != models.PaymentRefunded {
+		return nil
+	}
+	return apperr.Conflictf("a fully refunded order cannot be fulfilled; cancel its unshipped units instead").
+		WithDetails(map[string]any{"paymentStatus": o.PaymentStatus})
+}
+
 // stockOf returns the variant units of fulfilment items (lines whose variant
 // was deleted hold no stock).
 func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) {
@@ -464,6 +512,16 @@ func settle(ctx context.Context, b *database.Batch, o *models.Order, ls []line, 
 	if fs != o.FulfillmentStatus {
 		also = map[string]any{"fulfillment_status": fs}
 	}
+	if err := order.StagePath(ctx, b, o, settledPath(o.Status, fs, open), note, adminID, also, then...); err != nil {
+		return err
+	}
+	o.FulfillmentStatus = fs
+	return nil
+}
+
+// settledPath is the status moves (see settle) of an order in status whose
+// fulfillment status is fs with open fulfilments still shipped.
+func settledPath(status, fs string, open int64) []string {
 	var path []string
 	switch {
 	case fs == models.FulfillmentFulfilled && open == 0:
@@ -473,20 +531,15 @@ func settle(ctx context.Context, b *database.Batch, o *models.Order, ls []line, 
 	default:
 		path = []string{models.OrderProcessing}
 	}
+	if target := path[len(path)-1]; status == models.OrderShipped && target == models.OrderProcessing {
+		return []string{target}
+	}
 	var steps []string
-	if target := path[len(path)-1]; o.Status == models.OrderShipped && target == models.OrderProcessing {
-		steps = []string{target}
-	} else {
-		cur := o.Status
-		for _, st := range path {
-			if order.Allowed(cur, st) {
-				steps, cur = append(steps, st), st
-			}
+	cur := status
+	for _, st := range path {
+		if order.Allowed(cur, st) {
+			steps, cur = append(steps, st), st
 		}
 	}
-	if err := order.StagePath(ctx, b, o, steps, note, adminID, also, then...); err != nil {
-		return err
-	}
-	o.FulfillmentStatus = fs
-	return nil
+	return steps
 }

@@ -39,7 +39,7 @@ func (s *Service) stageInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, 
 		before += b
 		if q > 0 {
 			sh.Units = append(sh.Units, invoice.Units{OrderItemID: l.ID, Before: b, Quantity: q,
-				Line: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+				Line: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Sold, UnitPrice: l.UnitPrice,
 					DiscountAmount: l.DiscountAmount, LineTotal: l.LineTotal, GSTRate: l.GSTRate, TaxAmount: l.TaxAmount,
 					HSNCode: l.HSNCode}})
 		}

@@ -12,13 +12,16 @@ type Line struct {
 	ProductID *uuid.UUID `json:"productId"`
 	VariantID *uuid.UUID `json:"variantId"`
 	models.PricedLine
+	// CancelledQuantity is the line's units cancelled before they shipped.
+	CancelledQuantity int `json:"cancelledQuantity"`
 }
 
 // Lines maps an order's items to their answer, never nil.
 func Lines(items []models.OrderItem) []Line {
 	out := make([]Line, len(items))
 	for i, it := range items {
-		out[i] = Line{ID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, PricedLine: it.PricedLine}
+		out[i] = Line{ID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, PricedLine: it.PricedLine,
+			CancelledQuantity: it.CancelledQuantity}
 	}
 	return out
 }

@@ -259,5 +259,5 @@ func (s *Service) countRefund(tx *gorm.DB, o *models.Order, refund *models.Refun
 		}
 		return move(tx, o, StatusChange{Status: models.OrderCancelled, Note: note, AdminID: admin})
 	}
-	return nil
+	return s.releaseUnshipped(tx, o, refund)
 }

@@ -106,6 +106,12 @@ type Fulfilments interface {
 	// order o locked in tx when the move concerns fulfilments, and reports
 	// whether it did; otherwise the plain move follows.
 	Move(tx *gorm.DB, o *models.Order, ch StatusChange) (bool, error)
+	// ReleaseUnshipped cancels the unshipped units of the order o locked in
+	// tx, which a refund just made refunded in full while part of it had
+	// shipped: their commitment is released and the history records it,
+	// with ch.Note (the refund's reason) and ch.AdminID (docs/DECISIONS.md
+	// "Returned units and unshipped units").
+	ReleaseUnshipped(tx *gorm.DB, o *models.Order, ch StatusChange) error
 }
 
 // UseFulfilments routes the shipping and delivering moves through f.
@@ -226,16 +232,18 @@ type shippedEvent struct {
 	ShippedAt   time.Time `json:"shippedAt"`
 }
 
-// stockItems returns the units of an order's lines that still have a variant.
+// stockItems returns the units of an order's lines that still have a
+// variant, less those cancelled before they shipped (their commitment was
+// released then).
 func stockItems(tx *gorm.DB, orderID uuid.UUID) ([]stock.Item, error) {
 	var lines []models.OrderItem
-	if err := tx.Select("variant_id", "quantity").Where("order_id = ? AND variant_id IS NOT NULL", orderID).
+	if err := tx.Select("variant_id", "quantity", "cancelled_quantity").Where("order_id = ? AND variant_id IS NOT NULL", orderID).
 		Find(&lines).Error; err != nil {
 		return nil, fmt.Errorf("order.stock_items: %w", err)
 	}
 	items := make([]stock.Item, 0, len(lines))
 	for _, l := range lines {
-		items = append(items, stock.Item{VariantID: *l.VariantID, Quantity: l.Quantity})
+		items = append(items, stock.Item{VariantID: *l.VariantID, Quantity: l.Quantity - l.CancelledQuantity})
 	}
 	return items, nil
 }

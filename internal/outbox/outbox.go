@@ -39,12 +39,15 @@ const (
 	// Tax documents (docs/DECISIONS.md "Tax documents").
 	InvoiceIssued    = "invoice.issued"
 	CreditNoteIssued = "credit_note.issued"
+	// OrderItemsCancelled: unshipped units of an order were cancelled
+	// (docs/DECISIONS.md "Returned units and unshipped units").
+	OrderItemsCancelled = "order.items_cancelled"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
 	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
-	InvoiceIssued, CreditNoteIssued}
+	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled}
 
 // Publish writes an event of type eventType with data (any JSON-serializable
 // value) in tx. It is sent only if tx commits.

@@ -11,7 +11,8 @@ import (
 // expectedSQL computes, for the variants in ?, the reserved units (pending
 // checkouts' reservations) and committed units (the units of open orders'
 // lines not in a live fulfilment: those left on hand and committed when
-// they shipped, docs/DECISIONS.md "Fulfilment") their counters should show.
+// they shipped, docs/DECISIONS.md "Fulfilment"; nor cancelled before they
+// shipped, "Returned units and unshipped units") their counters should show.
 const expectedSQL = `
 	SELECT v.id, v.sku, v.inventory, v.reserved, v.committed,
 	       COALESCE(r.units, 0) AS want_reserved, COALESCE(c.units, 0) AS want_committed
@@ -19,7 +20,7 @@ const expectedSQL = `
 	LEFT JOIN (SELECT sr.variant_id, sum(sr.quantity)::int AS units
 	           FROM stock_reservations sr JOIN checkout_sessions cs ON cs.id = sr.checkout_session_id
 	           WHERE cs.state = 'PENDING' GROUP BY sr.variant_id) r ON r.variant_id = v.id
-	LEFT JOIN (SELECT i.variant_id, sum(i.quantity - COALESCE(fu.units, 0))::int AS units
+	LEFT JOIN (SELECT i.variant_id, sum(i.quantity - i.cancelled_quantity - COALESCE(fu.units, 0))::int AS units
 	           FROM order_items i JOIN orders o ON o.id = i.order_id
 	           LEFT JOIN (SELECT fi.order_item_id, sum(fi.quantity) AS units
 	                      FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id

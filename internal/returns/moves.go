@@ -14,14 +14,43 @@ import (
 )
 
 // Approve moves a requested return to approved and emails the customer.
-// Errors: NOT_FOUND, CONFLICT (not requested).
+// Errors: NOT_FOUND, CONFLICT (not requested; units of it no longer out:
+// checkStillOut).
 func (s *Service) Approve(ctx context.Context, id uuid.UUID) (*Return, error) {
-	return s.change(ctx, id, EmailApproved, func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
+	return s.change(ctx, id, EmailApproved, func(tx *gorm.DB, o *models.Order, r *models.Return) error {
+		if err := checkMove(r.Status, models.ReturnApproved); err != nil {
+			return err
+		}
+		if err := checkStillOut(tx, o, r); err != nil {
+			return err
+		}
 		if err := setStatus(tx, r, models.ReturnApproved, nil); err != nil {
 			return err
 		}
 		return queueEmail(tx, EmailApproved, r)
 	})
+}
+
+// checkStillOut refuses to approve return r of the locked order o when a
+// line of it has more units in live returns (r's included) than shipped
+// and not cancelled: a fulfilment cancelled under the return (before issue
+// 28 refused that) already put those units back on hand, and approving
+// would let them come back twice. Errors: CONFLICT naming the line.
+func checkStillOut(tx *gorm.DB, o *models.Order, r *models.Return) error {
+	lines, err := loadLines(tx, o)
+	if err != nil {
+		return err
+	}
+	for _, ri := range r.Items {
+		l := lines[ri.OrderItemID]
+		if l == nil || l.live <= l.shipped {
+			continue
+		}
+		return apperr.Conflictf("line %s has %d units in returns but only %d shipped and not cancelled; reject this return or lower it",
+			ri.OrderItemID, l.live, l.shipped).
+			WithDetails(map[string]any{"orderItemId": ri.OrderItemID.String(), "shipped": l.shipped, "inReturns": l.live})
+	}
+	return nil
 }
 
 // Reject moves a requested return to rejected with the reason the customer
@@ -122,8 +151,8 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 	})
 }
 
-// receivedOf checks the received lines against return r and returns them
-// by order line.
+// receivedOf checks the received lines against return r (and against the
+// units still out: checkReceivable) and returns them by order line.
 func receivedOf(in ReceiveInput, r *models.Return, lines map[uuid.UUID]*line) (map[uuid.UUID]ReceivedItem, error) {
 	asked := map[uuid.UUID]int{}
 	for _, ri := range r.Items {
@@ -143,6 +172,9 @@ func receivedOf(in ReceiveInput, r *models.Return, lines map[uuid.UUID]*line) (m
 		case it.Restock && it.Quantity > 0 && lines[it.OrderItemID].item.VariantID == nil:
 			return nil, apperr.Invalid(field+".restock", "the line's variant no longer exists; its units cannot go back on hand")
 		}
+		if err := checkReceivable(field, it.Quantity, q, lines[it.OrderItemID]); err != nil {
+			return nil, err
+		}
 		got[it.OrderItemID] = it
 	}
 	return got, nil
@@ -160,4 +192,22 @@ func shippingUnrefunded(tx *gorm.DB, o *models.Order, returnID uuid.UUID) (bool,
 		return false, fmt.Errorf("returns.shipping: %w", err)
 	}
 	return n == 0, nil
+}
+
+// checkReceivable refuses to receive more units of line l than are out:
+// shipped and not cancelled, less those other live returns hold (the
+// return being received holds asked of them). A fulfilment cancelled under
+// the return (before issue 28 refused that) put its units back on hand
+// already. Errors: VALIDATION_ERROR on field's quantity, details
+// receivable.
+func checkReceivable(field string, got, asked int, l *line) error {
+	others := l.live - asked
+	receivable := max(l.shipped-others, 0)
+	if got <= receivable {
+		return nil
+	}
+	return apperr.Invalid(field+".quantity", fmt.Sprintf("must be at most %d: %d shipped and not cancelled, %d in other returns",
+		receivable, l.shipped, others)).
+		WithDetails(map[string]any{"field": field + ".quantity", "issue": "more units than are out",
+			"receivable": receivable, "shipped": l.shipped, "inOtherReturns": others})
 }

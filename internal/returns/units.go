@@ -38,21 +38,14 @@ func loadLines(tx *gorm.DB, o *models.Order) (map[uuid.UUID]*line, error) {
 	if err := fulfilled(tx, o, lines); err != nil {
 		return nil, err
 	}
-	var rows []struct {
-		OrderItemID    uuid.UUID
-		Live, Received int
+	live, err := holds(tx, o.ID)
+	if err != nil {
+		return nil, err
 	}
-	if err := tx.Raw(`SELECT ri.order_item_id,
-			sum(CASE WHEN r.status IN ('requested', 'approved') THEN ri.quantity
-			         WHEN r.status IN ('received', 'refunded') THEN ri.received_quantity ELSE 0 END)::int AS live,
-			sum(CASE WHEN r.status IN ('received', 'refunded') THEN ri.received_quantity ELSE 0 END)::int AS received
-		FROM return_items ri JOIN returns r ON r.id = ri.return_id
-		WHERE r.order_id = ? GROUP BY ri.order_item_id`, o.ID).Scan(&rows).Error; err != nil {
-		return nil, fmt.Errorf("returns.lines: returned: %w", err)
-	}
-	for _, r := range rows {
-		if l := lines[r.OrderItemID]; l != nil {
-			l.live, l.received = r.Live, r.Received
+	for _, h := range live {
+		if l := lines[h.OrderItemID]; l != nil {
+			l.live += h.Units
+			l.received += h.Received
 		}
 	}
 	return lines, nil

@@ -89,31 +89,26 @@ func TestConcurrentAdjustmentsKeepTheFloor(t *testing.T) {
 	a, _, _ := fixture(t, db, 100)
 	b, _, _ := fixture(t, db, 1000)
 	promise(t, db, a, 30, 10) // 60 units above the floor
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	taken := 0
-	for i := 0; i < 40; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			adj := []stock.Adjustment{{VariantID: a, Operation: stock.OpSubtract, Quantity: 2}}
-			if i%2 == 0 {
-				adj = append([]stock.Adjustment{{VariantID: b, Operation: stock.OpSubtract, Quantity: 1}}, adj...)
-			}
-			_, err := adjust(db, adj...)
-			var refused *stock.Refusal
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				taken += 2
-			case errors.As(err, &refused) && refused.Reason == stock.RefusedFloor:
-			default:
-				t.Errorf("adjustment %d: %v", i, err)
-			}
-		}(i)
-	}
-	wg.Wait()
+	// Behind one barrier; Race fails unless adjustments overlapped.
+	testkit.Race(t, 40, func(i int) {
+		adj := []stock.Adjustment{{VariantID: a, Operation: stock.OpSubtract, Quantity: 2}}
+		if i%2 == 0 {
+			adj = append([]stock.Adjustment{{VariantID: b, Operation: stock.OpSubtract, Quantity: 1}}, adj...)
+		}
+		_, err := adjust(db, adj...)
+		var refused *stock.Refusal
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			taken += 2
+		case errors.As(err, &refused) && refused.Reason == stock.RefusedFloor:
+		default:
+			t.Errorf("adjustment %d: %v", i, err)
+		}
+	})
 	v := counters(t, db, a)
 	if taken != 60 || v.Inventory != 40 {
 		t.Fatalf("took %d units, on hand %d; want 60 taken and 40 on hand (the floor)", taken, v.Inventory)

@@ -9,7 +9,8 @@
 // Reserve: available → reserved. Release: reserved → available.
 // Commit: reserved → committed. Ship: committed and inventory both go down
 // (Unship: both back up, a cancelled fulfilment).
-// Return (cancel): committed → available.
+// Return (cancel, of the order or of its unshipped units): committed →
+// available.
 // Adjust (an administrator's set, add or subtract, one variant or a bulk):
 // on hand changes, never below committed + reserved.
 //
@@ -206,6 +207,16 @@ func Uncommit(tx *gorm.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// StageUncommit adds Uncommit's updates to b: the committed units of lines
+// cancelled before they shipped (fulfillment.CancelUnfulfilled) return to
+// available.
+func StageUncommit(b *database.Batch, items []Item) {
+	for _, it := range merge(items) {
+		b.Add(`UPDATE variants SET committed = GREATEST(committed - ?, 0), updated_at = now() WHERE id = ?`,
+			it.Quantity, it.VariantID)
+	}
 }
 
 // LowStock is a variant at or below its low-stock threshold.

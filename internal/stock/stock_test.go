@@ -2,7 +2,6 @@ package stock_test
 
 import (
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -61,25 +60,20 @@ func TestConcurrentReservationsNeverOversell(t *testing.T) {
 		sessions[i] = newSession(t, db, customer)
 	}
 	var ok, short atomic.Int32
-	var wg sync.WaitGroup
-	for _, sid := range sessions {
-		wg.Add(1)
-		go func(sid uuid.UUID) {
-			defer wg.Done()
-			err := db.Transaction(func(tx *gorm.DB) error {
-				return stock.Reserve(tx, sid, []stock.Item{{VariantID: variant, Quantity: 1}})
-			})
-			switch {
-			case err == nil:
-				ok.Add(1)
-			case apperr.CodeOf(err) == apperr.Conflict && errors.Is(err, stock.ErrShortage):
-				short.Add(1)
-			default:
-				t.Errorf("unexpected error: %v", err)
-			}
-		}(sid)
-	}
-	wg.Wait()
+	// Behind one barrier; Race fails unless reservations overlapped.
+	testkit.Race(t, len(sessions), func(i int) {
+		err := db.Transaction(func(tx *gorm.DB) error {
+			return stock.Reserve(tx, sessions[i], []stock.Item{{VariantID: variant, Quantity: 1}})
+		})
+		switch {
+		case err == nil:
+			ok.Add(1)
+		case apperr.CodeOf(err) == apperr.Conflict && errors.Is(err, stock.ErrShortage):
+			short.Add(1)
+		default:
+			t.Errorf("unexpected error: %v", err)
+		}
+	})
 	if ok.Load() != 10 || short.Load() != 90 {
 		t.Fatalf("%d reserved, %d short; want 10 and 90", ok.Load(), short.Load())
 	}

@@ -57,6 +57,7 @@ export async function orderPage({ params, rerender }) {
           h('span', { class: 'muted' }, [options(variants.get(l.variantId)), l.sku].filter(Boolean).join(' · ')))) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
       fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
+      o.items.some((l) => l.cancelledQuantity > 0) ? { label: 'Cancelled', class: 'num', cell: (l) => String(l.cancelledQuantity || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },
       { label: 'Discount', class: 'num', cell: (l) => m(l.discountAmount) },
       { label: 'GST', class: 'num', cell: (l) => `${formatRate(l.gstRate)} · ${m(l.taxAmount)}` },
@@ -183,7 +184,7 @@ function actions(o, rerender) {
 function fulfilmentSection(o, rerender, title) {
   const shipped = shippedByLine(o);
   const canFulfil = allowed('POST', '/orders/{}/fulfillments') && ['confirmed', 'processing'].includes(o.status);
-  const open = o.items.map((l) => ({ line: l, left: l.quantity - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
+  const open = o.items.map((l) => ({ line: l, left: l.quantity - (l.cancelledQuantity || 0) - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
   let fulfilForm = null;
   if (canFulfil && open.length) {
     const rows = open.map(({ line, left }) => {
@@ -220,6 +221,7 @@ function fulfilmentSection(o, rerender, title) {
       status.replaceChildren(errorNotice(err));
     }
   };
+  const cancelUnshipped = cancelUnshippedButton(o, open, status, rerender);
   return section('Fulfilments', status,
     table([
       { label: 'Shipped', cell: (f) => fmtTime(f.shippedAt) },
@@ -234,7 +236,29 @@ function fulfilmentSection(o, rerender, title) {
           if (await confirm(`Cancel the shipment by ${shipmentName(f)}? Its units go back in stock.`, 'Cancel shipment', 'Keep shipment')) await act(f, 'cancel', 'Fulfilment cancelled; its units are back in stock.')();
         }, { kind: 'small danger', attrs: { 'aria-label': `Cancel the shipment by ${shipmentName(f)}` } }) : null) : '') },
     ], o.fulfillments, { empty: 'Nothing shipped yet.' }),
-    fulfilForm);
+    fulfilForm,
+    cancelUnshipped);
+}
+
+// cancelUnshippedButton cancels every unit not yet shipped (their stock is
+// released; the order is cancelled when nothing shipped), after a
+// confirmation, with the key handling of every console form (keyedSender).
+function cancelUnshippedButton(o, open, status, rerender) {
+  const path = '/orders/{}/unfulfilled-items/cancel';
+  if (!open.length || !allowed('POST', path) || !['confirmed', 'processing'].includes(o.status)) return null;
+  const units = open.reduce((n, x) => n + x.left, 0);
+  const keys = keyedSender();
+  return h('p', {}, button(`Cancel ${units} unshipped unit${units === 1 ? '' : 's'}…`, async () => {
+    const what = open.map((x) => `${x.left} × ${x.line.title} (${x.line.sku})`).join(', ');
+    if (!(await confirm(`Cancel the unshipped units of order ${o.orderNumber}: ${what}? Their stock is released. Refund the payment separately.`, 'Cancel units', 'Keep units'))) return;
+    try {
+      await keys.send((key) => api('POST', `/orders/${o.id}/unfulfilled-items/cancel`, { note: 'Cancelled from the console' }, { headers: { 'Idempotency-Key': key } }));
+      session.flash = 'Unshipped units cancelled; their stock is released.';
+      rerender();
+    } catch (err) {
+      status.replaceChildren(errorNotice(err));
+    }
+  }, { kind: 'danger' }));
 }
 
 // safeURL lets only http(s) tracking links become links.

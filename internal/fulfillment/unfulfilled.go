@@ -1,0 +1,190 @@
+package fulfillment
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Why unshipped units were cancelled: the reason of order.items_cancelled.
+const (
+	cancelledByAdmin      = "admin"
+	cancelledByFullRefund = "full_refund"
+)
+
+// Cancellation asks to cancel unshipped units of an order.
+type Cancellation struct {
+	// Items are the units cancelled; nil cancels every unfulfilled unit.
+	Items   []Item
+	Note    string
+	AdminID uuid.UUID
+}
+
+// CancelUnfulfilled cancels units of order orderID that have not shipped
+// (docs/DECISIONS.md "Returned units and unshipped units"): their commitment returns to
+// available, the lines count them cancelled, and the order follows: one
+// with nothing shipped and nothing left is cancelled, one whose every other
+// unit has shipped becomes shipped (or delivered) and fulfilled, any other
+// keeps its status with a history entry. No money moves: a refund is made
+// separately. Errors: NOT_FOUND, CONFLICT (order not confirmed or
+// processing; nothing left to ship), VALIDATION_ERROR (a line not of this
+// order or named twice, more units than unfulfilled).
+func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Cancellation) error {
+	var o models.Order
+	return s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
+			return apperr.Conflictf("an order that is %s has no units to cancel", o.Status).
+				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
+		}
+		ls, err := lines(tx, o.ID)
+		if err != nil {
+			return err
+		}
+		items, err := pick(ls, c.Items)
+		if err != nil {
+			return err
+		}
+		var b database.Batch
+		if err := stageRelease(tx, &b, &o, ls, items, cancelledByAdmin, c.Note, c.AdminID); err != nil {
+			return err
+		}
+		if err := audit.Stage(tx.Statement.Context, &b, o.ID.String()); err != nil {
+			return err
+		}
+		if err := b.Exec(tx); err != nil {
+			return fmt.Errorf("fulfillment.cancel_unfulfilled: %w", err)
+		}
+		return nil
+	})
+}
+
+// ReleaseUnshipped cancels every unshipped unit of the order o locked in tx,
+// which a refund has just made refunded in full (order.Fulfilments: the
+// order refund calls it in its transaction). ch.Note is the refund's
+// reason. An order with nothing left to ship is left as it is.
+func (s *Service) ReleaseUnshipped(tx *gorm.DB, o *models.Order, ch order.StatusChange) error {
+	ls, err := lines(tx, o.ID)
+	if err != nil {
+		return err
+	}
+	var items []Item
+	for _, l := range ls {
+		if l.Left > 0 {
+			items = append(items, Item{OrderItemID: l.ID, Quantity: l.Left})
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	var b database.Batch
+	if err := stageRelease(tx, &b, o, ls, items, cancelledByFullRefund, ch.Note, ch.AdminID); err != nil {
+		return err
+	}
+	if err := b.Exec(tx); err != nil {
+		return fmt.Errorf("fulfillment.release_unshipped: %w", err)
+	}
+	return nil
+}
+
+// stageRelease stages in b the cancel of items (checked against ls, the
+// lines of the locked order o): the lines' cancelled units, the
+// commitment released, the order's statuses, its history (a status move
+// or, without one, a note) and order.items_cancelled. ls is updated.
+func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, items []Item, why, note string, adminID uuid.UUID) error {
+	byID := make(map[uuid.UUID]int, len(items))
+	for _, it := range items {
+		byID[it.OrderItemID] = it.Quantity
+	}
+	var units []stock.Item
+	var what []string
+	left := 0
+	for i := range ls {
+		l := &ls[i]
+		if q := byID[l.ID]; q > 0 {
+			b.Add(`UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`, q, l.ID)
+			if l.VariantID != nil { // a deleted variant's line holds no stock
+				units = append(units, stock.Item{VariantID: *l.VariantID, Quantity: q})
+			}
+			l.Quantity -= q
+			l.Left -= q
+			what = append(what, fmt.Sprintf("%d × %s", q, l.SKU))
+		}
+		left += l.Quantity
+	}
+	stock.StageUncommit(b, units)
+
+	fs := status(ls)
+	var steps []string
+	switch {
+	case left == 0: // nothing shipped, nothing left: nothing was sold after all
+		steps = []string{models.OrderCancelled}
+	case fs != models.FulfillmentUnfulfilled:
+		var open int64
+		if err := tx.Model(&models.Fulfillment{}).Where("order_id = ? AND status = ?", o.ID, models.ShipmentShipped).
+			Count(&open).Error; err != nil {
+			return fmt.Errorf("fulfillment.release: %w", err)
+		}
+		steps = settledPath(o.Status, fs, open)
+	}
+	text := historyNote(why, what, note)
+	if len(steps) == 0 {
+		order.StageNote(b, o, text, adminID)
+	}
+	// fulfillment_status always: the row's updated_at moves with its lines.
+	also := map[string]any{"fulfillment_status": fs}
+	now := time.Now().UTC()
+	ev := itemsCancelledEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, Reason: why,
+		Note: note, FulfillmentStatus: fs, CancelledAt: now}
+	for _, it := range items {
+		ev.Items = append(ev.Items, ItemView{OrderItemID: it.OrderItemID, Quantity: it.Quantity})
+	}
+	ev.Status = o.Status
+	if len(steps) > 0 {
+		ev.Status = steps[len(steps)-1]
+	}
+	if err := order.StagePath(tx.Statement.Context, b, o, steps, text, adminID, also,
+		outbox.Draft{Type: outbox.OrderItemsCancelled, Data: ev}); err != nil {
+		return err
+	}
+	o.FulfillmentStatus = fs
+	return nil
+}
+
+// historyNote is the order history's note of a cancel of units.
+func historyNote(why string, what []string, note string) string {
+	text := "unshipped units cancelled"
+	if why == cancelledByFullRefund {
+		text = "unshipped units released by a full refund"
+	}
+	text += " (" + strings.Join(what, ", ") + ")"
+	if note != "" {
+		text += ": " + note
+	}
+	return text
+}
+
+// itemsCancelledEvent is the data of order.items_cancelled (docs/WEBHOOKS.md).
+type itemsCancelledEvent struct {
+	OrderID     uuid.UUID  `json:"orderId"`
+	OrderNumber string     `json:"orderNumber"`
+	CustomerID  uuid.UUID  `json:"customerId"`
+	Items       []ItemView `json:"items"`
+	// Reason is admin or full_refund.
+	Reason string `json:"reason"`
+	Note   string `json:"note"`
+	// Status and FulfillmentStatus are the order's after the cancel.
+	Status            string    `json:"status"`
+	FulfillmentStatus string    `json:"fulfillmentStatus"`
+	CancelledAt       time.Time `json:"cancelledAt"`
+}
