@@ -27,7 +27,7 @@ func openReturn(t *testing.T, app *testkit.App, token string, o models.Order, li
 // returnPath is the admin path of a move of return id.
 func returnPath(id, verb string) string { return "/api/v1/admin/returns/" + id + "/" + verb }
 
-// Issue 28's phantom stock: 12 on hand, 2 shipped, an administrator's return
+// Phantom stock: 12 on hand, 2 shipped, an administrator's return
 // of both, then the fulfilment cancelled and the return received with
 // restock put 14 on the books with 12 on the shelf. The cancel is refused
 // while the units are in the return (409 naming it), whatever its status,

@@ -1,5 +1,5 @@
 // Package invoiceapi serves the GST tax documents (docs/DECISIONS.md "Tax
-// documents", section 17 of the API decisions): the store's tax identity,
+// documents"): the store's tax identity,
 // the administrators' list, detail and PDF of invoices and credit notes,
 // the GSTR-1 return, and a customer's documents of their own orders.
 package invoiceapi

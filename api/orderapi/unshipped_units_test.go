@@ -65,7 +65,7 @@ func eventsOf(t *testing.T, app *testkit.App, typ string, o models.Order) []map[
 	return out
 }
 
-// Issue 28 item 4: an order refunded in full after part of it shipped kept
+// An order refunded in full after part of it shipped kept
 // its unshipped units committed for ever and could still be fulfilled. The
 // full refund now releases them (committed exact, other orders' commitment
 // untouched), records it in the history and the order.items_cancelled

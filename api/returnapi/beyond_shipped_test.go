@@ -10,7 +10,7 @@ import (
 )
 
 // cancelledUnder puts order o in the state the fulfilment cancel left
-// before issue 28: its only fulfilment cancelled while a return held its
+// before that was refused: its only fulfilment cancelled while a return held its
 // units, the units back on hand and committed, the order reopened.
 func cancelledUnder(t *testing.T, e env, o models.Order, v models.Variant, units int) {
 	t.Helper()
@@ -30,7 +30,7 @@ func cancelledUnder(t *testing.T, e env, o models.Order, v models.Variant, units
 
 // A return can never be approved or received for more units than were
 // shipped and not cancelled: a return whose fulfilment was cancelled under
-// it (before issue 28 refused that) is 409 at approval and 400 at receipt,
+// it (before that was refused) is 409 at approval and 400 at receipt,
 // and no unit goes back on hand a second time.
 func TestReturnBeyondShippedUnitsIsRefused(t *testing.T) {
 	e := newEnv(t)

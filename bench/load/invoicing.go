@@ -164,7 +164,7 @@ const fulfilInvoicedName = "POST /admin/orders/{id}/fulfillments (invoicing on)"
 
 // invoicingTarget compares the fulfilments with invoicing on to those
 // without at 16 connections: at least 85 % of the rate, at most 1.2× the
-// CPU per fulfilment (issue 31).
+// CPU per fulfilment.
 func (b *bench) invoicingTarget() target {
 	return target{"fulfilments with invoicing ≥ 85 % of the rate without and ≤ 1.2× CPU per fulfilment (16 conns)", func(b *bench) (string, bool) {
 		off, ok1 := b.find("POST /admin/orders/{id}/fulfillments", 16)

@@ -30,7 +30,7 @@ func (s *Service) UseReturns(r Returns) { s.returns = r }
 
 // checkNotReturned refuses to cancel fulfilment f of the locked order while
 // units of it are in a live return: the return takes them back (received
-// with restock), so cancelling too would put them on hand twice (issue 28).
+// with restock), so cancelling too would put them on hand twice.
 // A return names order lines, not fulfilments, so a line's returned units
 // are counted against its other live fulfilments first: only what they
 // cannot account for is this fulfilment's. Errors: CONFLICT naming the

@@ -2,7 +2,7 @@
 // for every fulfilment and a credit note for every refund or cancelled
 // shipment of invoiced value, numbers them, renders them (JSON, PDF) and
 // reports them for the month (GSTR-1). docs/DECISIONS.md "Tax documents"
-// records the choices the law and section 17 of the API decisions leave
+// records the choices the law and the API documents leave
 // open.
 //
 // Invariants:

@@ -25,7 +25,7 @@ type Line struct {
 	Total        money.Amount `json:"total"`
 }
 
-// Document is a tax invoice or credit note as answered (section 17): a
+// Document is a tax invoice or credit note as answered: a
 // credit note's amounts are positive, its type says it reduces.
 type Document struct {
 	ID            uuid.UUID     `json:"id"`

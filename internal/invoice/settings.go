@@ -40,7 +40,7 @@ type Settings struct {
 	Configured bool `json:"configured"`
 }
 
-// Defaults of the settings (section 17).
+// Defaults of the settings.
 const (
 	DefaultInvoicePrefix    = "INV"
 	DefaultCreditNotePrefix = "CN"

@@ -10,7 +10,7 @@ import (
 // refunded in full while part of it had shipped (an unshipped order is
 // cancelled instead, in countRefund): its unshipped units are cancelled
 // and their commitment released, so they neither stay committed for ever
-// nor can be fulfilled (issue 28; docs/DECISIONS.md "Returned units and unshipped units").
+// nor can be fulfilled (docs/DECISIONS.md "Returned units and unshipped units").
 // Shipped units stay as they are: they left, and come back by a return.
 func (s *Service) releaseUnshipped(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
 	if o.PaymentStatus != models.PaymentRefunded || !holdsStock(o.Status) || s.fulfilments == nil {

@@ -197,7 +197,7 @@ func shippingUnrefunded(tx *gorm.DB, o *models.Order, returnID uuid.UUID) (bool,
 // checkReceivable refuses to receive more units of line l than are out:
 // shipped and not cancelled, less those other live returns hold (the
 // return being received holds asked of them). A fulfilment cancelled under
-// the return (before issue 28 refused that) put its units back on hand
+// the return (before that was refused) put its units back on hand
 // already. Errors: VALIDATION_ERROR on field's quantity, details
 // receivable.
 func checkReceivable(field string, got, asked int, l *line) error {

@@ -1,4 +1,4 @@
-// The tax invoices and credit notes of an order (API-DECISIONS 17), as the
+// The tax invoices and credit notes of an order, as the
 // order page lists them, each with its PDF.
 
 import { h } from './dom.js';

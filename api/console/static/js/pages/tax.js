@@ -1,4 +1,4 @@
-// GST (API-DECISIONS 17): the store's tax identity, which every invoice and
+// GST (docs/DECISIONS.md "Tax documents"): the store's tax identity, which every invoice and
 // credit note is issued under, and the month's GSTR-1 return to download
 // as the portal's JSON or one section as CSV.
 
