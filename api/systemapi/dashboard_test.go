@@ -61,10 +61,7 @@ func TestDashboardAccess(t *testing.T) {
 // ignore ports) that redirects to the dashboard, so the browser sends the
 // dashboard's own requests, page, scripts and API calls, with it.
 func TestDashboardInHeadlessChromium(t *testing.T) {
-	bin := testkit.Chromium()
-	if bin == "" {
-		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the browser check")
-	}
+	bin := testkit.MustChromium(t)
 	app := testkit.MustApp(t)
 	_, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	task, opts := tasks.NewReconcileTask("browser-job") // so the queue table has a row

@@ -41,3 +41,20 @@ func RunChromium(tb testing.TB, bin string, args ...string) (stdout, stderr stri
 	}
 	return out.String(), errOut.String()
 }
+
+// MustChromium returns Chromium for a browser test (see Chromium). Without
+// one the test skips, except when the environment variable CI is set: CI
+// installs it (scripts/test-tools.sh), so there a missing browser fails the
+// test instead of letting it pass unrun.
+func MustChromium(tb testing.TB) string {
+	tb.Helper()
+	bin := Chromium()
+	if bin != "" {
+		return bin
+	}
+	if os.Getenv("CI") != "" {
+		tb.Fatal("chromium not found, and CI is set: scripts/test-tools.sh (run by `make test`) installs it; or set CHROMIUM")
+	}
+	tb.Skip("chromium not installed (run `make test-tools` or scripts/test-tools.sh); skipping the browser check")
+	return ""
+}
