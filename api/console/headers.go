@@ -1,6 +1,9 @@
 package console
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gofiber/fiber/v2"
+)
 
 // contentSecurityPolicy allows only the console's own files and API: no
 // inline script or style, no other origin, no framing. img-src takes data:
@@ -9,10 +12,4 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
 
 // secure sets the headers of every console response.
-func secure(c *fiber.Ctx) {
-	c.Set(fiber.HeaderContentSecurityPolicy, contentSecurityPolicy)
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set("Cross-Origin-Opener-Policy", "same-origin")
-}
+func secure(c *fiber.Ctx) { httpx.SetPageSecurityHeaders(c, contentSecurityPolicy) }
