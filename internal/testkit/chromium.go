@@ -10,7 +10,7 @@ import (
 
 // Chromium finds a Chromium binary for browser tests: $CHROMIUM, else
 // chromium, chromium-browser or google-chrome on PATH; "" when there is
-// none (`make chromium` installs one).
+// none (`make test-tools` installs one).
 func Chromium() string {
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
