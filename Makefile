@@ -4,8 +4,19 @@ BIN       := bin/shop
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
+# The packages `make test` runs under the race detector: those whose code starts
+# goroutines or shares state between requests, and those whose tests race requests
+# or tasks against each other (docs/DECISIONS.md "Hardening"). RACE= turns it off.
+RACE      ?= -race
+MODULE    := github.com/gocommerce/shop
+RACE_PKGS := $(addprefix $(MODULE)/,api api/catalogapi api/fulfillmentapi api/gatewayapi api/idempotent \
+	api/identityapi api/orderapi api/returnapi api/shippingapi api/storeapi api/systemapi \
+	internal/analytics internal/browse internal/cache internal/checkout internal/customer internal/discount \
+	internal/gateway internal/identity internal/mail internal/order internal/reconcile \
+	internal/media internal/review internal/stock scheduler tasks worker)
+ALL_PKGS   = $(shell $(GO) list ./...)
 
-.PHONY: build run chromium client-deps test test-faults lint bench bench-scale migrate services fuzz clean image image-rootfs image-test chart screenshots weed
+.PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed
 
 # Helm, built once from the Go module proxy into bin/ (the chart's tests and
 # `make chart` use it; no other download is needed).
@@ -30,21 +41,28 @@ services:
 run: services build
 	APP_ENV=development $(BIN) dev
 
-## chromium: Debian's chromium for the browser tests of the console and the queue dashboard (best effort; they skip without it)
-chromium:
-	@scripts/chromium.sh || echo "chromium unavailable: the browser tests will be skipped"
+## test-tools: what tests need besides Postgres and Redis: chromium (browser tests), pdftotext,
+## gcc (the race detector). Best effort on a developer's machine (those tests skip without
+## them); under CI (env CI set) a tool that cannot be installed stops `make test`.
+test-tools:
+	@scripts/test-tools.sh || { if [ -n "$$CI" ]; then exit 1; fi; \
+		echo "test-tools: unavailable; the tests needing them will be skipped (RACE= runs make test without gcc)"; }
+
+## chromium: the same as test-tools (its former name)
+chromium: test-tools
 
 ## client-deps: the modules of the client api/openapiclient generates from docs/openapi.yaml
 ## and builds (its own module), fetched ahead so the test needs no network
 client-deps:
 	cd api/openapiclient/testdata/journey && $(GO) mod download
 
-## test: every test against real Postgres and Redis (the chart's with Helm), then the
-## fault-injection suite, then the container image's smoke test
-test: services chromium client-deps $(HELM) $(WEED)
+## test: every test against real Postgres and Redis (the chart's with Helm; RACE_PKGS under the
+## race detector), then the fault-injection suite, then the container image's smoke test
+test: services test-tools client-deps $(HELM) $(WEED)
 	$(GO) vet ./...
 	$(GO) vet -tags=faults ./internal/faults/
-	HELM=$(abspath $(HELM)) WEED=$(abspath $(WEED)) $(GO) test $(TEST_FLAGS) ./...
+	HELM=$(abspath $(HELM)) WEED=$(abspath $(WEED)) $(GO) test $(TEST_FLAGS) $(RACE) $(RACE_PKGS)
+	HELM=$(abspath $(HELM)) WEED=$(abspath $(WEED)) $(GO) test $(TEST_FLAGS) $(filter-out $(RACE_PKGS),$(ALL_PKGS))
 	$(MAKE) test-faults
 	$(MAKE) image-test
 
@@ -77,12 +95,10 @@ bench-scale: services build
 	@scripts/bench-tools.sh
 	$(GO) run ./bench/load -scale
 
-## fuzz: every fuzz target for FUZZTIME each (seed corpora in testdata/fuzz)
+## fuzz: every fuzz target (every func Fuzz... of a _test.go file, found by
+## scripts/fuzz-targets.sh) for FUZZTIME each (seed corpora in testdata/fuzz)
 FUZZTIME ?= 60s
-FUZZ_TARGETS := internal/money:FuzzAmountJSON internal/money:FuzzIncludedTax internal/money:FuzzPercent \
-	internal/discount:FuzzAllocate internal/discount:FuzzEvaluateTotals internal/gateway:FuzzParse \
-	internal/gateway:FuzzVerify internal/security:FuzzAdminBodies internal/security:FuzzStorefrontBodies \
-	internal/security:FuzzAfterPaymentBodies internal/security:FuzzCustomerBodies internal/security:FuzzBackOfficeBodies
+FUZZ_TARGETS = $(shell scripts/fuzz-targets.sh)
 fuzz: services
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn"; \
 		$(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done
@@ -99,6 +115,10 @@ image-rootfs:
 ## image-test: build the image and run it: version, migrate, api probes, worker, scheduler, SIGTERM
 image-test: services
 	@VERSION=$(VERSION) IMAGE=$(IMAGE) GO=$(GO) scripts/image.sh test
+
+## fuzz-targets: the list `make fuzz` runs, as package:FuzzName
+fuzz-targets:
+	@echo $(FUZZ_TARGETS)
 
 $(HELM):
 	GOBIN=$(abspath $(dir $(HELM))) $(GO) install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)

@@ -38,10 +38,7 @@ import (
 // With CONSOLE_SCREENSHOTS=1 it writes the main pages at 1280 and 390 px to
 // docs/console/.
 func TestConsoleMerchantJourney(t *testing.T) {
-	bin := testkit.Chromium()
-	if bin == "" {
-		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the console browser test")
-	}
+	bin := testkit.MustChromium(t)
 	// A person clicks slower than this test: the per-admin limits (100
 	// requests a minute) are not what it checks.
 	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) {

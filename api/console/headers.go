@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gofiber/fiber/v2"
@@ -36,10 +37,4 @@ func mediaOrigin(cfg *config.Config) string {
 }
 
 // secure sets the headers of every console response.
-func secure(c *fiber.Ctx, csp string) {
-	c.Set(fiber.HeaderContentSecurityPolicy, csp)
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set("Cross-Origin-Opener-Policy", "same-origin")
-}
+func secure(c *fiber.Ctx, csp string) { httpx.SetPageSecurityHeaders(c, csp) }

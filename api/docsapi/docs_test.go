@@ -58,10 +58,7 @@ func TestReferencePageIsSelfContained(t *testing.T) {
 // blocks it (the footer then shows its text alone), which is the point: the
 // page fetches nothing from another origin.
 func TestReferencePageRendersInHeadlessChromium(t *testing.T) {
-	bin := testkit.Chromium()
-	if bin == "" {
-		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the browser check")
-	}
+	bin := testkit.MustChromium(t)
 	app := testkit.MustApp(t)
 	dir := t.TempDir()
 	dom, logs := testkit.RunChromium(t, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

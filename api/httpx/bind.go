@@ -2,10 +2,8 @@ package httpx
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -46,130 +44,36 @@ func DecodeJSON(body []byte, dst any) error {
 	return nil
 }
 
+// decodeError turns a failed decoding of body into dst into the
+// VALIDATION_ERROR that names the first bad value by its JSON path
+// ("items[1].quantity") and says what it must be.
 func decodeError(body []byte, dst any, err error) error {
-	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &typeErr):
+	if errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return apperr.New(apperr.Validation, "malformed JSON").
+			WithDetails(map[string]any{"issue": "malformed JSON"})
+	}
+	if bad := findBadValue(body, reflect.TypeOf(dst)); bad.found() {
+		if bad.path == "?" {
+			bad.path = "body"
+		}
+		if bad.key != "" {
+			return apperr.Invalid(bad.path, bad.issue).
+				WithDetails(map[string]any{"field": bad.path, "issue": bad.issue, "key": bad.key})
+		}
+		return apperr.Invalid(bad.path, bad.issue)
+	}
+	// encoding/json's own path has no array indexes ("items.quantity"):
+	// only a value findBadValue could not place is named by it.
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
 		field := typeErr.Field
 		if field == "" {
 			field = "body"
 		}
 		return apperr.Invalid(field, "must be "+describeType(typeErr.Type))
-	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
-		return apperr.New(apperr.Validation, "malformed JSON").
-			WithDetails(map[string]any{"issue": "malformed JSON"})
-	}
-	// A field's own UnmarshalJSON refused its value (money, dates, enums):
-	// find which field so the client is told.
-	if path, issue := locateBadField(body, reflect.TypeOf(dst)); path != "" {
-		return apperr.Invalid(path, issue)
 	}
 	return apperr.New(apperr.Validation, "malformed JSON").WithDetails(map[string]any{"issue": "malformed JSON"})
-}
-
-func describeType(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if t.PkgPath() != "" { // money.Amount and friends
-			return "a number with at most 2 decimal places"
-		}
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "of type " + t.String()
-}
-
-var (
-	unmarshalerType     = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
-	textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
-)
-
-// locateBadField walks body alongside type t and returns the JSON path of the
-// first value whose UnmarshalJSON fails, with that failure as the issue.
-func locateBadField(body []byte, t reflect.Type) (string, string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) {
-		v := reflect.New(t)
-		if err := json.Unmarshal(body, v.Interface()); err != nil {
-			return "?", issueText(err)
-		}
-		return "", ""
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(body, &obj) != nil {
-			return "", ""
-		}
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			name := jsonName(f)
-			if name == "" {
-				continue
-			}
-			raw, ok := lookupFold(obj, name)
-			if !ok || string(raw) == "null" {
-				continue
-			}
-			if p, issue := locateBadField(raw, f.Type); p != "" {
-				return join(name, p), issue
-			}
-		}
-	case reflect.Slice:
-		var arr []json.RawMessage
-		if json.Unmarshal(body, &arr) != nil {
-			return "", ""
-		}
-		for i, raw := range arr {
-			if p, issue := locateBadField(raw, t.Elem()); p != "" {
-				return join(fmt.Sprintf("[%d]", i), p), issue
-			}
-		}
-	case reflect.Map:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(body, &obj) != nil {
-			return "", ""
-		}
-		for k, raw := range obj {
-			if p, issue := locateBadField(raw, t.Elem()); p != "" {
-				return join(k, p), issue
-			}
-		}
-	}
-	return "", ""
-}
-
-func issueText(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		msg = msg[i+2:]
-	}
-	return msg
-}
-
-func join(prefix, p string) string {
-	switch {
-	case p == "?":
-		return prefix
-	case strings.HasPrefix(p, "["):
-		return prefix + p
-	case strings.HasPrefix(prefix, "["):
-		return prefix + "." + p
-	}
-	return prefix + "." + p
 }
 
 func jsonName(f reflect.StructField) string {
@@ -185,17 +89,4 @@ func jsonName(f reflect.StructField) string {
 		name = f.Name
 	}
 	return name
-}
-
-// lookupFold finds a key as encoding/json does: exact, else case-insensitive.
-func lookupFold(obj map[string]json.RawMessage, name string) (json.RawMessage, bool) {
-	if v, ok := obj[name]; ok {
-		return v, true
-	}
-	for k, v := range obj {
-		if strings.EqualFold(k, name) {
-			return v, true
-		}
-	}
-	return nil, false
 }

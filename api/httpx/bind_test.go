@@ -40,7 +40,7 @@ func TestBindErrors(t *testing.T) {
 		{name: "money with three decimals", body: `{"title":"a","price":1.005}`, field: "price"},
 		{name: "money string", body: `{"title":"a","price":"10"}`, field: "price"},
 		{name: "nested money", body: `{"title":"a","price":1,"rules":[{"price":1},{"price":1e5}]}`, field: "rules[1].price"},
-		{name: "map money", body: `{"title":"a","price":1,"group":{"g1":0.001}}`, field: "group.g1"},
+		{name: "map money", body: `{"title":"a","price":1,"group":{"g1":0.001}}`, field: "group"},
 		{name: "bad uuid", body: `{"title":"a","price":1,"owner":"not-a-uuid"}`, field: "owner"},
 		{name: "bad uuid in array", body: `{"title":"a","price":1,"ids":["00000000-0000-4000-8000-000000000000","x"]}`, field: "ids[1]"},
 		{name: "required", body: `{"price":1}`, field: "title", issue: "is required"},

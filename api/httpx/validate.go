@@ -2,7 +2,6 @@ package httpx
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -85,32 +84,54 @@ func issueFor(fe validator.FieldError) string {
 		return "must be lower-case letters, digits and single hyphens"
 	case "oneof":
 		return "must be one of: " + strings.ReplaceAll(p, " ", ", ")
-	case "min":
-		if isLengthKind(fe.Kind()) {
-			return fmt.Sprintf("must be at least %s characters", p)
-		}
-		return "must be at least " + p
-	case "max":
-		if isLengthKind(fe.Kind()) {
-			return fmt.Sprintf("must be at most %s characters", p)
-		}
-		return "must be at most " + p
+	case "min", "gte":
+		return bound(fe.Kind(), "at least", p)
+	case "max", "lte":
+		return bound(fe.Kind(), "at most", p)
 	case "len":
-		return fmt.Sprintf("must be exactly %s characters", p)
+		return bound(fe.Kind(), "exactly", p)
 	case "gt":
-		return "must be greater than " + p
-	case "gte":
-		return "must be at least " + p
+		return bound(fe.Kind(), "more than", p)
 	case "lt":
-		return "must be less than " + p
-	case "lte":
-		return "must be at most " + p
+		return bound(fe.Kind(), "fewer than", p)
 	case "numeric":
 		return "must contain only digits"
 	case "dive", "unique":
 		return "must not contain duplicates"
 	}
 	return "is invalid"
+}
+
+// bound says how a value of kind k must compare with n: a number by its
+// value ("must be at least 1"), a string by its characters, a list by its
+// items and an object by its entries ("must have at least 1 item").
+func bound(k reflect.Kind, relation, n string) string {
+	verb, unit := "have", ""
+	switch k {
+	case reflect.String:
+		verb, unit = "be", "character"
+	case reflect.Slice, reflect.Array:
+		unit = "item"
+	case reflect.Map:
+		unit = "entr"
+	default:
+		switch relation {
+		case "more than":
+			relation = "greater than"
+		case "fewer than":
+			relation = "less than"
+		}
+		return "must be " + relation + " " + n
+	}
+	switch {
+	case unit == "entr" && n == "1":
+		unit = "entry"
+	case unit == "entr":
+		unit = "entries"
+	case n != "1":
+		unit += "s"
+	}
+	return "must " + verb + " " + relation + " " + n + " " + unit
 }
 
 func isLengthKind(k reflect.Kind) bool {

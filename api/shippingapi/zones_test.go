@@ -3,7 +3,6 @@ package shippingapi_test
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/testkit"
@@ -103,39 +102,64 @@ func TestZoneConflicts(t *testing.T) {
 	_ = south
 }
 
-// Twenty admins claim the same state at once: exactly one zone gets it, the
-// others are 409 and leave no zone behind.
+// Twelve admins claim the same state at once, half by creating a zone,
+// half by moving an existing zone to it: exactly one gets it, the others are
+// 409 and change nothing (no zone left behind, the moved zones keep their
+// states). The requests start behind a barrier, and the test holds the
+// states table until all twelve wait on it inside their transactions, so
+// they provably race for the state.
 func TestConcurrentStateClaims(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, admin := testkit.MustAdmin(t, app, "admin")
-	const n = 20
-	statuses := make([]int, n)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			statuses[i] = app.Do(t, "POST", "/api/v1/admin/shipping/zones", testkit.Req{Token: admin,
-				Body: map[string]any{"name": fmt.Sprintf("Zone %d", i), "states": []string{"Goa"}, "isDefault": i%2 == 0}}).Status
-		}(i)
+	const n = 12 // under the pool's 20 connections: each waits holding one
+	existing := make([]zone, n/2)
+	for i := range existing {
+		existing[i] = mustZone(t, app, admin, map[string]any{"name": fmt.Sprintf("Old %d", i), "states": []string{region(i)}})
 	}
-	wg.Wait()
-	created := 0
+	hold := testkit.MustHoldTableLock(t, app.DatabaseURL, "shipping_zone_states")
+	statuses := make([]int, n)
+	wait := testkit.StartTogether(n, func(i int) {
+		if i%2 == 0 {
+			statuses[i] = app.Do(t, "POST", "/api/v1/admin/shipping/zones", testkit.Req{Token: admin,
+				Body: map[string]any{"name": fmt.Sprintf("Zone %d", i), "states": []string{"Goa"}, "isDefault": i%4 == 0}}).Status
+			return
+		}
+		statuses[i] = app.Do(t, "PATCH", "/api/v1/admin/shipping/zones/"+existing[i/2].ID, testkit.Req{Token: admin,
+			Body: map[string]any{"states": []string{"Goa", region(i / 2)}}}).Status
+	})
+	hold.WaitBlocked(n)
+	hold.Release()
+	wait()
+
+	won := 0
 	for _, s := range statuses {
 		switch s {
-		case http.StatusCreated:
-			created++
+		case http.StatusCreated, http.StatusOK:
+			won++
 		case http.StatusConflict:
 		default:
 			t.Fatalf("statuses %v", statuses)
 		}
 	}
-	var zones, goa int64
+	var zones, goa, rows int64
 	app.DB.Table("shipping_zones").Count(&zones)
 	app.DB.Table("shipping_zone_states").Where("state = 'Goa'").Count(&goa)
-	if created != 1 || zones != 1 || goa != 1 {
-		t.Fatalf("%d created, %d zones, %d Goa rows; statuses %v", created, zones, goa, statuses)
+	app.DB.Table("shipping_zone_states").Count(&rows)
+	created := 0
+	for _, s := range statuses {
+		if s == http.StatusCreated {
+			created++
+		}
 	}
+	// The old zones keep their state each; the winner adds Goa.
+	if won != 1 || goa != 1 || zones != int64(n/2+created) || rows != int64(n/2+1) {
+		t.Fatalf("%d won, %d zones, %d Goa rows, %d state rows; statuses %v", won, zones, goa, rows, statuses)
+	}
+}
+
+// region is the i-th of six states no other part of the test claims.
+func region(i int) string {
+	return []string{"Kerala", "Punjab", "Assam", "Bihar", "Sikkim", "Tripura"}[i]
 }
 
 // Bad input is a 400 naming the field, never a 500.

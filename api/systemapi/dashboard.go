@@ -17,7 +17,8 @@ const DashboardPath = "/api/v1/admin/queues"
 // mountDashboard serves asynqmon under /api/v1/admin/queues/ to super
 // admins only (cookie or bearer, through the admin guard like every admin
 // route). Its page and reads are GETs; its POST and DELETE calls (pause a
-// queue, retry or delete tasks) are audited as queue.manage.
+// queue, retry or delete tasks) are audited as queue.manage. Every answer
+// carries the console's security headers (dashboard_page.go).
 func mountDashboard(root *fiber.App, a *adminroute.Router, queues asynq.RedisConnOpt) {
 	var (
 		once    sync.Once
@@ -30,7 +31,7 @@ func mountDashboard(root *fiber.App, a *adminroute.Router, queues asynq.RedisCon
 			mon = asynqmon.New(asynqmon.Options{RootPath: DashboardPath, RedisConnOpt: queues})
 			handler = adaptor.HTTPHandler(mon)
 		})
-		return handler(c)
+		return secureDashboard(c, handler)
 	}
 	root.Hooks().OnShutdown(func() error {
 		once.Do(func() {}) // a dashboard never built stays unbuilt

@@ -21,9 +21,29 @@ type Amount int64
 // MulDivHalfUp multiplies in 128 bits.
 const MaxAmount Amount = 100_000_000_000_00
 
-// ErrFormat is returned for a number with more than two decimals, an exponent,
-// or a magnitude above MaxAmount.
-var ErrFormat = errors.New("must be a number with at most 2 decimal places")
+// ErrFormat matches (errors.Is) every error of a refused amount or rate: not
+// a number, more than two decimals, an exponent, or a magnitude above
+// MaxAmount. The error itself is a *FormatError saying which.
+var ErrFormat = errors.New("money: not an amount")
+
+// FormatError is why a JSON number was refused as an amount or a rate. Its
+// text is the issue an API client is shown ("must have at most 2 decimal
+// places"), so it names the one thing wrong with the value.
+type FormatError struct{ issue string }
+
+func (e *FormatError) Error() string { return e.issue }
+
+// Is makes every FormatError match ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+
+var (
+	errNotNumber = &FormatError{"must be a number"}
+	errString    = &FormatError{"must be a JSON number, not a string"}
+	errExponent  = &FormatError{"must be written without an exponent (1000, not 1e3)"}
+	errPrecision = &FormatError{"must have at most 2 decimal places"}
+	errTooLarge  = &FormatError{"must be at most " + MaxAmount.String()}
+	errTooSmall  = &FormatError{"must be at least -" + MaxAmount.String()}
+)
 
 // FromMajor returns the amount for a whole number of major units.
 func FromMajor(units int64) Amount { return Amount(units * 100) }
@@ -174,36 +194,48 @@ func formatHundredths(v int64) string {
 
 // parseHundredths parses a JSON number text into hundredths, exactly.
 // Trailing zeros beyond two decimals are accepted ("1.500"); anything else
-// with more precision, an exponent, or a value beyond MaxAmount is refused.
+// with more precision, an exponent, or a value beyond MaxAmount is refused
+// with a *FormatError naming which.
 func parseHundredths(s string) (int64, error) {
 	s = strings.TrimSpace(s)
-	if s == "" || s == "null" {
-		return 0, ErrFormat
+	switch {
+	case s == "" || s == "null":
+		return 0, errNotNumber
+	case s[0] == '"':
+		return 0, errString
 	}
 	neg := false
 	if s[0] == '-' {
 		neg, s = true, s[1:]
 	}
-	whole, frac, hasDot := strings.Cut(s, ".")
+	mantissa, _, hasExp := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, hasDot := strings.Cut(mantissa, ".")
 	if whole == "" || !allDigits(whole) || (hasDot && (frac == "" || !allDigits(frac))) {
-		return 0, ErrFormat
+		return 0, errNotNumber
+	}
+	if hasExp {
+		return 0, errExponent
 	}
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > 2 {
-		return 0, ErrFormat
+		return 0, errPrecision
 	}
 	for len(frac) < 2 {
 		frac += "0"
 	}
 	whole = strings.TrimLeft(whole, "0")
+	tooBig := errTooLarge
+	if neg {
+		tooBig = errTooSmall
+	}
 	if len(whole) > 12 {
-		return 0, ErrFormat
+		return 0, tooBig
 	}
 	w, _ := strconv.ParseInt("0"+whole, 10, 64)
 	f, _ := strconv.ParseInt(frac, 10, 64)
 	v := w*100 + f
 	if v > int64(MaxAmount) {
-		return 0, ErrFormat
+		return 0, tooBig
 	}
 	if neg {
 		v = -v

@@ -2,6 +2,7 @@ package money
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -46,6 +47,37 @@ func TestAmountJSON(t *testing.T) {
 				t.Fatalf("marshal got %s want %s", b, tt.out)
 			}
 		})
+	}
+}
+
+// A refused amount says what is wrong with it, and every refusal is ErrFormat.
+func TestAmountJSONIssues(t *testing.T) {
+	tests := []struct{ in, issue string }{
+		{"1.005", "must have at most 2 decimal places"},
+		{"0.0001", "must have at most 2 decimal places"},
+		{"1e3", "must be written without an exponent (1000, not 1e3)"},
+		{"1.5E+2", "must be written without an exponent (1000, not 1e3)"},
+		{`"10"`, "must be a JSON number, not a string"},
+		{"true", "must be a number"},
+		{"{}", "must be a number"},
+		{"1234567890123", "must be at most 100000000000"},
+		{"100000000000.01", "must be at most 100000000000"},
+		{"-1234567890123", "must be at least -100000000000"},
+	}
+	for _, tt := range tests {
+		var a Amount
+		err := a.UnmarshalJSON([]byte(tt.in))
+		if err == nil || err.Error() != tt.issue || !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: error %v, want %q (and ErrFormat)", tt.in, err, tt.issue)
+		}
+		var r Rate
+		if err := r.UnmarshalJSON([]byte(tt.in)); err == nil || err.Error() != tt.issue {
+			t.Errorf("rate %s: error %v, want %q", tt.in, err, tt.issue)
+		}
+	}
+	var a Amount
+	if err := a.UnmarshalJSON([]byte("100000000000")); err != nil || a != MaxAmount {
+		t.Fatalf("MaxAmount: %d, %v", a, err)
 	}
 }
 

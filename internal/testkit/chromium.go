@@ -10,7 +10,7 @@ import (
 
 // Chromium finds a Chromium binary for browser tests: $CHROMIUM, else
 // chromium, chromium-browser or google-chrome on PATH; "" when there is
-// none (`make chromium` installs one).
+// none (`make test-tools` installs one).
 func Chromium() string {
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
@@ -40,4 +40,21 @@ func RunChromium(tb testing.TB, bin string, args ...string) (stdout, stderr stri
 		tb.Fatalf("chromium: %v\n%s", err, errOut.String())
 	}
 	return out.String(), errOut.String()
+}
+
+// MustChromium returns Chromium for a browser test (see Chromium). Without
+// one the test skips, except when the environment variable CI is set: CI
+// installs it (scripts/test-tools.sh), so there a missing browser fails the
+// test instead of letting it pass unrun.
+func MustChromium(tb testing.TB) string {
+	tb.Helper()
+	bin := Chromium()
+	if bin != "" {
+		return bin
+	}
+	if os.Getenv("CI") != "" {
+		tb.Fatal("chromium not found, and CI is set: scripts/test-tools.sh (run by `make test`) installs it; or set CHROMIUM")
+	}
+	tb.Skip("chromium not installed (run `make test-tools` or scripts/test-tools.sh); skipping the browser check")
+	return ""
 }

@@ -15,18 +15,29 @@ export class Decimal {
   }
 }
 
-const AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+const NUMBER = /^(\d+)(?:\.(\d+))?$/;
+
+/** MAX_WHOLE is the largest amount the API accepts, in major units (money.MaxAmount). */
+const MAX_WHOLE = 100000000000n;
 
 /**
  * parseDecimal reads "1,234.50", "₹ 99" or "12.3" into a Decimal, or throws
- * an Error whose message says what is wrong (shown next to the field).
+ * an Error whose message says what is wrong (shown next to the field), in
+ * the server's words for the same value.
  */
 export function parseDecimal(input) {
   const text = String(input).replace(/[₹,\s]/g, '');
-  const m = AMOUNT.exec(text);
-  if (!m) throw new Error('must be a number with at most 2 decimal places');
+  if (/^-\d/.test(text)) throw new Error('must not be negative');
+  const m = NUMBER.exec(text);
+  if (!m) throw new Error('must be a number such as 499.50');
+  // Zeros past the second decimal change nothing ("12.500" is 12.50).
+  const frac = (m[2] || '').length > 2 ? m[2].replace(/0+$/, '').padEnd(2, '0') : (m[2] || '');
+  if (frac.length > 2) throw new Error('must have at most 2 decimal places');
   const whole = m[1].replace(/^0+(?=\d)/, '');
-  return new Decimal(m[2] ? `${whole}.${m[2]}` : whole);
+  if (BigInt(whole) > MAX_WHOLE || (BigInt(whole) === MAX_WHOLE && /[1-9]/.test(frac))) {
+    throw new Error(`must be at most ${MAX_WHOLE}`);
+  }
+  return new Decimal(frac ? `${whole}.${frac}` : whole);
 }
 
 /** toPaise converts a wire amount (a number with ≤ 2 decimals) to BigInt paise exactly, through its text. */

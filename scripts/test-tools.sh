@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the programs tests need besides Go, Postgres and Redis
+# (scripts/services.sh starts those), with apt-get when running as root on a
+# Debian/Ubuntu machine:
+#   chromium      the headless browser tests of the admin console, the API
+#                 reference page and the queue dashboard (testkit.MustChromium)
+#   pdftotext     (poppler-utils) reading the text of generated PDFs
+#   gcc           cgo, which the race detector of `make test` needs
+# Exits non-zero, naming what is missing, when it cannot install them: under
+# CI `make test` stops there; elsewhere the tests needing them skip.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null ||
+  missing+=(chromium)
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
+command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  echo "test-tools: please install ${missing[*]} (e.g. apt-get install -y ${missing[*]})" >&2; exit 1
+fi
+echo "test-tools: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null || {
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
