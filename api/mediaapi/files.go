@@ -17,15 +17,15 @@ import (
 const FilesPath = "/media"
 
 // publicKey is the only shape served: a rendition under products/, named
-// by its content. Uploads awaiting the worker (uploads/) and anything else
+// by its image and its content (media.renditionKey). Uploads awaiting the worker (uploads/) and anything else
 // in the directory are never served, and no path can climb out of it.
-var publicKey = regexp.MustCompile(`^products/[0-9a-f-]{36}/[0-9a-f-]{36}/([0-9a-f]{32})\.(jpg|png)$`)
+var publicKey = regexp.MustCompile(`^products/([0-9a-f]{32}-[0-9a-f]{16})\.(jpg|png)$`)
 
 var contentTypes = map[string]string{"jpg": "image/jpeg", "png": "image/png"}
 
 // serveFile answers GET and HEAD /media/{key} from dir: the type from the
 // stored format (never sniffed), immutable caching, an ETag from the name
-// (which is the content's hash), inline with a name made of that hash, and
+// (the image's id and the content's hash), inline with a name made of that hash, and
 // a policy that keeps a browser from running anything in it.
 func serveFile(dir *local.Store) fiber.Handler {
 	return func(c *fiber.Ctx) error {

@@ -93,10 +93,10 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 		// list are measured with images (media.go).
 		`INSERT INTO product_images (product_id, position, alt, status, format, byte_size, width, height, full_key, large_key, medium_key, thumb_key)
 		 SELECT p.id, k.n, p.title || ' ' || k.n, 'ready', 'jpeg', 3000000, 3000, 4000,
-		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'full') || '.jpg',
-		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'large') || '.jpg',
-		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'medium') || '.jpg',
-		        'products/' || p.id || '/' || k.id || '/' || md5(k.id::text || 'thumb') || '.jpg'
+		        'products/' || replace(k.id::text, '-', '') || '-' || left(md5(k.id::text || 'full'), 16) || '.jpg',
+		        'products/' || replace(k.id::text, '-', '') || '-' || left(md5(k.id::text || 'large'), 16) || '.jpg',
+		        'products/' || replace(k.id::text, '-', '') || '-' || left(md5(k.id::text || 'medium'), 16) || '.jpg',
+		        'products/' || replace(k.id::text, '-', '') || '-' || left(md5(k.id::text || 'thumb'), 16) || '.jpg'
 		 FROM products p CROSS JOIN LATERAL (SELECT gen_random_uuid() AS id, n FROM generate_series(0, 2) n) k`,
 		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-checkout-' || g FROM generate_series(1, %d) g`, carts),
 		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),

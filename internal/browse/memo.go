@@ -8,8 +8,12 @@ import (
 	"sync/atomic"
 )
 
-// memoBytes bounds the memory of the rendered pages kept in process.
-const memoBytes = 32 << 20
+// memoBytes bounds the memory of the rendered pages kept in process. It is
+// sized to hold every product page of a catalog of about ten thousand
+// products with their images: a memo smaller than the pages shoppers read
+// evicts on every miss and sends each read to Redis (docs/BENCHMARKS.md
+// "Storefront reads with images").
+const memoBytes = 64 << 20
 
 // memoEntryOverhead is what an entry costs besides its page's slices: the
 // map slot, the entry and the Page header. Counting it keeps a flood of

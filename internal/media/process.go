@@ -83,10 +83,15 @@ func (s *Service) render(ctx context.Context, source string) ([]imaging.Renditio
 	return rends, "", nil
 }
 
-// renditionKey names a rendition by its content, under its image.
+// renditionKey names a rendition by its image and its content: the image id
+// keeps two images' files apart (deleting one never removes a file another
+// shows, even of the same picture), and the content hash gives a changed
+// rendition a new name, so every name can be cached for ever. The name is
+// short because every URL of it is in each cached product page and list
+// entry, which the in-process memo holds for the whole catalog.
 func renditionKey(row models.ProductImage, r imaging.Rendition) string {
 	sum := sha256.Sum256(r.Data)
-	return fmt.Sprintf("products/%s/%s/%s.%s", row.ProductID, row.ID, hex.EncodeToString(sum[:16]), r.Ext)
+	return fmt.Sprintf("products/%s-%s.%s", hex.EncodeToString(row.ID[:]), hex.EncodeToString(sum[:8]), r.Ext)
 }
 
 // putRenditions writes each distinct rendition and returns the key of each
