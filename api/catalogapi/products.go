@@ -132,20 +132,33 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	shown := make([]uuid.UUID, len(rows))
+	for i := range rows {
+		shown[i] = rows[i].ID
+	}
+	thumbs, err := h.thumbnailsOf(c.UserContext(), shown)
+	if err != nil {
+		return err
+	}
 	data := make([]productListItem, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available}
+		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available,
+			Thumbnail: thumbs[r.ID]}
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }
 
-// productListItem is a product of the admin list, with its variants' stock.
+// productListItem is a product of the admin list, with its variants' stock
+// and its thumbnail.
 type productListItem struct {
 	productResponse
 	VariantCount int `json:"variantCount"`
 	OnHand       int `json:"onHand"`
 	Available    int `json:"available"`
+	// Thumbnail is the URL of its first ready image's 200 px rendition;
+	// nil without one.
+	Thumbnail *string `json:"thumbnail"`
 }
 
 func (h *handlers) getProduct(c *fiber.Ctx) error {
