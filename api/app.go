@@ -119,7 +119,7 @@ func New(a *app.App) *Server {
 	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})
 	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
 	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles,
-		Thumbnails: a.Media})
+		Images: a.Media})
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,

@@ -6,6 +6,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -61,6 +62,9 @@ type productDetailResponse struct {
 	Variants               []variantResponse       `json:"variants"`
 	Collections            []collectionRef         `json:"collections"`
 	CustomerGroupOverrides map[string]money.Amount `json:"customerGroupOverrides"`
+	// Images are all its images in position order, as GET
+	// /admin/products/{id}/images lists them.
+	Images []media.Image `json:"images"`
 }
 
 func newProduct(p *models.Product) productResponse {
@@ -170,7 +174,11 @@ func (h *handlers) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newProductDetail(d))
+	out, err := h.productDetail(c.UserContext(), d)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *handlers) updateProduct(c *fiber.Ctx) error {

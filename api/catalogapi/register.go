@@ -18,22 +18,22 @@ type Services struct {
 	Catalog   *catalog.Service
 	Discounts *discount.Admin
 	Bundles   *bundle.Service
-	// Thumbnails names the products' pictures in the product list and the
-	// variants lookup.
-	Thumbnails ThumbnailReader
+	// Images are the products' pictures in the product detail, the
+	// product list and the variants lookup.
+	Images ProductImages
 }
 
 // handlers holds the services behind the endpoints.
 type handlers struct {
-	catalog    *catalog.Service
-	discounts  *discount.Admin
-	bundles    *bundle.Service
-	thumbnails ThumbnailReader
+	catalog   *catalog.Service
+	discounts *discount.Admin
+	bundles   *bundle.Service
+	images    ProductImages
 }
 
 // Register mounts the catalog routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{catalog: svc.Catalog, discounts: svc.Discounts, bundles: svc.Bundles, thumbnails: svc.Thumbnails}
+	h := &handlers{catalog: svc.Catalog, discounts: svc.Discounts, bundles: svc.Bundles, images: svc.Images}
 	registerCatalog(a, h)
 	registerDiscounts(a, h)
 	registerBundles(a, h)

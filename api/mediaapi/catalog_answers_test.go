@@ -2,6 +2,7 @@ package mediaapi_test
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,11 +10,14 @@ import (
 	"github.com/gocommerce/shop/models"
 )
 
-// The admin product list and the variants lookup (api/catalogapi) carry
-// each product's thumbnail, its first ready image by position as GET
-// /admin/product-thumbnails answers it, and null without one: a console
-// page showing products asks for no thumbnails of its own.
-func TestListsCarryProductThumbnails(t *testing.T) {
+// The catalog's admin answers (api/catalogapi) carry the products'
+// pictures: the product detail (and the pricing change's answer, the same
+// detail) its images as GET /admin/products/{id}/images lists them; the
+// product list and the variants lookup each product's thumbnail, its first
+// ready image by position as GET /admin/product-thumbnails answers it, and
+// null without one. A console page showing products asks for no pictures
+// of its own.
+func TestCatalogAnswersCarryProductImages(t *testing.T) {
 	e := newEnv(t)
 	with, without := e.product(t), e.product(t)
 	for _, alt := range []string{"Front", "Back"} {
@@ -35,6 +39,21 @@ func TestListsCarryProductThumbnails(t *testing.T) {
 		t.Fatalf("thumbnails %v, want the image %s", thumbs.Data, back)
 	}
 	want := thumbs.Data[0]["thumb"]
+
+	listed := e.images(t, with.ID)
+	var detail struct {
+		Images []map[string]any `json:"images"`
+	}
+	e.do(t, http.MethodGet, "/products/"+with.ID.String(), nil).Expect(t, http.StatusOK).JSON(t, &detail)
+	if !reflect.DeepEqual(detail.Images, listed) || len(listed) != 2 || listed[0]["id"] != back {
+		t.Fatalf("the product detail's images %v, the images list %v", detail.Images, listed)
+	}
+	detail.Images = nil
+	e.do(t, http.MethodPatch, "/products/"+without.ID.String()+"/pricing", map[string]any{"price": 599}).
+		Expect(t, http.StatusOK).JSON(t, &detail)
+	if detail.Images == nil || len(detail.Images) != 0 {
+		t.Fatalf("the pricing answer of a product without images has images %v, want []", detail.Images)
+	}
 
 	var products struct {
 		Data []map[string]any `json:"data"`
