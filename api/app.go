@@ -118,10 +118,12 @@ func New(a *app.App) *Server {
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
 	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})
 	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
-	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles})
+	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles,
+		Images: a.Media})
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
-	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports})
+	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
+		Invoices: a.Invoices})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})

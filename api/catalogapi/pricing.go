@@ -31,5 +31,9 @@ func (h *handlers) updatePricing(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newProductDetail(d))
+	out, err := h.productDetail(c.UserContext(), d)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -61,6 +62,9 @@ type productDetailResponse struct {
 	Variants               []variantResponse       `json:"variants"`
 	Collections            []collectionRef         `json:"collections"`
 	CustomerGroupOverrides map[string]money.Amount `json:"customerGroupOverrides"`
+	// Images are all its images in position order, as GET
+	// /admin/products/{id}/images lists them.
+	Images []media.Image `json:"images"`
 }
 
 func newProduct(p *models.Product) productResponse {
@@ -132,20 +136,33 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	shown := make([]uuid.UUID, len(rows))
+	for i := range rows {
+		shown[i] = rows[i].ID
+	}
+	thumbs, err := h.thumbnailsOf(c.UserContext(), shown)
+	if err != nil {
+		return err
+	}
 	data := make([]productListItem, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available}
+		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available,
+			Thumbnail: thumbs[r.ID]}
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }
 
-// productListItem is a product of the admin list, with its variants' stock.
+// productListItem is a product of the admin list, with its variants' stock
+// and its thumbnail.
 type productListItem struct {
 	productResponse
 	VariantCount int `json:"variantCount"`
 	OnHand       int `json:"onHand"`
 	Available    int `json:"available"`
+	// Thumbnail is the URL of its first ready image's 200 px rendition;
+	// nil without one.
+	Thumbnail *string `json:"thumbnail"`
 }
 
 func (h *handlers) getProduct(c *fiber.Ctx) error {
@@ -157,7 +174,11 @@ func (h *handlers) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newProductDetail(d))
+	out, err := h.productDetail(c.UserContext(), d)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *handlers) updateProduct(c *fiber.Ctx) error {

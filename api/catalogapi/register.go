@@ -18,6 +18,9 @@ type Services struct {
 	Catalog   *catalog.Service
 	Discounts *discount.Admin
 	Bundles   *bundle.Service
+	// Images are the products' pictures in the product detail, the
+	// product list and the variants lookup.
+	Images ProductImages
 }
 
 // handlers holds the services behind the endpoints.
@@ -25,11 +28,12 @@ type handlers struct {
 	catalog   *catalog.Service
 	discounts *discount.Admin
 	bundles   *bundle.Service
+	images    ProductImages
 }
 
 // Register mounts the catalog routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{catalog: svc.Catalog, discounts: svc.Discounts, bundles: svc.Bundles}
+	h := &handlers{catalog: svc.Catalog, discounts: svc.Discounts, bundles: svc.Bundles, images: svc.Images}
 	registerCatalog(a, h)
 	registerDiscounts(a, h)
 	registerBundles(a, h)

@@ -26,11 +26,15 @@ type variantRef struct {
 	ProductPrice  money.Amount  `json:"productPrice"`
 	Inventory     int           `json:"inventory"`
 	Available     int           `json:"available"`
+	// ProductThumbnail is the URL of its product's thumbnail (as the
+	// product list's thumbnail); nil without one.
+	ProductThumbnail *string `json:"productThumbnail"`
 }
 
 // searchVariants is GET /admin/variants?search=&ids=&skus=&page=&limit=:
 // variants by part of their SKU or of their product's title, or by id or
-// exact SKU, ordered by product title and SKU. Errors: VALIDATION_ERROR.
+// exact SKU, ordered by product title and SKU, each with its product's
+// thumbnail. Errors: VALIDATION_ERROR.
 func (h *handlers) searchVariants(c *fiber.Ctx) error {
 	page, err := httpx.ParsePage(c)
 	if err != nil {
@@ -52,11 +56,19 @@ func (h *handlers) searchVariants(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	products := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		products[i] = r.ProductID
+	}
+	thumbs, err := h.thumbnailsOf(c.UserContext(), products)
+	if err != nil {
+		return err
+	}
 	data := make([]variantRef, len(rows))
 	for i, r := range rows {
 		data[i] = variantRef{ID: r.ID, ProductID: r.ProductID, ProductTitle: r.ProductTitle, ProductStatus: r.ProductStatus,
 			SKU: r.SKU, Size: r.Size, Color: r.Color, Price: r.Price, ProductPrice: r.ProductPrice,
-			Inventory: r.Inventory, Available: r.Available}
+			Inventory: r.Inventory, Available: r.Available, ProductThumbnail: thumbs[r.ProductID]}
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }

@@ -136,6 +136,17 @@ func TestConsoleProductImages(t *testing.T) {
 	b.open("/admin/orders/"+o.ID.String(), "Order "+o.OrderNumber)
 	b.waitUntil("thumbnails on the order's lines", `(() => { const i = [...document.querySelectorAll('main tbody .thumb-slot img')];
 		return i.length === 2 && i.every((x) => x.complete && x.naturalWidth > 0); })()`)
+
+	// Lines whose variants are gone (deleted after the order, variant_id
+	// is null) get no product thumbnail from the variants lookup: it is
+	// asked for by product.
+	if err := app.DB.Exec(`UPDATE order_items SET variant_id = NULL WHERE order_id = ?`, o.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.open("/admin/orders/"+o.ID.String(), "Order "+o.OrderNumber)
+	b.waitUntil("thumbnails on the order's lines, by product", `(() => { const i = [...document.querySelectorAll('main tbody .thumb-slot img')];
+		return i.length === 2 && i.every((x) => x.complete && x.naturalWidth > 0)
+			&& performance.getEntriesByType('resource').some((e) => e.name.includes('/api/v1/admin/product-thumbnails')); })()`)
 	b.check()
 }
 

@@ -20,8 +20,9 @@ type thumbnail struct {
 }
 
 // thumbnails is GET /admin/product-thumbnails?productIds=a,b: the first
-// ready image of each product that has one, for the console's product list
-// and order lines in one call.
+// ready image of each product that has one, in one call (the console asks
+// for the order lines whose variant no longer names a product thumbnail:
+// the product list and the variants lookup carry theirs).
 func (h *handlers) thumbnails(c *fiber.Ctx) error {
 	raw := strings.TrimSpace(c.Query("productIds"))
 	if raw == "" {
@@ -38,15 +39,15 @@ func (h *handlers) thumbnails(c *fiber.Ctx) error {
 	if len(ids) > maxThumbnailProducts {
 		return apperr.Invalid("productIds", "must name at most 100 products")
 	}
-	first, err := h.media.Showcase(c.UserContext(), h.media.DB(), ids, true)
+	thumbs, err := h.media.Thumbnails(c.UserContext(), ids)
 	if err != nil {
 		return err
 	}
 	out := []thumbnail{}
 	for _, id := range ids {
-		if imgs := first[id]; len(imgs) > 0 && imgs[0].Renditions.Thumb != nil {
-			out = append(out, thumbnail{ProductID: id, ImageID: imgs[0].ID, Alt: imgs[0].Alt, Thumb: *imgs[0].Renditions.Thumb})
-			delete(first, id) // a product named twice answers once
+		if t, ok := thumbs[id]; ok {
+			out = append(out, thumbnail{ProductID: id, ImageID: t.ImageID, Alt: t.Alt, Thumb: t.URL})
+			delete(thumbs, id) // a product named twice answers once
 		}
 	}
 	return c.JSON(fiber.Map{"data": out})

@@ -95,7 +95,8 @@ func (h *handlers) get(c *fiber.Ctx) error {
 	return h.detail(c, id)
 }
 
-// detail answers with order id's detail and its fulfilments.
+// detail answers with order id's detail, its fulfilments and its tax
+// documents.
 func (h *handlers) detail(c *fiber.Ctx, id uuid.UUID) error {
 	d, err := h.orders.Get(c.UserContext(), id)
 	if err != nil {
@@ -105,5 +106,11 @@ func (h *handlers) detail(c *fiber.Ctx, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newDetailView(d, fs))
+	docs, err := h.taxDocumentsOf(c, id)
+	if err != nil {
+		return err
+	}
+	v := newDetailView(d, fs)
+	v.TaxDocuments = docs
+	return c.JSON(v)
 }

@@ -27,17 +27,20 @@ type Services struct {
 	Fulfillments *fulfillment.Service
 	// Exports writes the CSV of the orders a filter selects.
 	Exports *orderexport.Service
+	// Invoices lists the tax documents an order's detail summarises.
+	Invoices TaxDocumentLister
 }
 
 type handlers struct {
 	orders    *order.Service
 	shipments *fulfillment.Service
 	exports   *orderexport.Service
+	invoices  TaxDocumentLister
 }
 
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports}
+	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports, invoices: svc.Invoices}
 	a.Get("/orders", rbac.OrdersRead, h.list)
 	// Before /orders/:orderId, which would take "export" for an id.
 	a.Get("/orders/export", rbac.OrdersRead, h.exportNow, adminroute.RateBucket(adminroute.Bulk))

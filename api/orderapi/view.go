@@ -111,6 +111,10 @@ type detailView struct {
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
 	BuyerName  string  `json:"buyerName"`
+
+	// TaxDocuments are its invoices and credit notes, newest first; nil
+	// (null) for a role that may not read tax documents.
+	TaxDocuments []taxDocumentView `json:"taxDocuments"`
 }
 
 // uuidPtr renders an optional id; nil stays null.

@@ -1,6 +1,7 @@
 // Product images in the console: the product page's images panel (upload
 // by picker or drag and drop with progress, reorder, alt text, variants,
-// delete) and the small thumbnails of the product list and order lines.
+// delete) and the small thumbnails of the product list and order lines
+// (drawn from the URLs the lists carry; asked for only when missing).
 // The API makes renditions in the background: the panel polls while an
 // image is processing.
 
@@ -12,15 +13,28 @@ import { badge, button, confirm, errorNotice, notice } from './ui.js';
 const BASE = '/api/v1/admin';
 const POLL_MS = 1500;
 
+/** thumbImage is a product's small picture in its slot, from its thumbnail URL; the slot stays empty without one. */
+export function thumbImage(url) {
+  return h('span', { class: 'thumb-slot', 'aria-hidden': 'true' }, url ? picture(url) : null);
+}
+
+function picture(url) {
+  return h('img', { class: 'thumb', src: url, alt: '', loading: 'lazy', width: 40, height: 40 });
+}
+
 /**
  * thumbnails returns a loader of product thumbnails: slot(productId) is an
- * element to place now, load() fills every slot with one API call.
+ * element to place now, drawn at once when known (product id → thumbnail
+ * URL or null, as the API's lists carry them); load() fills the slots of
+ * the other products with one API call, and makes none when every product
+ * was known.
  */
-export function thumbnails() {
+export function thumbnails(known = new Map()) {
   const slots = new Map();
   return {
     slot(productId) {
-      const el = h('span', { class: 'thumb-slot', 'aria-hidden': 'true' });
+      if (productId && known.has(productId)) return thumbImage(known.get(productId));
+      const el = thumbImage(null);
       if (productId) {
         if (!slots.has(productId)) slots.set(productId, []);
         slots.get(productId).push(el);
@@ -33,9 +47,7 @@ export function thumbnails() {
       try {
         const res = await api('GET', '/product-thumbnails?productIds=' + ids.map(encodeURIComponent).join(','));
         for (const t of res.data) {
-          for (const el of slots.get(t.productId) || []) {
-            replace(el, h('img', { class: 'thumb', src: t.thumb, alt: '', loading: 'lazy', width: 40, height: 40 }));
-          }
+          for (const el of slots.get(t.productId) || []) replace(el, picture(t.thumb));
         }
       } catch {
         // Thumbnails are decoration: a list without them still works.
@@ -57,6 +69,12 @@ export async function mediaPanel(p) {
   let timer = null;
 
   const fail = (err) => status.replaceChildren(errorNotice(err));
+  // draw shows images, and polls while one is processing.
+  const draw = (images) => {
+    replace(list, images.length ? images.map((img, i) => imageCard(img, i, images.length)) : h('li', { class: 'empty' }, 'No images yet.'));
+    if (images.some((img) => img.status === 'processing')) timer = setTimeout(refresh, POLL_MS);
+    else timer = 0;
+  };
   const refresh = async () => {
     clearTimeout(timer);
     if (!root.isConnected && timer !== null) return; // the page was left
@@ -67,9 +85,7 @@ export async function mediaPanel(p) {
       fail(err);
       return;
     }
-    replace(list, res.data.length ? res.data.map((img, i) => imageCard(img, i, res.data.length)) : h('li', { class: 'empty' }, 'No images yet.'));
-    if (res.data.some((img) => img.status === 'processing')) timer = setTimeout(refresh, POLL_MS);
-    else timer = 0;
+    draw(res.data);
   };
 
   const imageCard = (img, i, count) => {
@@ -185,6 +201,8 @@ export async function mediaPanel(p) {
     root.append(zone, uploads);
   }
   root.append(status, list);
-  await refresh();
+  // The product's detail carries its images: the first drawing costs no request.
+  if (Array.isArray(p.images)) draw(p.images);
+  else await refresh();
   return root;
 }

@@ -2,7 +2,8 @@
 // the GST split, payments, refunds, fulfilments, returns and one history of
 // all of them, and the actions the admin's role allows (status moves,
 // cancel, refund, fulfil with tracking, deliver). Three requests: the
-// order, its returns and the names of its variants.
+// order (with its tax documents), its returns and the names of its
+// variants (with their products' thumbnails).
 
 import { h } from '../dom.js';
 import { api, keyedSender } from '../api.js';
@@ -29,7 +30,9 @@ export async function orderPage({ params, rerender }) {
   const m = (v) => formatMoney(v, cur);
   const shipped = shippedByLine(o);
   const fulfilments = Array.isArray(o.fulfillments);
-  const thumbs = thumbnails();
+  // The variants lookup carries their products' thumbnails; only a line
+  // whose variant is gone asks for its product's.
+  const thumbs = thumbnails(new Map([...variants.values()].map((v) => [v.variant.productId, v.variant.productThumbnail || null])));
   queueMicrotask(() => thumbs.load()); // once the lines below asked for their slots
 
   return [
@@ -77,7 +80,7 @@ export async function orderPage({ params, rerender }) {
       section('Actions', actions(o, rerender))),
     fulfilments ? fulfilmentSection(o, rerender, title) : null,
     orderReturns(o, returns, rerender, variants),
-    await orderDocuments(o),
+    orderDocuments(o),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
       { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },

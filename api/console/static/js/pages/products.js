@@ -1,6 +1,7 @@
 // Products list (search by title, description or SKU; status, category;
-// paged) with each product's stock and category, bulk publish and archive
-// of the selected products, and the new-product form.
+// paged) with each product's thumbnail, stock and category, bulk publish
+// and archive of the selected products, and the new-product form. One
+// request, and the categories (kept for a minute).
 
 import { h } from '../dom.js';
 import { api, query as qs, referenceList, keyedSender } from '../api.js';
@@ -11,7 +12,7 @@ import { pageHead, table, link, linkButton, pager, badge, section, button, confi
 import { formatMoney } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session, currency } from '../session.js';
-import { thumbnails } from '../media.js';
+import { thumbImage } from '../media.js';
 
 /** categoryOptions lists categories for a select, with a leading blank choice. */
 export async function categoryOptions(blank = 'None') {
@@ -50,8 +51,6 @@ export async function productsPage({ query, rerender }) {
     box.addEventListener('change', () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
     return box;
   };
-  const thumbs = thumbnails();
-  queueMicrotask(() => thumbs.load()); // once the rows below asked for their slots
   return [
     pageHead('Products', allowed('POST', '/products') ? linkButton('/products/new', 'New product', 'primary') : null),
     filters({
@@ -70,7 +69,7 @@ export async function productsPage({ query, rerender }) {
     status,
     table([
       canBulk ? { label: 'Select', cell: choose } : null,
-      { label: 'Product', cell: (p) => h('span', { class: 'with-thumb' }, thumbs.slot(p.id), link('/products/' + p.id, p.title)) },
+      { label: 'Product', cell: (p) => h('span', { class: 'with-thumb' }, thumbImage(p.thumbnail), link('/products/' + p.id, p.title)) },
       { label: 'Status', cell: (p) => badge(p.status) },
       { label: 'Category', cell: (p) => (p.categoryId ? catName.get(p.categoryId) || '—' : '—') },
       { label: 'Stock', class: 'num', cell: (p) => stock(p) },
