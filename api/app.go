@@ -123,9 +123,9 @@ func New(a *app.App) *Server {
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
-		Invoices: a.Invoices})
+		Invoices: a.Invoices, Refunds: a.Refunds})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
-	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Customers: a.Customers, Currency: cfg.StoreCurrency,
+	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})

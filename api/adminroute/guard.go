@@ -24,7 +24,10 @@ const (
 	RefreshCookie = "admin_refresh_token"
 )
 
-const localPrincipal = "adminPrincipal"
+const (
+	localPrincipal = "adminPrincipal"
+	localAudit     = "adminAuditEntry"
+)
 
 // Limits are the per-admin requests per minute of each bucket.
 type Limits map[Bucket]int
@@ -61,7 +64,7 @@ func (g *Guard) protect(rt Route) fiber.Handler {
 		var entry *audit.Pending
 		if rt.Mutating() {
 			entry = openEntry(c, p, rt)
-			c.SetUserContext(audit.WithPending(c.UserContext(), entry))
+			c.Locals(localAudit, entry)
 		}
 		if err := c.Next(); err != nil {
 			return err
@@ -141,22 +144,41 @@ func ApplyLimit(c *fiber.Ctx, res ratelimit.Result) error {
 // SetAuditEntity names the entity a mutating request acted on, for routes
 // whose entity id is not a path parameter.
 func SetAuditEntity(c *fiber.Ctx, id string) {
-	if e := audit.PendingOf(c.UserContext()); e != nil && id != "" {
+	if e := auditEntry(c); e != nil && id != "" {
 		e.EntityID = id
 	}
 }
 
 // AddAuditMeta adds a key to the audit entry's metadata.
 func AddAuditMeta(c *fiber.Ctx, key string, v any) {
-	if e := audit.PendingOf(c.UserContext()); e != nil {
+	if e := auditEntry(c); e != nil {
 		e.Metadata[key] = v
 	}
 }
 
+// ActorOf is who makes the change a protected route's request asks for:
+// the administrator and the request's audit entry (nil on a route that
+// changes nothing), which the handler hands to the service that stages it
+// with the change (audit.Stage).
+func ActorOf(c *fiber.Ctx) audit.Actor {
+	var a audit.Actor
+	if p := PrincipalOf(c); p != nil {
+		a.AdminID = p.AdminID
+	}
+	a.Audit = auditEntry(c)
+	return a
+}
+
+// auditEntry is the audit entry of a mutating request, or nil.
+func auditEntry(c *fiber.Ctx) *audit.Pending {
+	e, _ := c.Locals(localAudit).(*audit.Pending)
+	return e
+}
+
 // openEntry starts the audit entry of a mutating request: the request body
 // (scrubbed when stored) and the entity of the route's path parameter. The
-// handler may add metadata and name the entity; a service may stage the
-// entry with its change (audit.Stage).
+// handler may add metadata and name the entity, and hands it to the
+// service (ActorOf), which may stage it with its change (audit.Stage).
 func openEntry(c *fiber.Ctx, p *identity.Principal, rt Route) *audit.Pending {
 	meta := map[string]any{}
 	var body map[string]any

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/models"
@@ -68,7 +69,7 @@ func (h *handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	sh := fulfillment.Shipment{Carrier: req.Carrier, TrackingNumber: req.TrackingNumber, TrackingURL: req.TrackingURL,
-		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, AdminID: adminroute.PrincipalOf(c).AdminID}
+		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c)}
 	if req.Items != nil {
 		sh.Items = make([]fulfillment.Item, len(*req.Items))
 		for i, it := range *req.Items {
@@ -85,18 +86,21 @@ func (h *handlers) create(c *fiber.Ctx) error {
 // deliver answers POST .../fulfillments/{fulfillmentId}/deliver with the
 // fulfilment.
 func (h *handlers) deliver(c *fiber.Ctx) error {
-	return h.act(c, h.svc.Deliver)
+	return h.onFulfillment(c, h.svc.Deliver)
 }
 
 // cancel answers POST .../fulfillments/{fulfillmentId}/cancel with the
 // fulfilment.
 func (h *handlers) cancel(c *fiber.Ctx) error {
-	return h.act(c, h.svc.Cancel)
+	return h.onFulfillment(c, h.svc.Cancel)
 }
 
-type action = func(ctx context.Context, orderID, id, adminID uuid.UUID) (*models.Fulfillment, error)
+// move is a service call that moves one fulfilment of an order.
+type move = func(ctx context.Context, orderID, id uuid.UUID, by audit.Actor) (*models.Fulfillment, error)
 
-func (h *handlers) act(c *fiber.Ctx, do action) error {
+// onFulfillment answers a route of one fulfilment (orderId, fulfillmentId)
+// with the fulfilment after do moved it.
+func (h *handlers) onFulfillment(c *fiber.Ctx, do move) error {
 	orderID, err := httpx.PathUUID(c, "orderId", "order")
 	if err != nil {
 		return err
@@ -105,7 +109,7 @@ func (h *handlers) act(c *fiber.Ctx, do action) error {
 	if err != nil {
 		return err
 	}
-	f, err := do(c.UserContext(), orderID, id, adminroute.PrincipalOf(c).AdminID)
+	f, err := do(c.UserContext(), orderID, id, adminroute.ActorOf(c))
 	if err != nil {
 		return err
 	}

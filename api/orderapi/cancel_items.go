@@ -31,7 +31,7 @@ func (h *handlers) cancelItems(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	cn := fulfillment.Cancellation{Note: req.Note, AdminID: adminroute.PrincipalOf(c).AdminID}
+	cn := fulfillment.Cancellation{Note: req.Note, By: adminroute.ActorOf(c)}
 	if req.Items != nil {
 		cn.Items = make([]fulfillment.Item, len(*req.Items))
 		for i, it := range *req.Items {

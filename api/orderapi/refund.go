@@ -41,7 +41,7 @@ func (h *handlers) refund(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := h.orders.Refund(c.UserContext(), id, order.RefundRequest{
+	res, err := h.refunds.Refund(c.UserContext(), id, order.RefundRequest{
 		Amount: req.Amount, Reason: req.Reason, InitiatePaymentRefund: req.InitiatePaymentRefund,
 		AdminID: adminroute.PrincipalOf(c).AdminID,
 	})

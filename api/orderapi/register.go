@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/refund"
 )
 
 // Audit actions.
@@ -22,13 +23,15 @@ const (
 // Services are what the order routes call.
 type Services struct {
 	Orders *order.Service
-	// Fulfillments shows an order's shipments in its detail and cancels its
-	// unshipped units.
+	// Fulfillments shows an order's shipments in its detail, ships and
+	// delivers it on a status move, and cancels its unshipped units.
 	Fulfillments *fulfillment.Service
 	// Exports writes the CSV of the orders a filter selects.
 	Exports *orderexport.Service
 	// Invoices lists the tax documents an order's detail summarises.
 	Invoices TaxDocumentLister
+	// Refunds refunds an order.
+	Refunds *refund.Service
 }
 
 type handlers struct {
@@ -36,11 +39,13 @@ type handlers struct {
 	shipments *fulfillment.Service
 	exports   *orderexport.Service
 	invoices  TaxDocumentLister
+	refunds   *refund.Service
 }
 
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports, invoices: svc.Invoices}
+	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports, invoices: svc.Invoices,
+		refunds: svc.Refunds}
 	a.Get("/orders", rbac.OrdersRead, h.list)
 	// Before /orders/:orderId, which would take "export" for an id.
 	a.Get("/orders/export", rbac.OrdersRead, h.exportNow, adminroute.RateBucket(adminroute.Bulk))

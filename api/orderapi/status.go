@@ -6,6 +6,7 @@ import (
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 )
 
 type statusRequest struct {
@@ -26,11 +27,25 @@ func (h *handlers) updateStatus(c *fiber.Ctx) error {
 	if err := httpx.Enum("status", req.Status, models.OrderStatuses...); err != nil {
 		return err
 	}
-	p := adminroute.PrincipalOf(c)
-	if _, err := h.orders.UpdateStatus(c.UserContext(), id, order.StatusChange{
-		Status: req.Status, Note: req.Note, AdminID: p.AdminID,
-	}); err != nil {
+	if err := h.moveStatus(c, id, req); err != nil {
 		return err
 	}
 	return h.detail(c, id)
+}
+
+// moveStatus makes the move to req.Status with its owner: shipping and
+// delivering are the fulfilments' moves, the others the order's
+// (docs/ARCHITECTURE.md).
+func (h *handlers) moveStatus(c *fiber.Ctx, id uuid.UUID, req statusRequest) error {
+	by := adminroute.ActorOf(c)
+	var err error
+	switch req.Status {
+	case models.OrderShipped:
+		_, err = h.shipments.ShipRest(c.UserContext(), id, req.Note, by)
+	case models.OrderDelivered:
+		_, err = h.shipments.DeliverAll(c.UserContext(), id, req.Note, by)
+	default:
+		_, err = h.orders.UpdateStatus(c.UserContext(), id, order.StatusChange{Status: req.Status, Note: req.Note, By: by})
+	}
+	return err
 }

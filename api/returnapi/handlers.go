@@ -211,7 +211,7 @@ func (h *handlers) receive(c *fiber.Ctx) error {
 // refund: POST /admin/returns/{returnId}/refund → the return, refunded.
 func (h *handlers) refund(c *fiber.Ctx) error {
 	return h.move(c, func(id uuid.UUID) (*returns.Return, error) {
-		r, err := h.returns.Refund(c.UserContext(), id, adminroute.PrincipalOf(c).AdminID)
+		r, err := h.refunds.RefundReturn(c.UserContext(), id, adminroute.PrincipalOf(c).AdminID)
 		if err == nil && r.Refund != nil {
 			adminroute.AddAuditMeta(c, "refundId", r.Refund.ID.String())
 		}

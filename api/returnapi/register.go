@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/refund"
 	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gofiber/fiber/v2"
 )
@@ -27,6 +28,8 @@ const (
 // Services are what the return routes call.
 type Services struct {
 	Returns *returns.Service
+	// Refunds refunds a received return.
+	Refunds *refund.Service
 	// Customers authenticates the storefront routes.
 	Customers *customer.Service
 	// Currency is STORE_CURRENCY, carried by every return answered.
@@ -38,12 +41,13 @@ type Services struct {
 
 type handlers struct {
 	returns  *returns.Service
+	refunds  *refund.Service
 	currency string
 }
 
 // Register mounts the customer routes on root and the admin routes on a.
 func Register(root fiber.Router, a *adminroute.Router, svc Services) {
-	h := &handlers{returns: svc.Returns, currency: svc.Currency}
+	h := &handlers{returns: svc.Returns, refunds: svc.Refunds, currency: svc.Currency}
 	auth := storeapi.RequireCustomer(svc.Customers)
 	// After the customer is known, so the key is the customer's (docs/DECISIONS.md "Idempotency-Key").
 	keyed := svc.Idempotency.Handler(storeapi.IdempotencyCaller)

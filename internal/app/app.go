@@ -34,6 +34,7 @@ import (
 	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
+	"github.com/gocommerce/shop/internal/refund"
 	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/internal/review"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -145,13 +146,16 @@ type App struct {
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *mail.Outbox
-	// Returns takes units of shipped orders back and refunds them through
-	// Orders; ReturnMailer sends the customers' emails about them.
+	// Returns takes units of shipped orders back (Refunds refunds them);
+	// ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
 	ReturnMailer *mail.Outbox
 	// Invoices issues the GST tax invoices and credit notes of fulfilments
 	// and refunds, renders them and reports them (docs/DECISIONS.md "Tax documents").
 	Invoices *invoice.Service
+	// Refunds refunds orders and returns, with what a refund changes in
+	// returns, invoices and fulfilments (package refund).
+	Refunds *refund.Service
 
 	// Back office.
 	Analytics *analytics.Service
@@ -374,19 +378,16 @@ func (a *App) build() error {
 	}, a.StockCache, log.With("component", "checkout"))
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
-	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"))
 	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
-	a.Fulfillments.UseInvoices(a.Invoices)
-	a.Orders.UseFulfilments(a.Fulfillments)
+	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
+	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
+	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
-	a.Returns = returns.New(a.DB, a.Orders, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
-	a.Fulfillments.UseReturns(a.Returns)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
-	a.Orders.OnRefund(a.Invoices.CreditRefund)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
-	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Orders, Duplicates: a.Checkout},
+	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 	a.System.UseTaxIdentity(a.Invoices)

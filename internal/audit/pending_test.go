@@ -5,21 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/uow"
 )
 
 // Stage adds the request's entry once, to the first change that stages it,
-// names the entity only when the route did not, and adds nothing outside a
-// request.
+// names the entity only when the route did not, and adds nothing without
+// an entry.
 func TestStageAddsTheEntryOnce(t *testing.T) {
-	var b database.Batch
-	if err := Stage(context.Background(), &b, "x"); err != nil || b.Len() != 0 {
+	b := uow.Within(context.Background(), nil)
+	if err := Stage(b, nil, "x"); err != nil || b.Len() != 0 {
 		t.Fatalf("no pending entry: %d statements, err %v", b.Len(), err)
 	}
 
 	p := &Pending{Entry: Entry{Action: "fulfillment.create", Metadata: map[string]any{"password": "hunter2", "carrier": "DHL"}}}
-	ctx := WithPending(context.Background(), p)
-	if err := Stage(ctx, &b, "f-1"); err != nil || b.Len() != 1 || !p.Staged() {
+	if err := Stage(b, p, "f-1"); err != nil || b.Len() != 1 || !p.Staged() {
 		t.Fatalf("staged: %d statements, staged %v, err %v", b.Len(), p.Staged(), err)
 	}
 	if sql := b.SQL(); !strings.Contains(sql, "INSERT INTO admin_audit_logs") {
@@ -28,13 +27,13 @@ func TestStageAddsTheEntryOnce(t *testing.T) {
 	if p.EntityID != "f-1" {
 		t.Fatalf("entity %q, want the created one", p.EntityID)
 	}
-	var again database.Batch
-	if err := Stage(ctx, &again, "f-2"); err != nil || again.Len() != 0 {
+	again := uow.Within(context.Background(), nil)
+	if err := Stage(again, p, "f-2"); err != nil || again.Len() != 0 {
 		t.Fatalf("second stage added %d statements", again.Len())
 	}
 
 	named := &Pending{Entry: Entry{Action: "order.status_update", EntityID: "o-1", Metadata: map[string]any{}}}
-	if err := Stage(WithPending(context.Background(), named), &again, "f-3"); err != nil || named.EntityID != "o-1" {
+	if err := Stage(again, named, "f-3"); err != nil || named.EntityID != "o-1" {
 		t.Fatalf("entity %q, want the route's o-1", named.EntityID)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -128,16 +129,16 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 		return nil, err
 	}
 	// The session row, its reservations and the cart's lock are written
-	// together, in one statement (database.Batch), after the checks.
-	var b database.Batch
-	if err := b.Create(tx, sess); err != nil {
+	// together, in one statement (a unit of work's flush), after the checks.
+	u := uow.Within(ctx, tx)
+	if err := u.Create(sess); err != nil {
 		return nil, wrap("create", err)
 	}
 	items := make([]stock.Item, len(priced.Lines))
 	for i, l := range priced.Lines {
 		items[i] = stock.Item{VariantID: l.VariantID, Quantity: l.Quantity}
 	}
-	if err := stock.ReserveStaged(tx, &b, sess.ID, items); err != nil {
+	if err := stock.StageReserve(u, sess.ID, items); err != nil {
 		return nil, err
 	}
 	if sess.DiscountID != nil {
@@ -145,8 +146,8 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 			return nil, err
 		}
 	}
-	stageCartLock(&b, c, sess.ID)
-	if err := b.Exec(tx); err != nil {
+	stageCartLock(u, c, sess.ID)
+	if err := u.Flush(); err != nil {
 		if database.IsUnique(err) {
 			return nil, apperr.Wrap(apperr.Conflict, "a checkout of this cart is already pending", err)
 		}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -62,10 +62,10 @@ func endSession(tx *gorm.DB, c *models.Cart, sessionID uuid.UUID, state string) 
 	return unlockCart(tx, c, sessionID)
 }
 
-// stageCartLock adds to b the lock of cart c for session sessionID: edits
-// are refused until the session ends (EnsureEditable).
-func stageCartLock(b *database.Batch, c *models.Cart, sessionID uuid.UUID) {
-	b.Add(`UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sessionID, c.ID)
+// stageCartLock stages in u the lock of cart c for session sessionID:
+// edits are refused until the session ends (EnsureEditable).
+func stageCartLock(u *uow.Unit, c *models.Cart, sessionID uuid.UUID) {
+	u.Update("carts", c.ID, `UPDATE carts SET locked_by = ?, updated_at = now() WHERE id = ?`, sessionID, c.ID)
 	c.LockedBy = &sessionID
 }
 

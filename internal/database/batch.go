@@ -1,29 +1,45 @@
 package database
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // Batch collects data-changing statements (INSERT, UPDATE or DELETE, with ?
 // placeholders; what they return is not read) and sends them as one
-// statement of writable common table expressions: one round trip to Postgres instead of one a
-// statement. On two cores a round trip costs about as much CPU, in the api
-// and in Postgres, as a small insert itself (docs/BENCHMARKS.md).
+// statement of writable common table expressions: one round trip to Postgres
+// instead of one a statement (docs/BENCHMARKS.md says what a round trip
+// costs).
 //
-// What one statement means for its parts: they share one snapshot and do not
-// see each other's rows, they run in no defined order, and no two may change
-// the same row. Triggers, foreign-key checks included, run when the whole
-// statement has, so a child row may name a parent inserted in the same batch.
-// A failing part fails them all, with that part's error.
+// The rules of one statement, which every part staged in it follows:
+//   - The parts share one snapshot: none sees another's rows, and a read made
+//     in the transaction before Exec sees none of them.
+//   - They run in no defined order.
+//   - No two may change the same row. Update, Updates and Create name the
+//     row they write, and a second part naming a row already staged is
+//     refused: Exec then fails with ErrRowTwice, running nothing. Add and
+//     Insert name no row; their parts are the caller's to keep apart.
+//   - Triggers, foreign-key checks included, run when the whole statement
+//     has, so a child row may name a parent inserted in the same batch.
+//   - A failing part fails them all, with that part's error.
 type Batch struct {
 	parts []string
 	args  []any
+	// rows are the rows Update and Create staged, by table and key, with
+	// the statement that staged each (for the error that refuses a second).
+	rows map[string]string
+	err  error
 }
+
+// ErrRowTwice is the error of a batch in which two parts change one row.
+var ErrRowTwice = errors.New("database.batch: two statements of one batch change the same row")
 
 // Add appends one statement and its arguments.
 func (b *Batch) Add(sql string, args ...any) {
@@ -31,8 +47,33 @@ func (b *Batch) Add(sql string, args ...any) {
 	b.args = append(b.args, args...)
 }
 
+// Update appends sql, an update of the one row of table whose key is key,
+// and its arguments. A second update (or create) of that row is refused
+// (see Batch).
+func (b *Batch) Update(table string, key any, sql string, args ...any) {
+	b.claim(table, key, sql)
+	b.Add(sql, args...)
+}
+
+// claim records that sql changes the row key of table, or records the
+// refusal when another part already does.
+func (b *Batch) claim(table string, key any, sql string) {
+	row := table + "/" + fmt.Sprint(key)
+	if first, taken := b.rows[row]; taken {
+		if b.err == nil {
+			b.err = fmt.Errorf("%w: %s, by %q and by %q", ErrRowTwice, row, first, sql)
+		}
+		return
+	}
+	if b.rows == nil {
+		b.rows = map[string]string{}
+	}
+	b.rows[row] = sql
+}
+
 // Insert adds one insert of len(rows) rows into table's columns: each row
-// holds a value per column. No rows adds nothing.
+// holds a value per column. No rows adds nothing. It is for several rows at
+// once, or rows of no model; one model's row is staged with Create.
 func (b *Batch) Insert(table string, columns []string, rows ...[]any) {
 	if len(rows) == 0 {
 		return
@@ -51,17 +92,57 @@ func (b *Batch) Insert(table string, columns []string, rows ...[]any) {
 	b.Add(sql.String(), args...)
 }
 
-// Create adds the insert GORM would send for value, a model pointer whose
-// primary key is set (GORM's dry run builds it: every column, serializers
-// applied; the batch reads no RETURNING back).
+// Create adds the insert GORM would send for value, a model pointer (or a
+// pointer to a slice of models): GORM's dry run builds it, every column,
+// serializers applied, its associations left out (the batch inserts that
+// row alone and reads no RETURNING back, so a key the table defaults is not
+// known to the caller). A single model whose key is set counts as changing
+// its row (see Batch).
 func (b *Batch) Create(tx *gorm.DB, value any) error {
-	stmt := tx.Session(&gorm.Session{DryRun: true}).Create(value).Statement
+	stmt := tx.Session(&gorm.Session{DryRun: true}).Omit(clause.Associations).Create(value).Statement
+	return b.addBuilt(stmt, value, "create")
+}
+
+// Updates adds the update GORM would send to set columns (column names,
+// constants of the caller's code) of the row of model, a model pointer
+// whose primary key is set; it counts as changing that row (see Batch).
+func (b *Batch) Updates(tx *gorm.DB, model any, columns map[string]any) error {
+	stmt := tx.Session(&gorm.Session{DryRun: true}).Model(model).Updates(columns).Statement
+	return b.addBuilt(stmt, model, "updates")
+}
+
+// addBuilt adds stmt, which GORM built for value in a dry run, claiming
+// value's row when value is one model with its key set.
+func (b *Batch) addBuilt(stmt *gorm.Statement, value any, op string) error {
 	if stmt.Error != nil {
-		return fmt.Errorf("database.batch: %w", stmt.Error)
+		return fmt.Errorf("database.batch: %s: %w", op, stmt.Error)
+	}
+	sql := numbered.ReplaceAllString(stmt.SQL.String(), "?")
+	if key, ok := primaryKey(stmt, value); ok {
+		b.claim(stmt.Table, key, sql)
 	}
 	// GORM numbers its placeholders; the batch numbers them all at Exec.
-	b.Add(numbered.ReplaceAllString(stmt.SQL.String(), "?"), stmt.Vars...)
+	b.Add(sql, stmt.Vars...)
 	return nil
+}
+
+// primaryKey is the key of the row of value, one model, as text: its
+// primary key fields' values joined; ok is false for a slice or a key
+// left to the table's default.
+func primaryKey(stmt *gorm.Statement, value any) (string, bool) {
+	v := reflect.Indirect(reflect.ValueOf(value))
+	if stmt.Schema == nil || v.Kind() != reflect.Struct || len(stmt.Schema.PrimaryFields) == 0 {
+		return "", false
+	}
+	parts := make([]string, len(stmt.Schema.PrimaryFields))
+	for i, f := range stmt.Schema.PrimaryFields {
+		key, zero := f.ValueOf(stmt.Context, v)
+		if zero {
+			return "", false
+		}
+		parts[i] = fmt.Sprint(key)
+	}
+	return strings.Join(parts, "/"), true
 }
 
 // numbered matches the $n placeholders of a statement GORM built.
@@ -70,8 +151,12 @@ var numbered = regexp.MustCompile(`\$[0-9]+`)
 // Len is the number of statements added.
 func (b *Batch) Len() int { return len(b.parts) }
 
-// Exec sends the statements in tx; none is a no-op.
+// Exec sends the statements in tx; none is a no-op. A batch that refused a
+// part (ErrRowTwice) sends nothing and returns that error.
 func (b *Batch) Exec(tx *gorm.DB) error {
+	if b.err != nil {
+		return b.err
+	}
 	switch len(b.parts) {
 	case 0:
 		return nil

@@ -3,30 +3,37 @@ package fulfillment
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/mail"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
-// stageEmail adds the row of fulfilment f's shipment email to b: it exists
-// exactly when the fulfilment does, and the worker sends it (Mailer).
-func stageEmail(b *database.Batch, o *models.Order, f *models.Fulfillment) {
-	b.Insert("customer_emails", []string{"kind", "ref", "customer_id", "created_at"},
-		[]any{models.EmailFulfillmentTracking, f.ID.String(), o.CustomerID, f.CreatedAt})
+// stageEmail stages the row of fulfilment f's shipment email in u: it
+// exists exactly when the fulfilment does, and the worker sends it
+// (Mailer), nudged once u commits.
+func stageEmail(u *uow.Unit, o *models.Order, f *models.Fulfillment) error {
+	customer := o.CustomerID
+	if err := u.Create(&models.CustomerEmail{Kind: models.EmailFulfillmentTracking, Ref: f.ID.String(), CustomerID: &customer,
+		CreatedAt: f.CreatedAt}); err != nil {
+		return err
+	}
+	u.AfterCommit("fulfillment.emails", nudgeEmails)
+	return nil
 }
 
 // nudgeEmails asks the worker to send the shipment emails now; a failure is
 // only logged, the scheduler's sweep sends them anyway.
-func (s *Service) nudgeEmails(ctx context.Context) {
+func nudgeEmails(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
 	task, opts := tasks.NewFulfillmentEmailsTask(time.Now())
-	if err := tasks.Enqueue(ctx, s.queue, task, opts...); err != nil {
-		s.log.WarnContext(ctx, "shipment email nudge failed; the sweep will send it", "err", err)
+	if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
+		log.WarnContext(ctx, "shipment email nudge failed; the sweep will send it", "err", err)
 	}
 }
 

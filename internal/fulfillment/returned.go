@@ -7,26 +7,12 @@ import (
 	"gorm.io/gorm"
 )
 
-// Returns tells which units of an order its live returns hold
-// (docs/DECISIONS.md "Returns"). The composition root sets it
-// (internal/returns), which keeps the rule of what a live return holds in
-// one place.
-type Returns interface {
-	// Held returns, per order line of order orderID (locked in tx by the
-	// caller), the live returns holding units of it, oldest first.
-	Held(tx *gorm.DB, orderID uuid.UUID) (map[uuid.UUID][]Hold, error)
-}
-
 // Hold is the units of one order line that one live return holds.
 type Hold struct {
 	ReturnID uuid.UUID
 	Status   string
 	Units    int
 }
-
-// UseReturns makes Cancel refuse a fulfilment whose units are in a live
-// return.
-func (s *Service) UseReturns(r Returns) { s.returns = r }
 
 // checkNotReturned refuses to cancel fulfilment f of the locked order while
 // units of it are in a live return: the return takes them back (received
@@ -36,9 +22,6 @@ func (s *Service) UseReturns(r Returns) { s.returns = r }
 // cannot account for is this fulfilment's. Errors: CONFLICT naming the
 // returns of the line.
 func (s *Service) checkNotReturned(tx *gorm.DB, orderID uuid.UUID, f *models.Fulfillment) error {
-	if s.returns == nil {
-		return nil
-	}
 	held, err := s.returns.Held(tx, orderID)
 	if err != nil || len(held) == 0 {
 		return err

@@ -8,13 +8,12 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 )
 
 // Why unshipped units were cancelled: the reason of order.items_cancelled.
@@ -26,9 +25,9 @@ const (
 // Cancellation asks to cancel unshipped units of an order.
 type Cancellation struct {
 	// Items are the units cancelled; nil cancels every unfulfilled unit.
-	Items   []Item
-	Note    string
-	AdminID uuid.UUID
+	Items []Item
+	Note  string
+	By    audit.Actor
 }
 
 // CancelUnfulfilled cancels units of order orderID that have not shipped
@@ -42,39 +41,41 @@ type Cancellation struct {
 // order or named twice, more units than unfulfilled).
 func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Cancellation) error {
 	var o models.Order
-	return s.change(ctx, orderID, &o, func(tx *gorm.DB) error {
+	return s.change(ctx, orderID, &o, func(u *uow.Unit) error {
 		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
 			return apperr.Conflictf("an order that is %s has no units to cancel", o.Status).
 				WithDetails(map[string]any{"status": o.Status, "allowed": []string{models.OrderConfirmed, models.OrderProcessing}})
 		}
-		ls, err := lines(tx, o.ID)
+		ls, err := lines(u.Tx(), o.ID)
 		if err != nil {
 			return err
 		}
-		items, err := pick(ls, c.Items)
+		items, err := chooseUnits(ls, c.Items)
 		if err != nil {
 			return err
 		}
-		var b database.Batch
-		if err := stageRelease(tx, &b, &o, ls, items, cancelledByAdmin, c.Note, c.AdminID); err != nil {
+		if err := stageRelease(u, &o, ls, items, cancelledByAdmin, c.Note, c.By.AdminID); err != nil {
 			return err
 		}
-		if err := audit.Stage(tx.Statement.Context, &b, o.ID.String()); err != nil {
-			return err
-		}
-		if err := b.Exec(tx); err != nil {
-			return fmt.Errorf("fulfillment.cancel_unfulfilled: %w", err)
-		}
-		return nil
+		return audit.Stage(u, c.By.Audit, o.ID.String())
 	})
 }
 
-// ReleaseUnshipped cancels every unshipped unit of the order o locked in tx,
-// which a refund has just made refunded in full (order.Fulfilments: the
-// order refund calls it in its transaction). ch.Note is the refund's
-// reason. An order with nothing left to ship is left as it is.
-func (s *Service) ReleaseUnshipped(tx *gorm.DB, o *models.Order, ch order.StatusChange) error {
-	ls, err := lines(tx, o.ID)
+// StageReleaseUnshipped stages in u the cancel of every unshipped unit of
+// the locked order o when o is refunded in full and still holds them
+// (confirmed or processing, part of it shipped: a refund that made it so,
+// package refund, or a cancelled fulfilment of such an order, Cancel), so
+// they neither stay committed for ever nor can be fulfilled
+// (docs/DECISIONS.md "Returned units and unshipped units"). Shipped units
+// stay as they are: they left, and come back by a return. note is the
+// history's (the refund's reason). Any other order, or one with nothing left
+// to ship, is left as it is. The release changes the order's row, which the
+// change has already staged: it flushes u first when it acts.
+func StageReleaseUnshipped(u *uow.Unit, o *models.Order, note string, adminID uuid.UUID) error {
+	if o.PaymentStatus != models.PaymentRefunded || !order.HoldsStock(o.Status) {
+		return nil
+	}
+	ls, err := lines(u.Tx(), o.ID)
 	if err != nil {
 		return err
 	}
@@ -87,21 +88,17 @@ func (s *Service) ReleaseUnshipped(tx *gorm.DB, o *models.Order, ch order.Status
 	if len(items) == 0 {
 		return nil
 	}
-	var b database.Batch
-	if err := stageRelease(tx, &b, o, ls, items, cancelledByFullRefund, ch.Note, ch.AdminID); err != nil {
+	if err := u.Flush(); err != nil {
 		return err
 	}
-	if err := b.Exec(tx); err != nil {
-		return fmt.Errorf("fulfillment.release_unshipped: %w", err)
-	}
-	return nil
+	return stageRelease(u, o, ls, items, cancelledByFullRefund, note, adminID)
 }
 
-// stageRelease stages in b the cancel of items (checked against ls, the
+// stageRelease stages in u the cancel of items (checked against ls, the
 // lines of the locked order o): the lines' cancelled units, the
 // commitment released, the order's statuses, its history (a status move
 // or, without one, a note) and order.items_cancelled. ls is updated.
-func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, items []Item, why, note string, adminID uuid.UUID) error {
+func stageRelease(u *uow.Unit, o *models.Order, ls []line, items []Item, why, note string, adminID uuid.UUID) error {
 	byID := make(map[uuid.UUID]int, len(items))
 	for _, it := range items {
 		byID[it.OrderItemID] = it.Quantity
@@ -112,7 +109,7 @@ func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, it
 	for i := range ls {
 		l := &ls[i]
 		if q := byID[l.ID]; q > 0 {
-			b.Add(`UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`, q, l.ID)
+			u.Update("order_items", l.ID, `UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`, q, l.ID)
 			if l.VariantID != nil { // a deleted variant's line holds no stock
 				units = append(units, stock.Item{VariantID: *l.VariantID, Quantity: q})
 			}
@@ -122,7 +119,7 @@ func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, it
 		}
 		left += l.Quantity
 	}
-	stock.StageUncommit(b, units)
+	stock.StageUncommit(u, units)
 
 	fs := status(ls)
 	var steps []string
@@ -130,19 +127,18 @@ func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, it
 	case left == 0: // nothing shipped, nothing left: nothing was sold after all
 		steps = []string{models.OrderCancelled}
 	case fs != models.FulfillmentUnfulfilled:
-		var open int64
-		if err := tx.Model(&models.Fulfillment{}).Where("order_id = ? AND status = ?", o.ID, models.ShipmentShipped).
-			Count(&open).Error; err != nil {
-			return fmt.Errorf("fulfillment.release: %w", err)
+		open, err := openFulfillments(u, o)
+		if err != nil {
+			return err
 		}
-		steps = settledPath(o.Status, fs, open)
+		steps = statusPath(o.Status, fs, open)
 	}
 	text := historyNote(why, what, note)
 	if len(steps) == 0 {
-		order.StageNote(b, o, text, adminID)
+		if err := order.StageNote(u, o, text, adminID); err != nil {
+			return err
+		}
 	}
-	// fulfillment_status always: the row's updated_at moves with its lines.
-	also := map[string]any{"fulfillment_status": fs}
 	now := time.Now().UTC()
 	ev := itemsCancelledEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, Reason: why,
 		Note: note, FulfillmentStatus: fs, CancelledAt: now}
@@ -153,12 +149,13 @@ func stageRelease(tx *gorm.DB, b *database.Batch, o *models.Order, ls []line, it
 	if len(steps) > 0 {
 		ev.Status = steps[len(steps)-1]
 	}
-	if err := order.StagePath(tx.Statement.Context, b, o, steps, text, adminID, also,
-		outbox.Draft{Type: outbox.OrderItemsCancelled, Data: ev}); err != nil {
+	// fulfillment_status always: the row's updated_at moves with its lines.
+	if err := order.StageMoves(u, o, steps, text, adminID, map[string]any{"fulfillment_status": fs}); err != nil {
 		return err
 	}
 	o.FulfillmentStatus = fs
-	return nil
+	_, err := outbox.Stage(u, outbox.Draft{Type: outbox.OrderItemsCancelled, Data: ev})
+	return err
 }
 
 // historyNote is the order history's note of a cancel of units.

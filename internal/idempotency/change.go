@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 )
 
 // A keyed request's answer is kept after its change commits, in another
@@ -24,18 +24,19 @@ var ErrTakenOver = apperr.New(apperr.Conflict, "this request took too long and a
 	"nothing was changed by it").WithDetails(map[string]any{"field": "Idempotency-Key", "issue": "taken over"})
 
 // RecordChange records ref (the id of what the change made) as the change
-// of the keyed request ctx serves, in tx, the change's own transaction, so
-// that it commits or rolls back with the change. Without a key it does
-// nothing. Errors: ErrTakenOver (CONFLICT: return it, so tx rolls back),
-// database failures.
-func RecordChange(ctx context.Context, tx *gorm.DB, ref string) error {
-	run, ok := runOf(ctx)
+// of the keyed request u's context serves, in u's transaction, so that it
+// commits or rolls back with the change. Without a key it does nothing. It
+// runs at once, not staged: its row count tells a request taken over.
+// Errors: ErrTakenOver (CONFLICT: return it, so u rolls back), database
+// failures.
+func RecordChange(u *uow.Unit, ref string) error {
+	run, ok := runOf(u.Context())
 	if !ok || run.Lease == uuid.Nil {
 		return nil
 	}
 	// The row lock this takes is held to the commit: a retry taking the key
 	// over waits for it and then finds ref (Begin).
-	res := tx.Exec(`UPDATE idempotency_keys SET change_ref = ?
+	res := u.Tx().Exec(`UPDATE idempotency_keys SET change_ref = ?
 		WHERE caller = ? AND method = ? AND route = ? AND key = ? AND lease_id = ? AND state = 'running'`,
 		ref, run.Caller, run.Method, run.Route, run.Key, run.Lease)
 	if res.Error != nil {

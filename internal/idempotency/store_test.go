@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/internal/uow"
 	"gorm.io/gorm"
 )
 
@@ -96,7 +97,7 @@ func TestRecordedChangeReachesTheRetry(t *testing.T) {
 	hash := idempotency.Fingerprint("/orders/1/fulfillments", []byte(`{}`))
 	record := func(c idempotency.Claim, ref string) error {
 		run := idempotency.WithRun(ctx, idempotency.Run{Scope: sc, Lease: c.Lease})
-		return db.Transaction(func(tx *gorm.DB) error { return idempotency.RecordChange(run, tx, ref) })
+		return db.Transaction(func(tx *gorm.DB) error { return idempotency.RecordChange(uow.Within(run, tx), ref) })
 	}
 
 	slow, _ := store.Begin(ctx, sc, hash)
@@ -112,7 +113,7 @@ func TestRecordedChangeReachesTheRetry(t *testing.T) {
 	// The retry's change is committing when the next takeover comes.
 	tx := db.Begin()
 	run := idempotency.WithRun(ctx, idempotency.Run{Scope: sc, Lease: retry.Lease})
-	if err := idempotency.RecordChange(run, tx, "f-1"); err != nil {
+	if err := idempotency.RecordChange(uow.Within(run, tx), "f-1"); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(1100 * time.Millisecond)

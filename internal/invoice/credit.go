@@ -5,37 +5,37 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
-// CreditRefund is the order refunds' hook (order.OnRefund): a processed
-// refund of invoiced value issues credit notes in the refund's transaction,
-// with the order locked. A return's refund credits the units received and,
+// StageRefundCredit stages in u, the unit counting processed refund rf of
+// the locked order o (package refund), the credit notes of the invoiced
+// value it returns. A return's refund credits the units received and,
 // with refundShipping, the shipping, at what was refunded for them (spread
 // over them in proportion when the refund was less); an order refund
 // spreads its amount over the invoice lines in proportion to what is left
 // of each. Value never invoiced (nothing shipped yet, or shipped before the
 // tax identity was set) gets no credit note. Errors: CONFLICT (the credit
 // note series is full).
-func (s *Service) CreditRefund(tx *gorm.DB, o *models.Order, rf *models.Refund) error {
-	lines, err := openLines(tx, o.ID)
+func (s *Service) StageRefundCredit(u *uow.Unit, o *models.Order, rf *models.Refund) error {
+	lines, err := openLines(u.Tx(), o.ID)
 	if err != nil || len(lines) == 0 {
 		return err
 	}
 	var pieces []piece
 	if rf.ReturnID != nil {
-		if pieces, err = returnPieces(tx, o, rf, lines); err != nil {
+		if pieces, err = returnPieces(u.Tx(), o, rf, lines); err != nil {
 			return err
 		}
 	} else {
 		pieces = takeValue(lines, rf.Amount)
 	}
 	rid := rf.ID
-	return s.issueCredits(tx, o, pieces, func(doc *models.TaxDocument) {
+	return s.stageCredits(u, o, pieces, func(doc *models.TaxDocument) {
 		doc.RefundID, doc.Reason = &rid, rf.Reason
 	})
 }
@@ -77,12 +77,12 @@ func returnPieces(tx *gorm.DB, o *models.Order, rf *models.Refund, lines []*open
 	return out, nil
 }
 
-// CreditCancelledFulfillment issues the credit note of a fulfilment
-// cancelled while in transit: it takes back all that is left of the
-// fulfilment's invoice, in the cancellation's transaction (order locked).
-// A fulfilment without an invoice needs none. Errors: CONFLICT (series full).
-func (s *Service) CreditCancelledFulfillment(tx *gorm.DB, o *models.Order, f *models.Fulfillment) error {
-	lines, err := openLines(tx, o.ID)
+// StageFulfillmentCredit stages the credit note of fulfilment f of the
+// locked order o, cancelled while in transit, in u, the cancellation's
+// unit: it takes back all that is left of the fulfilment's invoice. A
+// fulfilment without an invoice needs none. Errors: CONFLICT (series full).
+func (s *Service) StageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment) error {
+	lines, err := openLines(u.Tx(), o.ID)
 	if err != nil {
 		return err
 	}
@@ -96,15 +96,15 @@ func (s *Service) CreditCancelledFulfillment(tx *gorm.DB, o *models.Order, f *mo
 		}
 	}
 	fid := f.ID
-	return s.issueCredits(tx, o, pieces, func(doc *models.TaxDocument) {
+	return s.stageCredits(u, o, pieces, func(doc *models.TaxDocument) {
 		doc.FulfillmentID, doc.Reason = &fid, "shipment cancelled in transit"
 	})
 }
 
-// issueCredits issues one credit note per GSTIN that issued the invoices
-// pieces reduce (a store that changed its GSTIN credits each invoice under
-// the GSTIN that issued it), with mark applied, and runs them in tx.
-func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mark func(*models.TaxDocument)) error {
+// stageCredits stages in u one credit note per GSTIN that issued the
+// invoices pieces reduce (a store that changed its GSTIN credits each
+// invoice under the GSTIN that issued it), with mark applied.
+func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mark func(*models.TaxDocument)) error {
 	var gstins []string
 	byGSTIN := map[string][]piece{}
 	for _, p := range pieces {
@@ -121,12 +121,11 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 		return nil
 	}
 	var cur identity
-	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
+	if err := u.Tx().Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
 		FROM tax_settings`).Scan(&cur).Error; err != nil {
 		return fmt.Errorf("invoice.credit: identity: %w", err)
 	}
 	now := s.now()
-	var b database.Batch
 	for _, g := range gstins {
 		ps := byGSTIN[g]
 		// Under the current GSTIN: its current details and prefix; under
@@ -162,12 +161,9 @@ func (s *Service) issueCredits(tx *gorm.DB, o *models.Order, pieces []piece, mar
 			}
 		}
 		mark(doc)
-		if err := stage(tx.Statement.Context, &b, o, doc, prefix, refs); err != nil {
+		if err := stage(u, o, doc, prefix, refs); err != nil {
 			return err
 		}
-	}
-	if err := b.Exec(tx); err != nil {
-		return fmt.Errorf("invoice.credit: %w", err)
 	}
 	return nil
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -78,13 +78,13 @@ func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
 }
 
 // StageFulfillmentInvoice stages the tax invoice of fulfilment f of the
-// locked order o, which ships sh, in b (the fulfilment's own statement):
+// locked order o, which ships sh, in u (the fulfilment's own statement):
 // its lines at the units' amounts, the shipping on the first live
-// shipment, and invoice.issued. Its number is given when tx commits
+// shipment, and invoice.issued. Its number is given when u commits
 // (migration 00030, tax_documents_number): the series row is locked only
 // for that moment. Nothing without a tax identity.
-func (s *Service) StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *models.Order, f *models.Fulfillment, sh Shipment) error {
-	id, err := s.identityAt(tx, sh.SettingsAt)
+func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillment, sh Shipment) error {
+	id, err := s.identityAt(u.Tx(), sh.SettingsAt)
 	if err != nil || id.GSTIN == "" {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Service) StageFulfillmentInvoice(tx *gorm.DB, b *database.Batch, o *mod
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return stage(tx.Statement.Context, b, o, doc, id.InvoicePrefix, nil)
+	return stage(u, o, doc, id.InvoicePrefix, nil)
 }
 
 // describe is a goods line's description: the order line's title (product

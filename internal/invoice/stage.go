@@ -1,12 +1,11 @@
 package invoice
 
 import (
-	"context"
 	"time"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -45,17 +44,19 @@ type IssuedEvent struct {
 	Currency      string       `json:"currency"`
 }
 
-// stage adds doc (numbered at commit: its number holds the stem
+// stage stages doc (numbered at commit: its number holds the stem
 // "{prefix}/{financial year}/" until then), its lines and its event (whose
-// number is filled in at commit too) to b.
-func stage(ctx context.Context, b *database.Batch, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+// number is filled in at commit too) in u. The columns are listed: the
+// serial must be NULL until the commit's trigger gives it, which the
+// model's int cannot say.
+func stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
 	doc.Number = prefix + "/" + doc.FinancialYear + "/"
-	ids, err := outbox.Stage(ctx, b, issuedDraft(o, doc, refs))
+	ids, err := outbox.Stage(u, issuedDraft(o, doc, refs))
 	if err != nil {
 		return err
 	}
 	doc.EventID = &ids[0]
-	b.Insert("tax_documents", documentColumns, []any{doc.ID, doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear,
+	u.Insert("tax_documents", documentColumns, []any{doc.ID, doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear,
 		nil, doc.IssuedAt, doc.OrderID, doc.FulfillmentID, doc.RefundID, doc.Supplier, doc.Recipient, doc.RecipientGSTIN,
 		doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST, doc.IGST, doc.Total,
 		doc.Currency, doc.Reason, doc.EventID})
@@ -65,7 +66,7 @@ func stage(ctx context.Context, b *database.Batch, o *models.Order, doc *models.
 			l.Description, l.HSN, l.UQC, l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST,
 			l.Total}
 	}
-	b.Insert("tax_document_lines", lineColumns, rows...)
+	u.Insert("tax_document_lines", lineColumns, rows...)
 	return nil
 }
 

@@ -1,5 +1,8 @@
 // Package order owns the order after checkout made it: listing and reading
-// them, moving them through their statuses, and refunding them.
+// them, moving them through their statuses (all but shipping and
+// delivering, which are the fulfilments' moves: package fulfillment), and
+// refunding them (what a refund causes in other domains is staged by the
+// caller's RefundEffects: package refund).
 //
 // Every change locks the order row (SELECT ... FOR UPDATE) for the length of
 // its transaction, so two admins acting on one order are serialized: two
@@ -8,15 +11,12 @@
 package order
 
 import (
-	"context"
 	"log/slog"
-	"time"
 
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
-	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
 )
@@ -24,25 +24,15 @@ import (
 // Service manages orders for administrators.
 type Service struct {
 	db       *gorm.DB
-	queue    tasks.Enqueuer
+	units    uow.Runner
 	provider gateway.Provider
 	log      *slog.Logger
-	// fulfilments ships and delivers on PATCH .../status (UseFulfilments).
-	fulfilments Fulfilments
-	onRefund    []RefundHook
 }
 
 // New returns the service. provider refunds captured payments; queue
 // receives the outbox nudges and analytics rollups that follow a change.
 func New(db *gorm.DB, queue tasks.Enqueuer, provider gateway.Provider, log *slog.Logger) *Service {
-	return &Service{db: db, queue: queue, provider: provider, log: log}
-}
-
-// afterCommit sends the events of a committed change on their way and asks
-// for the order's day to be rolled up again.
-func (s *Service) afterCommit(ctx context.Context, orderCreatedAt time.Time) {
-	outbox.Nudge(ctx, s.queue, s.log)
-	analytics.Touch(ctx, s.queue, s.log, orderCreatedAt)
+	return &Service{db: db, units: uow.NewRunner(db, queue, log), provider: provider, log: log}
 }
 
 // translate maps a failed change: a stock counter CHECK refusing a move

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -24,13 +25,21 @@ type RefundRequest struct {
 	AdminID               uuid.UUID
 	// ReturnID names the return the refund pays for (docs/DECISIONS.md "Returns").
 	ReturnID *uuid.UUID
-	// Claim, when set, decides the amount inside the refund's transaction,
+	// Claim, when set, decides the amount inside the refund's unit of work,
 	// with the order locked: it is given what is left to refund (paid less
 	// refunded less pending) and returns the amount, which then meets the
-	// same limits as any other. The returns package uses it to lock the
+	// same limits as any other. A return's refund uses it to lock the
 	// return and check its status in the same transaction.
-	Claim func(tx *gorm.DB, o *models.Order, remaining money.Amount) (money.Amount, error)
+	Claim func(u *uow.Unit, o *models.Order, remaining money.Amount) (money.Amount, error)
 }
+
+// RefundEffects stages, in the unit of work that counts processed refund
+// rf of the locked order o (after the order's totals, its refund.created
+// and, for a full refund of an unshipped order, its cancel), what the
+// refund causes in other domains: package refund gives it to every call
+// that may count a refund (the return it pays for, credit notes, unshipped
+// units released).
+type RefundEffects func(u *uow.Unit, o *models.Order, rf *models.Refund) error
 
 // RefundResult is the recorded refund and the order after it.
 type RefundResult struct {
@@ -53,7 +62,7 @@ type RefundResult struct {
 // attempt), then the refund becomes processed or failed. When the gateway's
 // answer does not come, the refund stays pending and is settled by asking
 // the gateway, here before any later refund of the order is decided (see
-// settleOrder) and by reconcile (SettlePendingRefunds). A request repeated
+// resolvePendingOf) and by reconcile (SettlePendingRefunds). A request repeated
 // with its Idempotency-Key answers with the refund it made (refundMadeWith)
 // unless the gateway refused that one: then it makes another attempt.
 //
@@ -63,31 +72,33 @@ type RefundResult struct {
 // stale figures),
 // SERVICE_UNAVAILABLE (the gateway refused the refund, or its outcome is not
 // known yet: details carry refundId and status).
-func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*RefundResult, error) {
+//
+// effects stages what a refund counted by the call causes beyond the order.
+func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, effects RefundEffects) (*RefundResult, error) {
 	if r.Amount <= 0 && r.Claim == nil {
 		return nil, apperr.Invalid("amount", "must be greater than 0")
 	}
 	requestKey := idempotency.GatewayKey(ctx, "refund")
-	made, attempt, err := s.refundMadeWith(ctx, id, requestKey)
+	made, attempt, err := s.refundMadeWith(ctx, id, requestKey, effects)
 	if made != nil || err != nil {
 		return made, err
 	}
-	if err := s.settleOrder(ctx, id); err != nil {
+	if err := s.resolvePendingOf(ctx, id, effects); err != nil {
 		return nil, err
 	}
 	var res RefundResult
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.units.Run(ctx, func(u *uow.Unit) error {
 		o := &res.Order
-		if err := lockOrder(tx, id, o); err != nil {
+		if err := lockOrder(u.Tx(), id, o); err != nil {
 			return err
 		}
-		pending, err := pendingRefunds(tx, o.ID)
+		pending, err := pendingRefunds(u.Tx(), o.ID)
 		if err != nil {
 			return err
 		}
 		remaining := o.PaidTotal - o.RefundedTotal - pending.Amount
 		if r.Claim != nil {
-			if r.Amount, err = r.Claim(tx, o, remaining); err != nil {
+			if r.Amount, err = r.Claim(u, o, remaining); err != nil {
 				return err
 			}
 		}
@@ -107,7 +118,7 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 				WithDetails(map[string]any{"refundId": pending.ID.String(), "status": models.RefundPending}).
 				WithRetryAfter(pendingRetryAfter)
 		}
-		res.Refund = models.Refund{OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed,
+		res.Refund = models.Refund{ID: uuid.New(), OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed,
 			ReturnID: r.ReturnID, CreatedAt: time.Now().UTC(), Attempt: attempt}
 		if requestKey != "" {
 			res.Refund.RequestKey = &requestKey
@@ -117,9 +128,12 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			res.Refund.AdminID = &admin
 		}
 		if !r.InitiatePaymentRefund {
-			return s.applyRefund(tx, o, &res.Refund)
+			if err := u.Create(&res.Refund); err != nil {
+				return fmt.Errorf("order.refund: %w", err)
+			}
+			return stageCounted(u, o, &res.Refund, effects)
 		}
-		paymentID, err := paymentToRefund(tx, o.ID)
+		paymentID, err := paymentToRefund(u.Tx(), o.ID)
 		if err != nil {
 			return err
 		}
@@ -128,7 +142,7 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 			gatewayKey := idempotency.AttemptKey(requestKey, attempt)
 			res.Refund.GatewayKey = &gatewayKey
 		}
-		if err := tx.Create(&res.Refund).Error; err != nil {
+		if err := u.Create(&res.Refund); err != nil {
 			return fmt.Errorf("order.refund: %w", err)
 		}
 		return nil
@@ -137,9 +151,8 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest) (*R
 		return nil, translate(err)
 	}
 	if r.InitiatePaymentRefund {
-		return s.refundAtGateway(ctx, &res)
+		return s.refundAtGateway(ctx, &res, effects)
 	}
-	s.afterCommit(ctx, res.Order.CreatedAt)
 	return &res, nil
 }
 
@@ -156,7 +169,7 @@ const pendingRetryAfter = 5
 // deciding a new one. A refund the gateway refused does not stand: the
 // retry is a new attempt, whose number it returns (1 when the request made
 // none yet). res is nil when the caller should decide a refund.
-func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string) (res *RefundResult, attempt int, err error) {
+func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string, effects RefundEffects) (res *RefundResult, attempt int, err error) {
 	if key == "" {
 		return nil, 1, nil
 	}
@@ -177,7 +190,7 @@ func (s *Service) refundMadeWith(ctx context.Context, id uuid.UUID, key string) 
 	if found.Refund.PaymentID == nil {
 		return &found, 0, nil // recorded only: processed when it was made
 	}
-	res, err = s.refundAtGateway(ctx, &found)
+	res, err = s.refundAtGateway(ctx, &found, effects)
 	return res, 0, err
 }
 
@@ -214,50 +227,42 @@ func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 	return p.PaymentID, nil
 }
 
-// applyRefund writes the processed refund of the locked order o and
-// updates the order (see countRefund).
-func (s *Service) applyRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
-	if err := tx.Create(refund).Error; err != nil {
-		return fmt.Errorf("order.refund: %w", err)
-	}
-	return s.countRefund(tx, o, refund)
-}
-
-// countRefund adds the processed refund to the locked order o's totals and
-// payment status, publishes refund.created and runs the OnRefund hooks; a
-// full refund of an unshipped order cancels it.
-func (s *Service) countRefund(tx *gorm.DB, o *models.Order, refund *models.Refund) error {
-	o.RefundedTotal += refund.Amount
+// stageCounted stages in u the count of processed refund rf on the locked
+// order o: its totals and payment status, refund.created, and, when the
+// refund is full and nothing of the order has shipped, its cancel (the
+// committed units back to available), all in one update of the order row;
+// then the refund's effects in other domains. The order's day is rolled up
+// again after the commit.
+func stageCounted(u *uow.Unit, o *models.Order, rf *models.Refund, effects RefundEffects) error {
+	o.RefundedTotal += rf.Amount
 	o.PaymentStatus = models.PaymentPartiallyRefunded
 	if o.RefundedTotal >= o.PaidTotal {
 		o.PaymentStatus = models.PaymentRefunded
 	}
-	o.UpdatedAt = time.Now().UTC()
-	if err := tx.Model(o).Updates(map[string]any{
-		"refunded_total": o.RefundedTotal, "payment_status": o.PaymentStatus, "updated_at": o.UpdatedAt,
-	}).Error; err != nil {
-		return fmt.Errorf("order.refund: %w", err)
-	}
-	if err := publishRefund(tx, o, refund); err != nil {
+	if err := stageRefundCreated(u, o, rf); err != nil {
 		return err
 	}
-	for _, hook := range s.onRefund {
-		if err := hook(tx, o, refund); err != nil {
-			return err
-		}
-	}
+	var path []string
+	note := ""
 	// An order with shipped units (docs/DECISIONS.md "Fulfilment") keeps its
 	// status, as a shipped one does: its units have left.
-	if o.PaymentStatus == models.PaymentRefunded && holdsStock(o.Status) && o.FulfillmentStatus == models.FulfillmentUnfulfilled {
-		note := "cancelled by a full refund"
-		if refund.Reason != "" {
-			note += ": " + refund.Reason
+	if o.PaymentStatus == models.PaymentRefunded && HoldsStock(o.Status) && o.FulfillmentStatus == models.FulfillmentUnfulfilled {
+		if err := stageCancel(u, o); err != nil {
+			return err
 		}
-		var admin uuid.UUID
-		if refund.AdminID != nil {
-			admin = *refund.AdminID
+		path, note = []string{models.OrderCancelled}, "cancelled by a full refund"
+		if rf.Reason != "" {
+			note += ": " + rf.Reason
 		}
-		return move(tx, o, StatusChange{Status: models.OrderCancelled, Note: note, AdminID: admin})
 	}
-	return s.releaseUnshipped(tx, o, refund)
+	var admin uuid.UUID
+	if rf.AdminID != nil {
+		admin = *rf.AdminID
+	}
+	also := map[string]any{"refunded_total": o.RefundedTotal, "payment_status": o.PaymentStatus}
+	if err := StageMoves(u, o, path, note, admin, also); err != nil {
+		return err
+	}
+	StageRollup(u, o)
+	return effects(u, o, rf)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -52,12 +53,14 @@ type outcome struct {
 }
 
 // refundAtGateway asks the gateway for the pending refund res.Refund and
-// records its answer. Errors: SERVICE_UNAVAILABLE (refused, or unknown).
-func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*RefundResult, error) {
+// records its answer (effects: see Refund). Errors: SERVICE_UNAVAILABLE
+// (refused, or unknown).
+func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult, effects RefundEffects) (*RefundResult, error) {
 	var out outcome
 	dbctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	err := s.db.WithContext(dbctx).Transaction(func(tx *gorm.DB) error {
+	err := s.units.Run(dbctx, func(u *uow.Unit) error {
+		tx := u.Tx()
 		rf, err := lockRefund(tx, res.Refund.ID, false)
 		if err != nil {
 			return err
@@ -73,7 +76,7 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*Refu
 		}
 		out = s.askGateway(ctx, rf, res.Order.Currency, false)
 		res.Refund = *rf
-		return s.record(tx, &res.Refund, out, &res.Order)
+		return record(u, &res.Refund, out, &res.Order, effects)
 	})
 	if err != nil {
 		return nil, translate(err)
@@ -81,7 +84,6 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*Refu
 	log := s.log.With("order_id", res.Order.ID, "refund_id", res.Refund.ID, "amount", res.Refund.Amount.String())
 	switch out.status {
 	case models.RefundProcessed:
-		s.afterCommit(ctx, res.Order.CreatedAt)
 		return res, nil
 	case models.RefundFailed:
 		log.WarnContext(ctx, "gateway refused the refund", "err", out.err)
@@ -94,21 +96,22 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult) (*Refu
 		WithDetails(map[string]any{"refundId": res.Refund.ID.String(), "status": models.RefundPending})
 }
 
-// settleOrder settles the pending refunds of order id before another refund
-// is decided: the new request was made without knowing their outcome. One
+// resolvePendingOf resolves the pending refunds of order id with the
+// gateway (effects: see Refund) before another refund is decided: the new
+// request was made without knowing their outcome. One
 // found processed makes the request a CONFLICT (it was decided on figures
 // that have just changed: an admin retrying after a timeout would refund
 // twice); one found failed lets it go on. A pending refund still being made
 // by its own request is left to the CONFLICT that Refund answers for it.
 // Errors: CONFLICT, SERVICE_UNAVAILABLE (the gateway cannot say yet).
-func (s *Service) settleOrder(ctx context.Context, id uuid.UUID) error {
+func (s *Service) resolvePendingOf(ctx context.Context, id uuid.UUID, effects RefundEffects) error {
 	var ids []uuid.UUID
 	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("order_id = ? AND status = ?", id, models.RefundPending).
 		Order("created_at").Pluck("id", &ids).Error; err != nil {
 		return fmt.Errorf("order.settle: %w", err)
 	}
 	for _, rid := range ids {
-		rf, out, err := s.settle(ctx, rid)
+		rf, out, err := s.resolvePending(ctx, rid, effects)
 		if err != nil {
 			return translate(err)
 		}
@@ -141,10 +144,11 @@ type RefundSettlement struct {
 const settleBatch = 500
 
 // SettlePendingRefunds asks the gateway about every pending refund (oldest
-// first, up to 500 a run) and records its outcome; reconcile runs it.
-// Errors are database failures; a gateway that cannot answer leaves the
-// refund pending and counted in Pending.
-func (s *Service) SettlePendingRefunds(ctx context.Context) (RefundSettlement, error) {
+// first, up to 500 a run) and records its outcome (effects: see Refund);
+// reconcile runs it, through package refund. Errors are database failures;
+// a gateway that cannot answer leaves the refund pending and counted in
+// Pending.
+func (s *Service) SettlePendingRefunds(ctx context.Context, effects RefundEffects) (RefundSettlement, error) {
 	var rep RefundSettlement
 	var ids []uuid.UUID
 	if err := s.db.WithContext(ctx).Model(&models.Refund{}).Where("status = ?", models.RefundPending).
@@ -152,7 +156,7 @@ func (s *Service) SettlePendingRefunds(ctx context.Context) (RefundSettlement, e
 		return rep, fmt.Errorf("order.settle_pending: %w", err)
 	}
 	for _, id := range ids {
-		rf, out, err := s.settle(ctx, id)
+		rf, out, err := s.resolvePending(ctx, id, effects)
 		if err != nil {
 			return rep, err
 		}
@@ -171,14 +175,16 @@ func (s *Service) SettlePendingRefunds(ctx context.Context) (RefundSettlement, e
 	return rep, nil
 }
 
-// settle asks the gateway about pending refund id and records the answer.
-// The refund is nil when it is no longer pending or its lock is held (its
-// own request is asking the gateway right now).
-func (s *Service) settle(ctx context.Context, id uuid.UUID) (*models.Refund, outcome, error) {
+// resolvePending asks the gateway about pending refund id and records the
+// answer (effects: see Refund). The refund is nil when it is no longer
+// pending or its lock is held (its own request is asking the gateway right
+// now).
+func (s *Service) resolvePending(ctx context.Context, id uuid.UUID, effects RefundEffects) (*models.Refund, outcome, error) {
 	var rf *models.Refund
 	var out outcome
 	var order models.Order
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.units.Run(ctx, func(u *uow.Unit) error {
+		tx := u.Tx()
 		var err error
 		if rf, err = lockRefund(tx, id, true); err != nil || rf == nil || rf.Status != models.RefundPending {
 			rf = nil
@@ -189,7 +195,7 @@ func (s *Service) settle(ctx context.Context, id uuid.UUID) (*models.Refund, out
 			return fmt.Errorf("order.settle: %w", err)
 		}
 		out = s.askGateway(ctx, rf, currency, true)
-		return s.record(tx, rf, out, &order)
+		return record(u, rf, out, &order, effects)
 	})
 	if err != nil {
 		return nil, outcome{}, err
@@ -197,9 +203,6 @@ func (s *Service) settle(ctx context.Context, id uuid.UUID) (*models.Refund, out
 	if rf != nil && out.status != models.RefundPending {
 		s.log.InfoContext(ctx, "pending refund settled with the gateway", "refund_id", rf.ID, "order_id", rf.OrderID,
 			"status", out.status, "provider_refund_id", out.providerID)
-		if out.status == models.RefundProcessed {
-			s.afterCommit(ctx, order.CreatedAt)
-		}
 	}
 	return rf, out, nil
 }
@@ -259,26 +262,25 @@ func fromGateway(g gateway.Refund) outcome {
 	return outcome{status: models.RefundProcessed, providerID: g.ID}
 }
 
-// record writes the gateway's answer on the locked pending refund rf and,
-// for a processed one, on its order (locked here, loaded into o). An
-// unknown answer changes nothing.
-func (s *Service) record(tx *gorm.DB, rf *models.Refund, out outcome, o *models.Order) error {
+// record stages in u the gateway's answer on the locked pending refund rf
+// and, for a processed one, its count on its order (locked here, loaded
+// into o; effects: see Refund). An unknown answer changes nothing.
+func record(u *uow.Unit, rf *models.Refund, out outcome, o *models.Order, effects RefundEffects) error {
 	if out.status == models.RefundPending {
 		return nil
 	}
-	if err := lockOrder(tx, rf.OrderID, o); err != nil {
+	if err := lockOrder(u.Tx(), rf.OrderID, o); err != nil {
 		return err
 	}
 	rf.Status = out.status
 	if out.providerID != "" {
 		rf.ProviderRefundID = &out.providerID
 	}
-	if err := tx.Model(&models.Refund{}).Where("id = ?", rf.ID).
-		Updates(map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}).Error; err != nil {
+	if err := u.Updates(&models.Refund{ID: rf.ID}, map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}); err != nil {
 		return fmt.Errorf("order.record_refund: %w", err)
 	}
 	if rf.Status != models.RefundProcessed {
 		return nil
 	}
-	return s.countRefund(tx, o, rf)
+	return stageCounted(u, o, rf, effects)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/tracing"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -49,61 +50,67 @@ var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderF
 	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
 	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled}
 
-// Publish writes an event of type eventType with data (any JSON-serializable
-// value) in tx. It is sent only if tx commits.
-func Publish(tx *gorm.DB, eventType string, data any) (uuid.UUID, error) {
-	ids, err := PublishAll(tx, Draft{Type: eventType, Data: data})
-	if err != nil {
-		return uuid.Nil, err
-	}
-	return ids[0], nil
-}
-
 // Draft is an event to publish: its type and its data.
 type Draft struct {
 	Type string
 	Data any
 }
 
-// PublishAll writes drafts in tx with one statement and returns their ids.
-func PublishAll(tx *gorm.DB, drafts ...Draft) ([]uuid.UUID, error) {
-	var b database.Batch
-	ids, err := Stage(tx.Statement.Context, &b, drafts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.Exec(tx); err != nil {
-		return nil, fmt.Errorf("outbox.publish: %w", err)
-	}
-	return ids, nil
-}
-
-// Stage adds the insert of drafts to b (nothing for none) and returns their
-// ids; they are published when b runs in a transaction that commits. They
-// are a microsecond apart in the order given, so the dispatcher, which sends
-// oldest first, sends them in that order (Postgres keeps microseconds). ctx
-// gives the trace the events resume when dispatched.
-func Stage(ctx context.Context, b *database.Batch, drafts ...Draft) ([]uuid.UUID, error) {
+// Stage stages the insert of drafts in u (nothing for none) and returns
+// their ids; they are published when u commits, and a dispatch is nudged
+// then (Nudge). They are a microsecond apart in the order given, so the
+// dispatcher, which sends oldest first, sends them in that order (Postgres
+// keeps microseconds); the trace of u's context is the one they resume
+// when dispatched.
+func Stage(u *uow.Unit, drafts ...Draft) ([]uuid.UUID, error) {
 	if len(drafts) == 0 {
 		return nil, nil
 	}
+	cols, rows, ids, err := insertOf(u.Context(), drafts)
+	if err != nil {
+		return nil, err
+	}
+	u.Insert("events", cols, rows...)
+	u.AfterCommit("outbox", Nudge)
+	return ids, nil
+}
+
+// Publish writes an event of type eventType with data (any JSON-serializable
+// value) in tx, a transaction that is not a unit of work's (a checkout, the
+// catalog); a change in a unit stages its events instead (Stage). It is
+// sent only if tx commits; the caller nudges the dispatch then.
+func Publish(tx *gorm.DB, eventType string, data any) (uuid.UUID, error) {
+	cols, rows, ids, err := insertOf(tx.Statement.Context, []Draft{{Type: eventType, Data: data}})
+	if err != nil {
+		return uuid.Nil, err
+	}
+	var b database.Batch
+	b.Insert("events", cols, rows...)
+	if err := b.Exec(tx); err != nil {
+		return uuid.Nil, fmt.Errorf("outbox.publish: %w", err)
+	}
+	return ids[0], nil
+}
+
+// insertOf is the rows of drafts in the events table, with their new ids;
+// ctx gives the trace they resume.
+func insertOf(ctx context.Context, drafts []Draft) (cols []string, rows [][]any, ids []uuid.UUID, err error) {
 	now := time.Now().UTC()
 	var tp *string
 	if s := tracing.Traceparent(ctx); s != "" {
 		tp = &s
 	}
-	ids := make([]uuid.UUID, len(drafts))
-	rows := make([][]any, len(drafts))
+	ids = make([]uuid.UUID, len(drafts))
+	rows = make([][]any, len(drafts))
 	for i, d := range drafts {
 		data, err := json.Marshal(d.Data)
 		if err != nil {
-			return nil, fmt.Errorf("outbox.publish: %w", err)
+			return nil, nil, nil, fmt.Errorf("outbox.publish: %w", err)
 		}
 		ids[i] = uuid.New()
 		rows[i] = []any{ids[i], d.Type, string(data), now.Add(time.Duration(i) * time.Microsecond), tp}
 	}
-	b.Insert("events", []string{"id", "type", "data", "created_at", "trace_context"}, rows...)
-	return ids, nil
+	return []string{"id", "type", "data", "created_at", "trace_context"}, rows, ids, nil
 }
 
 // Nudge asks the worker to dispatch soon. Call it after a commit that

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -115,7 +116,7 @@ func TestUnwantedEventsQueueNothing(t *testing.T) {
 	}
 }
 
-// Events published together are one insert, and the dispatcher (oldest
+// Events staged together are one insert, and the dispatcher (oldest
 // first) meets them in the order they were given: each is a microsecond
 // after the one before, never at the same time.
 func TestEventsPublishedTogetherKeepTheirOrder(t *testing.T) {
@@ -127,8 +128,8 @@ func TestEventsPublishedTogetherKeepTheirOrder(t *testing.T) {
 		drafts[i] = outbox.Draft{Type: typ, Data: map[string]int{"step": i}}
 	}
 	var ids []uuid.UUID
-	if err := d.DB.Transaction(func(tx *gorm.DB) (err error) {
-		ids, err = outbox.PublishAll(tx, drafts...)
+	if err := uow.NewRunner(d.DB, d.Tasks, d.Log).Run(context.Background(), func(u *uow.Unit) (err error) {
+		ids, err = outbox.Stage(u, drafts...)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -25,13 +26,15 @@ const (
 
 var emailKinds = []string{EmailApproved, EmailRejected, EmailRefunded}
 
-// queueEmail writes the unsent email kind about return r in tx.
-func queueEmail(tx *gorm.DB, kind string, r *models.Return) error {
-	if err := tx.Exec(`INSERT INTO customer_emails (kind, ref, customer_id) VALUES (?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
-		kind, r.ID.String(), r.CustomerID).Error; err != nil {
-		return fmt.Errorf("returns.email: %w", err)
-	}
-	return nil
+// stageEmail stages the unsent email kind about return r in u (once: a
+// second is ignored), and its sending once u commits.
+func stageEmail(u *uow.Unit, kind string, r *models.Return) {
+	u.Add(`INSERT INTO customer_emails (kind, ref, customer_id) VALUES (?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
+		kind, r.ID.String(), r.CustomerID)
+	id := r.ID
+	u.AfterCommit("email:"+kind+":"+id.String(), func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
+		nudgeEmail(ctx, q, log, kind, id)
+	})
 }
 
 // nudgeEmail asks the worker to send email kind of return id, just

@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -17,17 +18,18 @@ import (
 // Errors: NOT_FOUND, CONFLICT (not requested; units of it no longer out:
 // checkStillOut).
 func (s *Service) Approve(ctx context.Context, id uuid.UUID) (*Return, error) {
-	return s.change(ctx, id, EmailApproved, func(tx *gorm.DB, o *models.Order, r *models.Return) error {
+	return s.change(ctx, id, func(u *uow.Unit, o *models.Order, r *models.Return) error {
 		if err := checkMove(r.Status, models.ReturnApproved); err != nil {
 			return err
 		}
-		if err := checkStillOut(tx, o, r); err != nil {
+		if err := checkStillOut(u.Tx(), o, r); err != nil {
 			return err
 		}
-		if err := setStatus(tx, r, models.ReturnApproved, nil); err != nil {
+		if err := stageStatus(u, r, models.ReturnApproved, nil); err != nil {
 			return err
 		}
-		return queueEmail(tx, EmailApproved, r)
+		stageEmail(u, EmailApproved, r)
+		return nil
 	})
 }
 
@@ -56,19 +58,20 @@ func checkStillOut(tx *gorm.DB, o *models.Order, r *models.Return) error {
 // Reject moves a requested return to rejected with the reason the customer
 // is emailed. Errors: NOT_FOUND, CONFLICT (not requested).
 func (s *Service) Reject(ctx context.Context, id uuid.UUID, reason string) (*Return, error) {
-	return s.change(ctx, id, EmailRejected, func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
-		if err := setStatus(tx, r, models.ReturnRejected, map[string]any{"reject_reason": reason}); err != nil {
+	return s.change(ctx, id, func(u *uow.Unit, _ *models.Order, r *models.Return) error {
+		if err := stageStatus(u, r, models.ReturnRejected, map[string]any{"reject_reason": reason}); err != nil {
 			return err
 		}
-		return queueEmail(tx, EmailRejected, r)
+		stageEmail(u, EmailRejected, r)
+		return nil
 	})
 }
 
 // Cancel moves an approved return that will not come back to cancelled;
 // its units may be returned again. Errors: NOT_FOUND, CONFLICT.
 func (s *Service) Cancel(ctx context.Context, id uuid.UUID) (*Return, error) {
-	return s.change(ctx, id, "", func(tx *gorm.DB, _ *models.Order, r *models.Return) error {
-		return setStatus(tx, r, models.ReturnCancelled, nil)
+	return s.change(ctx, id, func(u *uow.Unit, _ *models.Order, r *models.Return) error {
+		return stageStatus(u, r, models.ReturnCancelled, nil)
 	})
 }
 
@@ -99,11 +102,11 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 	if len(in.Items) == 0 {
 		return nil, apperr.Invalid("items", "must name at least one received line")
 	}
-	return s.change(ctx, id, "", func(tx *gorm.DB, o *models.Order, r *models.Return) error {
+	return s.change(ctx, id, func(u *uow.Unit, o *models.Order, r *models.Return) error {
 		if err := checkMove(r.Status, models.ReturnReceived); err != nil {
 			return err
 		}
-		lines, err := loadLines(tx, o)
+		lines, err := loadLines(u.Tx(), o)
 		if err != nil {
 			return err
 		}
@@ -124,29 +127,27 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 				back = append(back, stock.Item{VariantID: *l.item.VariantID, Quantity: g.Quantity})
 			}
 			total += ri.RefundAmount
-			if err := tx.Model(&models.ReturnItem{}).Where("return_id = ? AND order_item_id = ?", r.ID, ri.OrderItemID).
-				Updates(map[string]any{"received_quantity": ri.ReceivedQuantity, "restocked_quantity": ri.RestockedQuantity,
-					"refund_amount": ri.RefundAmount}).Error; err != nil {
+			if err := u.Updates(&models.ReturnItem{ReturnID: r.ID, OrderItemID: ri.OrderItemID},
+				map[string]any{"received_quantity": ri.ReceivedQuantity, "restocked_quantity": ri.RestockedQuantity,
+					"refund_amount": ri.RefundAmount}); err != nil {
 				return fmt.Errorf("returns.receive: %w", err)
 			}
 		}
 		shipping := false
 		if in.RefundShipping {
-			if shipping, err = shippingUnrefunded(tx, o, r.ID); err != nil {
+			if shipping, err = shippingUnrefunded(u.Tx(), o, r.ID); err != nil {
 				return err
 			}
 		}
 		if shipping {
 			total += o.ShippingCost
 		}
-		if err := stock.Restock(tx, back); err != nil {
-			return err
-		}
+		stock.StageRestock(u, back)
 		r.RefundShipping, r.RefundAmount = shipping, total
-		if err := setStatus(tx, r, models.ReturnReceived, map[string]any{"refund_shipping": shipping, "refund_amount": total}); err != nil {
+		if err := stageStatus(u, r, models.ReturnReceived, map[string]any{"refund_shipping": shipping, "refund_amount": total}); err != nil {
 			return err
 		}
-		_, err = outbox.Publish(tx, outbox.ReturnReceived, newEventData(o, r))
+		_, err = outbox.Stage(u, outbox.Draft{Type: outbox.ReturnReceived, Data: newEventData(o, r)})
 		return err
 	})
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/idempotency"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 )
 
 // ItemInput is one line of a return request.
@@ -48,15 +49,15 @@ func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error)
 		return r, err
 	}
 	var id uuid.UUID
-	var o models.Order
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := lockOrder(tx, in.OrderID, &o); err != nil {
+	err := s.units.Run(ctx, func(u *uow.Unit) error {
+		var o models.Order
+		if err := lockOrder(u.Tx(), in.OrderID, &o); err != nil {
 			return err
 		}
 		if in.CustomerID != nil && o.CustomerID != *in.CustomerID {
 			return apperr.NotFoundf("order")
 		}
-		lines, err := loadLines(tx, &o)
+		lines, err := loadLines(u.Tx(), &o)
 		if err != nil {
 			return err
 		}
@@ -64,28 +65,31 @@ func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error)
 			return err
 		}
 		now := time.Now().UTC()
-		r := models.Return{OrderID: o.ID, CustomerID: o.CustomerID, Status: models.ReturnRequested,
+		r := models.Return{ID: uuid.New(), OrderID: o.ID, CustomerID: o.CustomerID, Status: models.ReturnRequested,
 			RequestedBy: "customer", Note: in.Note, CreatedAt: now, UpdatedAt: now}
 		if in.CustomerID == nil {
 			admin := in.AdminID
 			r.RequestedBy, r.AdminID = "admin", &admin
 		}
 		for _, it := range in.Items {
-			r.Items = append(r.Items, models.ReturnItem{OrderItemID: it.OrderItemID, Quantity: it.Quantity, Reason: it.Reason})
+			r.Items = append(r.Items, models.ReturnItem{ReturnID: r.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity, Reason: it.Reason})
 		}
-		if err := tx.Create(&r).Error; err != nil {
+		if err := u.Create(&r); err != nil {
+			return fmt.Errorf("returns.request: %w", err)
+		}
+		if err := u.Create(&r.Items); err != nil {
 			return fmt.Errorf("returns.request: %w", err)
 		}
 		id = r.ID
-		if _, err = outbox.Publish(tx, outbox.ReturnRequested, newEventData(&o, &r)); err != nil {
+		if _, err = outbox.Stage(u, outbox.Draft{Type: outbox.ReturnRequested, Data: newEventData(&o, &r)}); err != nil {
 			return err
 		}
-		return idempotency.RecordChange(ctx, tx, r.ID.String())
+		order.StageRollup(u, &o)
+		return idempotency.RecordChange(u, r.ID.String())
 	})
 	if err != nil {
 		return nil, database.Translate(err, "order")
 	}
-	s.afterCommit(ctx, o.CreatedAt)
 	return s.Get(ctx, id)
 }
 

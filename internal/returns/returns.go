@@ -8,7 +8,9 @@
 // Every change locks the order row first (SELECT ... FOR UPDATE), then the
 // return's, as every order change does, so concurrent requests for one
 // order are serialized: the units in live returns never exceed those
-// delivered (or shipped), and a refund and a receive cannot cross.
+// delivered (or shipped), and a refund and a receive cannot cross. A
+// return's refund is an order refund made by package refund, which stages
+// the return's part of it (StageRefunded, ClaimRefund).
 package returns
 
 import (
@@ -16,11 +18,10 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/order"
-	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -37,20 +38,17 @@ type Settings struct {
 
 // Service manages returns.
 type Service struct {
-	db     *gorm.DB
-	orders *order.Service
-	queue  tasks.Enqueuer
-	log    *slog.Logger
-	set    Settings
-	now    func() time.Time
+	db    *gorm.DB
+	units uow.Runner
+	log   *slog.Logger
+	set   Settings
+	now   func() time.Time
 }
 
-// New returns the service and registers its hook on the order refunds: a
-// processed refund of a return marks the return refunded.
-func New(db *gorm.DB, ord *order.Service, queue tasks.Enqueuer, log *slog.Logger, set Settings) *Service {
-	s := &Service{db: db, orders: ord, queue: queue, log: log, set: set, now: func() time.Time { return time.Now().UTC() }}
-	ord.OnRefund(s.refunded)
-	return s
+// New returns the service; queue receives the outbox, email and rollup
+// nudges that follow a change.
+func New(db *gorm.DB, queue tasks.Enqueuer, log *slog.Logger, set Settings) *Service {
+	return &Service{db: db, units: uow.NewRunner(db, queue, log), log: log, set: set, now: func() time.Time { return time.Now().UTC() }}
 }
 
 // Return is a return with the latest refund made for it, if any.
@@ -106,30 +104,30 @@ func lockReturn(tx *gorm.DB, id uuid.UUID, o *models.Order, r *models.Return) er
 	return tx.Where("return_id = ?", id).Order("order_item_id").Find(&r.Items).Error
 }
 
-// change runs fn on locked return id in a transaction, then sends what it
-// published (events; email, when not "") on its way and returns the return
-// as it is now.
-func (s *Service) change(ctx context.Context, id uuid.UUID, email string, fn func(tx *gorm.DB, o *models.Order, r *models.Return) error) (*Return, error) {
-	var o models.Order
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// change runs fn on locked return id in a unit of work, asks for the
+// order's day to be rolled up again once it commits, and returns the
+// return as it is then.
+func (s *Service) change(ctx context.Context, id uuid.UUID, fn func(u *uow.Unit, o *models.Order, r *models.Return) error) (*Return, error) {
+	err := s.units.Run(ctx, func(u *uow.Unit) error {
+		var o models.Order
 		var r models.Return
-		if err := lockReturn(tx, id, &o, &r); err != nil {
+		if err := lockReturn(u.Tx(), id, &o, &r); err != nil {
 			return err
 		}
-		return fn(tx, &o, &r)
+		if err := fn(u, &o, &r); err != nil {
+			return err
+		}
+		order.StageRollup(u, &o)
+		return nil
 	})
 	if err != nil {
 		return nil, database.Translate(err, "return")
 	}
-	s.afterCommit(ctx, o.CreatedAt)
-	if email != "" {
-		nudgeEmail(ctx, s.queue, s.log, email, id)
-	}
 	return s.Get(ctx, id)
 }
 
-// setStatus writes r's new status (and the extra columns) in tx.
-func setStatus(tx *gorm.DB, r *models.Return, to string, extra map[string]any) error {
+// stageStatus stages r's new status (and the extra columns) in u.
+func stageStatus(u *uow.Unit, r *models.Return, to string, extra map[string]any) error {
 	if err := checkMove(r.Status, to); err != nil {
 		return err
 	}
@@ -138,12 +136,5 @@ func setStatus(tx *gorm.DB, r *models.Return, to string, extra map[string]any) e
 	for k, v := range extra {
 		cols[k] = v
 	}
-	return tx.Model(&models.Return{}).Where("id = ?", r.ID).Updates(cols).Error
-}
-
-// afterCommit sends the committed events and emails on their way and asks
-// for the order's day to be rolled up again.
-func (s *Service) afterCommit(ctx context.Context, orderCreatedAt time.Time) {
-	outbox.Nudge(ctx, s.queue, s.log)
-	analytics.Touch(ctx, s.queue, s.log, orderCreatedAt)
+	return u.Updates(&models.Return{ID: r.ID}, cols)
 }

@@ -1,20 +1,14 @@
 package stock
 
-import (
-	"fmt"
+import "github.com/gocommerce/shop/internal/uow"
 
-	"gorm.io/gorm"
-)
-
-// Restock puts returned units back on hand (a received return's restocked
-// units, docs/DECISIONS.md "Returns"): they become available again. Only on-hand
-// moves; the units left the commitment when they shipped.
-func Restock(tx *gorm.DB, items []Item) error {
+// StageRestock stages returned units back on hand (a received return's
+// restocked units, docs/DECISIONS.md "Returns"): they become available
+// again. Only on-hand moves; the units left the commitment when they
+// shipped.
+func StageRestock(u *uow.Unit, items []Item) {
 	for _, it := range merge(items) {
-		if err := tx.Exec(`UPDATE variants SET inventory = inventory + ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.VariantID).Error; err != nil {
-			return fmt.Errorf("stock.restock: %w", err)
-		}
+		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, updated_at = now() WHERE id = ?`,
+			it.Quantity, it.VariantID)
 	}
-	return nil
 }

@@ -9,13 +9,15 @@
 // Reserve: available → reserved. Release: reserved → available.
 // Commit: reserved → committed. Ship: committed and inventory both go down
 // (Unship: both back up, a cancelled fulfilment).
-// Return (cancel, of the order or of its unshipped units): committed →
-// available.
+// Uncommit (cancel, of the order or of its unshipped units): committed →
+// available. Restock (a return received): inventory goes up.
 // Adjust (an administrator's set, add or subtract, one variant or a bulk):
 // on hand changes, never below committed + reserved.
 //
 // Variants are always locked in ascending id order, so two transactions
-// touching the same variants never deadlock.
+// touching the same variants never deadlock. The moves of an order change
+// are staged in its unit of work (Stage<Move>, package uow), one update per
+// variant; those of a checkout run at once where their row count decides.
 package stock
 
 import (
@@ -24,7 +26,7 @@ import (
 	"sort"
 
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -61,29 +63,16 @@ func Shortage(variantID uuid.UUID) *apperr.Error {
 		WithDetails(map[string]any{"variantId": variantID.String(), "issue": "insufficient stock"})
 }
 
-// Reserve holds items for checkout session sessionID. Each variant is
-// updated only if it has the units available; otherwise nothing is reserved
-// and the error is a CONFLICT naming the variant (the caller rolls back).
-func Reserve(tx *gorm.DB, sessionID uuid.UUID, items []Item) error {
-	var b database.Batch
-	if err := ReserveStaged(tx, &b, sessionID, items); err != nil {
-		return err
-	}
-	if err := b.Exec(tx); err != nil {
-		return fmt.Errorf("stock.reserve: %w", err)
-	}
-	return nil
-}
-
-// ReserveStaged is Reserve adding the reservation rows to b rather than
-// writing them, for a caller that writes the session in the same batch
-// (checkout); the variants are updated at once, since each update's row
-// count tells a shortage.
-func ReserveStaged(tx *gorm.DB, b *database.Batch, sessionID uuid.UUID, items []Item) error {
+// StageReserve holds items for checkout session sessionID in u: each
+// variant is updated at once, only if it has the units available (the
+// update's row count tells a shortage), and the reservation rows are staged.
+// Errors: CONFLICT naming the first variant short of units (nothing is
+// reserved once the caller rolls back).
+func StageReserve(u *uow.Unit, sessionID uuid.UUID, items []Item) error {
 	items = merge(items)
 	rows := make([][]any, len(items))
 	for i, it := range items {
-		res := tx.Exec(`UPDATE variants SET reserved = reserved + ?, updated_at = now()
+		res := u.Tx().Exec(`UPDATE variants SET reserved = reserved + ?, updated_at = now()
 			WHERE id = ? AND inventory - reserved - committed >= ?`, it.Quantity, it.VariantID, it.Quantity)
 		if res.Error != nil {
 			return fmt.Errorf("stock.reserve: %w", res.Error)
@@ -93,7 +82,7 @@ func ReserveStaged(tx *gorm.DB, b *database.Batch, sessionID uuid.UUID, items []
 		}
 		rows[i] = []any{sessionID, it.VariantID, it.Quantity}
 	}
-	b.Insert("stock_reservations", []string{"checkout_session_id", "variant_id", "quantity"}, rows...)
+	u.Insert("stock_reservations", []string{"checkout_session_id", "variant_id", "quantity"}, rows...)
 	return nil
 }
 
@@ -166,55 +155,30 @@ func CommitDirect(tx *gorm.DB, items []Item) error {
 	return nil
 }
 
-// Ship removes shipped units from on-hand and from the commitment.
-func Ship(tx *gorm.DB, items []Item) error {
-	var b database.Batch
-	StageShip(&b, items)
-	if err := b.Exec(tx); err != nil {
-		return fmt.Errorf("stock.ship: %w", err)
-	}
-	return nil
-}
-
-// StageShip adds Ship's updates to b, for a caller that sends them with its
-// own statements (fulfillment.create).
-func StageShip(b *database.Batch, items []Item) {
+// StageShip stages the units shipped off on-hand stock and off the
+// commitment.
+func StageShip(u *uow.Unit, items []Item) {
 	for _, it := range merge(items) {
-		b.Add(`UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
+		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
 			it.Quantity, it.Quantity, it.VariantID)
 	}
 }
 
-// Unship puts the units of a cancelled fulfilment back on hand and into the
-// commitment of their still open order (the reverse of Ship).
-func Unship(tx *gorm.DB, items []Item) error {
+// StageUnship stages the units of a cancelled fulfilment back on hand and
+// into the commitment of their still open order (the reverse of StageShip).
+func StageUnship(u *uow.Unit, items []Item) {
 	for _, it := range merge(items) {
-		if err := tx.Exec(`UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID).Error; err != nil {
-			return fmt.Errorf("stock.unship: %w", err)
-		}
+		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
+			it.Quantity, it.Quantity, it.VariantID)
 	}
-	return nil
 }
 
-// Uncommit returns the committed units of a cancelled, unshipped order to
-// available.
-func Uncommit(tx *gorm.DB, items []Item) error {
+// StageUncommit stages committed units that will not ship back to
+// available: those of a cancelled order, or of lines cancelled before they
+// shipped.
+func StageUncommit(u *uow.Unit, items []Item) {
 	for _, it := range merge(items) {
-		if err := tx.Exec(`UPDATE variants SET committed = GREATEST(committed - ?, 0), updated_at = now() WHERE id = ?`,
-			it.Quantity, it.VariantID).Error; err != nil {
-			return fmt.Errorf("stock.uncommit: %w", err)
-		}
-	}
-	return nil
-}
-
-// StageUncommit adds Uncommit's updates to b: the committed units of lines
-// cancelled before they shipped (fulfillment.CancelUnfulfilled) return to
-// available.
-func StageUncommit(b *database.Batch, items []Item) {
-	for _, it := range merge(items) {
-		b.Add(`UPDATE variants SET committed = GREATEST(committed - ?, 0), updated_at = now() WHERE id = ?`,
+		u.Update("variants", it.VariantID, `UPDATE variants SET committed = GREATEST(committed - ?, 0), updated_at = now() WHERE id = ?`,
 			it.Quantity, it.VariantID)
 	}
 }

@@ -1,0 +1,110 @@
+package fulfillment
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// line is an order line's units and what is left to ship of them.
+type line struct {
+	ID        uuid.UUID
+	VariantID *uuid.UUID
+	// Quantity is the units to ship: sold less cancelled before shipping.
+	Quantity int
+	Left     int
+	// Sold is the units sold, which the line's amounts are for.
+	Sold int
+	// What the line was sold for, and when the store's tax identity was
+	// last set (nil: none), for the shipment's tax invoice.
+	Title, SKU, HSNCode                  string
+	UnitPrice, DiscountAmount, LineTotal money.Amount
+	GSTRate                              money.Rate
+	TaxAmount                            money.Amount
+	TaxSettingsAt                        *time.Time
+}
+
+// lines returns order orderID's lines with their unfulfilled units (those
+// neither cancelled nor in a fulfilment of fulfilledStatuses), in one
+// statement. The shipped units are summed from the order's own fulfilments
+// (fulfillments_order_idx), not per line: a sub-query per line let the
+// planner, with statistics taken while the table was small, hash-join each
+// line with every fulfilment of the shop (docs/BENCHMARKS.md).
+func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
+	var ls []line
+	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
+			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
+			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
+			(SELECT updated_at FROM tax_settings) AS tax_settings_at
+		FROM order_items i LEFT JOIN (
+			SELECT fi.order_item_id, sum(fi.quantity) AS units
+			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id
+			WHERE f.order_id = ? AND f.status IN ? GROUP BY fi.order_item_id) s ON s.order_item_id = i.id
+		WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
+		orderID, fulfilledStatuses, orderID).Scan(&ls).Error
+	if err != nil {
+		return nil, fmt.Errorf("fulfillment.lines: %w", err)
+	}
+	return ls, nil
+}
+
+// status is the fulfillment_status of lines.
+func status(ls []line) string {
+	total, left := 0, 0
+	for _, l := range ls {
+		total += l.Quantity
+		left += l.Left
+	}
+	switch {
+	case left == 0 && total > 0:
+		return models.FulfillmentFulfilled
+	case left < total:
+		return models.FulfillmentPartiallyFulfilled
+	}
+	return models.FulfillmentUnfulfilled
+}
+
+// chooseUnits checks the units asked for (want) against the order's lines
+// and returns them: every unfulfilled unit when none are named. Errors:
+// CONFLICT (nothing left), VALIDATION_ERROR (a line not of the order or
+// named twice, more units than unfulfilled).
+func chooseUnits(ls []line, want []Item) ([]Item, error) {
+	if want == nil {
+		var all []Item
+		for _, l := range ls {
+			if l.Left > 0 {
+				all = append(all, Item{OrderItemID: l.ID, Quantity: l.Left})
+			}
+		}
+		if len(all) == 0 {
+			return nil, apperr.Conflictf("no unit of this order is left to ship")
+		}
+		return all, nil
+	}
+	byID := make(map[uuid.UUID]line, len(ls))
+	for _, l := range ls {
+		byID[l.ID] = l
+	}
+	seen := map[uuid.UUID]bool{}
+	for i, it := range want {
+		field := fmt.Sprintf("items[%d]", i)
+		l, ok := byID[it.OrderItemID]
+		switch {
+		case !ok:
+			return nil, apperr.Invalid(field+".orderItemId", "is not a line of this order")
+		case seen[it.OrderItemID]:
+			return nil, apperr.Invalid(field+".orderItemId", "is named twice")
+		case it.Quantity > l.Left:
+			e := apperr.Invalid(field+".quantity", fmt.Sprintf("is more than the %d unfulfilled units of this line", l.Left))
+			e.Details["unfulfilled"] = l.Left
+			return nil, e
+		}
+		seen[it.OrderItemID] = true
+	}
+	return want, nil
+}

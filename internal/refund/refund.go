@@ -1,0 +1,95 @@
+// Package refund makes the refunds of orders and returns, and coordinates
+// what a processed refund changes beyond the order, in the unit of work
+// that counts it (ardanlabs' tranapp: one package above the domains that
+// must act in one transaction, instead of hooks they register on each
+// other): the return it pays for becomes refunded (package returns), the
+// invoiced value it returns is credited (package invoice), and a full
+// refund of a part-shipped order releases its unshipped units (package
+// fulfillment). The order's own part (totals, refund.created, the cancel
+// of an unshipped order) and the refund's protocol with the gateway are
+// package order's.
+package refund
+
+import (
+	"context"
+
+	"github.com/gocommerce/shop/internal/fulfillment"
+	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/returns"
+	"github.com/gocommerce/shop/internal/uow"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// Service refunds orders and returns.
+type Service struct {
+	orders   *order.Service
+	invoices *invoice.Service
+	returns  *returns.Service
+}
+
+// New returns the service.
+func New(orders *order.Service, invoices *invoice.Service, returns *returns.Service) *Service {
+	return &Service{orders: orders, invoices: invoices, returns: returns}
+}
+
+// Refund refunds order id as r asks (order.Service.Refund: its limits,
+// gateway protocol and errors), with the refund's effects beyond the order.
+func (s *Service) Refund(ctx context.Context, id uuid.UUID, r order.RefundRequest) (*order.RefundResult, error) {
+	return s.orders.Refund(ctx, id, r, s.stageEffects)
+}
+
+// SettlePendingRefunds asks the gateway about every pending refund and
+// records its outcome (order.Service.SettlePendingRefunds), with the
+// effects of those it finds processed; reconcile runs it.
+func (s *Service) SettlePendingRefunds(ctx context.Context) (order.RefundSettlement, error) {
+	return s.orders.SettlePendingRefunds(ctx, s.stageEffects)
+}
+
+// RefundReturn refunds received return id through the payment provider
+// (docs/DECISIONS.md "Returns"): an order refund of the return's
+// refundAmount, or of what is left to refund on the order when that is
+// less, claimed with the order and the return locked. When the refund is
+// processed, the return becomes refunded in the same transaction and the
+// customer is emailed (returns.StageRefunded); a return whose units were
+// worth nothing is marked refunded without one. Errors: NOT_FOUND,
+// CONFLICT (not received; the order has no gateway payment; another refund
+// of the order is pending, or was just confirmed), VALIDATION_ERROR
+// (nothing left to refund on the order), SERVICE_UNAVAILABLE (the gateway
+// refused, or its answer is not known yet: details carry refundId and
+// status), as for an order refund.
+func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID) (*returns.Return, error) {
+	r, err := s.returns.ToRefund(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.RefundAmount == 0 {
+		return s.returns.CloseUnpaid(ctx, id)
+	}
+	rid := r.ID
+	if _, err := s.orders.Refund(ctx, r.OrderID, order.RefundRequest{
+		Reason: "return " + r.ID.String(), InitiatePaymentRefund: true, AdminID: adminID, ReturnID: &rid,
+		Claim: returns.ClaimRefund(rid),
+	}, s.stageEffects); err != nil {
+		return nil, err
+	}
+	return s.returns.Get(ctx, id)
+}
+
+// stageEffects stages in u what processed refund rf of the locked order o
+// changes beyond the order (order.RefundEffects), whoever counts it: the
+// request that made it, a later refund of the order, or reconcile.
+func (s *Service) stageEffects(u *uow.Unit, o *models.Order, rf *models.Refund) error {
+	if err := s.returns.StageRefunded(u, rf); err != nil {
+		return err
+	}
+	if err := s.invoices.StageRefundCredit(u, o, rf); err != nil {
+		return err
+	}
+	var admin uuid.UUID
+	if rf.AdminID != nil {
+		admin = *rf.AdminID
+	}
+	return fulfillment.StageReleaseUnshipped(u, o, rf.Reason, admin)
+}
