@@ -155,22 +155,48 @@ func CommitDirect(tx *gorm.DB, items []Item) error {
 	return nil
 }
 
-// StageShip stages the units shipped off on-hand stock and off the
-// commitment.
-func StageShip(u *uow.Unit, items []Item) {
+// StageShip stages the units shipped from location from off its level,
+// off the commitment and, when from sells, off on-hand (a location that
+// does not sell keeps units outside the variant's inventory, so shipping
+// from it lifts the variant's available: the order no longer needs the
+// pool). The level's CHECK refuses a location short of units
+// (ShortAtLocation tells).
+func StageShip(u *uow.Unit, from Place, items []Item) {
+	onHand := 0
+	if from.Sells {
+		onHand = 1
+	}
 	for _, it := range merge(items) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID)
+			it.Quantity*onHand, it.Quantity, it.VariantID)
+		u.Update("stock_levels", levelKey(it.VariantID, from.ID),
+			`UPDATE stock_levels SET on_hand = on_hand - ? WHERE variant_id = ? AND location_id = ?`,
+			it.Quantity, it.VariantID, from.ID)
 	}
 }
 
-// StageUnship stages the units of a cancelled fulfilment back on hand and
-// into the commitment of their still open order (the reverse of StageShip).
-func StageUnship(u *uow.Unit, items []Item) {
+// StageUnship stages the units of a cancelled fulfilment back on hand at
+// the location it shipped from and into the commitment of their still
+// open order (the reverse of StageShip).
+func StageUnship(u *uow.Unit, to Place, items []Item) {
+	onHand := 0
+	if to.Sells {
+		onHand = 1
+	}
 	for _, it := range merge(items) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID)
+			it.Quantity*onHand, it.Quantity, it.VariantID)
+		stageLevelAdd(u, to.ID, it)
 	}
+}
+
+// stageLevelAdd stages it's units onto its variant's level at location
+// locationID, creating the level.
+func stageLevelAdd(u *uow.Unit, locationID uuid.UUID, it Item) {
+	u.Update("stock_levels", levelKey(it.VariantID, locationID),
+		`INSERT INTO stock_levels (variant_id, location_id, on_hand) VALUES (?, ?, ?)
+		ON CONFLICT (variant_id, location_id) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand`,
+		it.VariantID, locationID, it.Quantity)
 }
 
 // StageUncommit stages committed units that will not ship back to
