@@ -27,10 +27,11 @@ CREATE TABLE locations (
 );
 CREATE UNIQUE INDEX locations_one_default ON locations (is_default) WHERE is_default;
 
--- Units on hand per variant and location. A missing row is zero.
+-- Units on hand per variant and location. A missing row is zero; a
+-- location is deleted only when it holds none.
 CREATE TABLE stock_levels (
     variant_id  uuid NOT NULL REFERENCES variants (id) ON DELETE CASCADE,
-    location_id uuid NOT NULL REFERENCES locations (id),
+    location_id uuid NOT NULL REFERENCES locations (id) ON DELETE CASCADE,
     on_hand     integer NOT NULL DEFAULT 0 CONSTRAINT stock_levels_on_hand_check CHECK (on_hand >= 0),
     PRIMARY KEY (variant_id, location_id)
 );
@@ -66,19 +67,20 @@ CREATE TRIGGER variants_stock_level AFTER INSERT ON variants
 
 -- The location a fulfilment ships from; those before the upgrade shipped
 -- from the default location.
-ALTER TABLE fulfillments ADD COLUMN location_id uuid REFERENCES locations (id);
+ALTER TABLE fulfillments ADD COLUMN location_id uuid REFERENCES locations (id) ON DELETE SET NULL;
 UPDATE fulfillments SET location_id = (SELECT id FROM locations WHERE is_default);
 CREATE INDEX fulfillments_location_idx ON fulfillments (location_id) WHERE status = 'shipped';
 
 -- Where a received return's restocked units went.
-ALTER TABLE returns ADD COLUMN restock_location_id uuid REFERENCES locations (id);
+ALTER TABLE returns ADD COLUMN restock_location_id uuid REFERENCES locations (id) ON DELETE SET NULL;
 
 -- Transfers: units leave the source when created (in_transit) and reach
 -- the destination when received, or go back on cancel.
 CREATE TABLE stock_transfers (
     id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    from_location_id uuid NOT NULL REFERENCES locations (id),
-    to_location_id   uuid NOT NULL REFERENCES locations (id),
+    -- NULL: the location was deleted since (never while in transit).
+    from_location_id uuid REFERENCES locations (id) ON DELETE SET NULL,
+    to_location_id   uuid REFERENCES locations (id) ON DELETE SET NULL,
     status           text NOT NULL DEFAULT 'in_transit' CHECK (status IN ('in_transit', 'received', 'cancelled')),
     note             text NOT NULL DEFAULT '',
     admin_id         uuid,

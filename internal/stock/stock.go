@@ -170,7 +170,8 @@ func StageShip(u *uow.Unit, from Place, items []Item) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
 			it.Quantity*onHand, it.Quantity, it.VariantID)
 		u.Update("stock_levels", levelKey(it.VariantID, from.ID),
-			`UPDATE stock_levels SET on_hand = on_hand - ? WHERE variant_id = ? AND location_id = ?`,
+			`UPDATE stock_levels l SET on_hand = l.on_hand - ? FROM (`+variantFirst+`) v
+			WHERE l.variant_id = v.id AND l.location_id = ?`,
 			it.Quantity, it.VariantID, from.ID)
 	}
 }
@@ -194,10 +195,17 @@ func StageUnship(u *uow.Unit, to Place, items []Item) {
 // locationID, creating the level.
 func stageLevelAdd(u *uow.Unit, locationID uuid.UUID, it Item) {
 	u.Update("stock_levels", levelKey(it.VariantID, locationID),
-		`INSERT INTO stock_levels (variant_id, location_id, on_hand) VALUES (?, ?, ?)
+		`INSERT INTO stock_levels (variant_id, location_id, on_hand) SELECT v.id, ?::uuid, ?::int FROM (`+variantFirst+`) v
 		ON CONFLICT (variant_id, location_id) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand`,
-		it.VariantID, locationID, it.Quantity)
+		locationID, it.Quantity, it.VariantID)
 }
+
+// variantFirst selects a variant (its id the one argument), locking it:
+// a staged change of a level row reads it, so the level is locked only
+// after its variant, whatever order the unit's parts run in. Adjustments
+// and transfers lock variants, then levels; a level locked before its
+// variant could deadlock with them.
+const variantFirst = `SELECT id FROM variants WHERE id = ? FOR NO KEY UPDATE`
 
 // StageUncommit stages committed units that will not ship back to
 // available: those of a cancelled order, or of lines cancelled before they
