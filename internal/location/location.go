@@ -331,3 +331,15 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		return tx.Exec(`DELETE FROM locations WHERE id = ?`, id).Error
 	})
 }
+
+// HomeState is the default location's state: the store's state, which
+// checkout splits GST against (CGST and SGST within it, IGST outside).
+// fallback (STORE_STATE) answers when there is no default location yet.
+func HomeState(ctx context.Context, db *gorm.DB, fallback string) string {
+	var st *string
+	if err := db.WithContext(ctx).Raw(`SELECT address->>'state' FROM locations WHERE is_default`).Scan(&st).Error; err != nil ||
+		st == nil || *st == "" {
+		return fallback
+	}
+	return *st
+}
