@@ -99,6 +99,9 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 		}
 		return nil
 	})
+	if e := LevelShort(err); e != nil {
+		return nil, e
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +133,28 @@ func takeFrom(tx *gorm.DB, from Place, items []Item) error {
 		Inventory, Reserved, Committed int
 		OnHand                         int
 	}
-	if err := tx.Raw(`SELECT v.id, v.sku, v.inventory, v.reserved, v.committed, coalesce(l.on_hand, 0) AS on_hand
-		FROM variants v LEFT JOIN stock_levels l ON l.variant_id = v.id AND l.location_id = ?
-		WHERE v.id IN ? ORDER BY v.id FOR UPDATE OF v`, from.ID, ids).Scan(&rows).Error; err != nil {
+	if err := tx.Raw(`SELECT id, sku, inventory, reserved, committed FROM variants WHERE id IN ? ORDER BY id FOR UPDATE`, ids).
+		Scan(&rows).Error; err != nil {
 		return fmt.Errorf("stock.take: %w", err)
+	}
+	// The levels in a statement of their own, after the variants' locks: a
+	// move that held them has committed by now and this statement's
+	// snapshot sees it (a join in the locking statement would read the
+	// level as it was before the wait).
+	var levels []struct {
+		VariantID uuid.UUID
+		OnHand    int
+	}
+	if err := tx.Raw(`SELECT variant_id, on_hand FROM stock_levels WHERE location_id = ? AND variant_id IN ? FOR UPDATE`,
+		from.ID, ids).Scan(&levels).Error; err != nil {
+		return fmt.Errorf("stock.take: %w", err)
+	}
+	for _, l := range levels {
+		for i := range rows {
+			if rows[i].ID == l.VariantID {
+				rows[i].OnHand = l.OnHand
+			}
+		}
 	}
 	byID := make(map[uuid.UUID]int, len(rows))
 	for i, r := range rows {
