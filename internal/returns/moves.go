@@ -228,13 +228,13 @@ func checkReceivable(field string, got, asked int, l *line) error {
 // locationId.
 func restockPlace(tx *gorm.DB, orderID, want uuid.UUID) (stock.Place, error) {
 	if want == uuid.Nil {
-		var last *uuid.UUID
+		var last []struct{ LocationID uuid.UUID }
 		if err := tx.Raw(`SELECT location_id FROM fulfillments WHERE order_id = ? AND status <> ? AND location_id IS NOT NULL
 			ORDER BY created_at DESC, id DESC LIMIT 1`, orderID, models.ShipmentCancelled).Scan(&last).Error; err != nil {
 			return stock.Place{}, fmt.Errorf("returns.restock_place: %w", err)
 		}
-		if last != nil {
-			want = *last
+		if len(last) == 1 {
+			want = last[0].LocationID
 		}
 	}
 	return stock.LockPlace(tx, want)
