@@ -51,9 +51,19 @@ type overviewResponse struct {
 	Currency           string       `json:"currency"`
 }
 
-// overview answers GET /admin/inventory/overview.
+// overview answers GET /admin/inventory/overview[?locationId=]: the
+// catalog's figures, or one location's.
 func (h *handlers) overview(c *fiber.Ctx) error {
-	o, err := h.stock.Overview(c.UserContext())
+	at, err := httpx.QueryUUID(c, "locationId")
+	if err != nil {
+		return err
+	}
+	var o *stock.Overview
+	if at != nil {
+		o, err = h.stock.LocationOverview(c.UserContext(), *at)
+	} else {
+		o, err = h.stock.Overview(c.UserContext())
+	}
 	if err != nil {
 		return err
 	}

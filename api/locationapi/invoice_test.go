@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/fixtures"
-	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 )
 
 type invoiceBody struct {
 	Number   string `json:"number"`
 	Supplier struct {
-		GSTIN   string `json:"gstin"`
+		GSTIN   string                 `json:"gstin"`
 		Address struct{ State string } `json:"address"`
 	} `json:"supplier"`
 	SupplyType   string       `json:"supplyType"`

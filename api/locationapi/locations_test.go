@@ -120,3 +120,32 @@ func TestStockAtLocations(t *testing.T) {
 	e.do(t, http.MethodPatch, locationsPath+"/"+shop.ID, map[string]any{"isActive": false}).Expect(t, http.StatusOK)
 	e.levelsAre(t, v, map[string]int{shop.ID: 6}, 23, 8)
 }
+
+// The inventory overview of one location counts its units: in stock where
+// its units exceed what only it can give to orders, low at or below the
+// threshold, valued at its units.
+func TestInventoryOverviewOfALocation(t *testing.T) {
+	e := newEnv(t)
+	shop := e.location(t, "SHOP", "Karnataka", "", 10, nil)
+	p := fixtures.MustProduct(t, e.app.DB, "Plate", 10000)
+	a := fixtures.MustVariant(t, e.app.DB, p.ID, 0)
+	b := fixtures.MustVariant(t, e.app.DB, p.ID, 0)
+	e.adjust(t, a.ID, "set", 20, shop.ID).Expect(t, http.StatusOK)
+	e.adjust(t, b.ID, "set", 2, shop.ID).Expect(t, http.StatusOK)
+	var o struct {
+		TotalVariants, InStockVariants, OutOfStockVariants, LowStockVariants int64
+		TotalValue                                                         float64
+		ReservedInventory                                                  struct{ ByOrder int64 }
+	}
+	e.do(t, http.MethodGet, "/api/v1/admin/inventory/overview?locationId="+shop.ID, nil).Expect(t, http.StatusOK).JSON(t, &o)
+	if o.InStockVariants != 2 || o.LowStockVariants != 1 || o.TotalValue != 2200 {
+		t.Fatalf("overview of the shop: %+v", o)
+	}
+	cust := fixtures.MustCustomer(t, e.app.DB, "Gita")
+	fixtures.MustOrder(t, e.app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: b, Qty: 2}}})
+	e.do(t, http.MethodGet, "/api/v1/admin/inventory/overview?locationId="+shop.ID, nil).Expect(t, http.StatusOK).JSON(t, &o)
+	if o.InStockVariants != 1 || o.ReservedInventory.ByOrder != 2 {
+		t.Fatalf("overview with b's units needed by an order: %+v", o)
+	}
+	e.bad(t, http.MethodGet, "/api/v1/admin/inventory/overview?locationId=nope", nil).ExpectField(t, "locationId")
+}

@@ -91,15 +91,15 @@ func (s *Service) ShipRest(ctx context.Context, orderID uuid.UUID, note string, 
 // and committed stock, the order's statuses and history, the events, the
 // email row and the administrator's audit entry, and its tax invoice
 // (numbered at commit). Everything after the read of the lines is the
-// unit's one statement at its commit: with the order's lock, the
-// locations' read, begin and commit, a fulfilment is six round trips to
-// Postgres, with invoicing or not. The units leave sh.LocationID, else the
+// unit's one statement at its commit: with the order's lock (the lines'
+// read brings the stock locations too), begin and commit, a fulfilment is
+// five round trips to Postgres, with invoicing or not. The units leave sh.LocationID, else the
 // first active location (by priority) holding them all (chooseOrigin).
 func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	if err := refusedRefunded(o); err != nil {
 		return nil, err
 	}
-	ls, err := lines(u.Tx(), o.ID)
+	ls, err := linesToShip(u.Tx(), o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	if err != nil {
 		return nil, err
 	}
-	places, err := origins(u.Tx(), o.ID)
+	places, err := originsOf(ls)
 	if err != nil {
 		return nil, err
 	}
