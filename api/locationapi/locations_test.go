@@ -134,8 +134,8 @@ func TestInventoryOverviewOfALocation(t *testing.T) {
 	e.adjust(t, b.ID, "set", 2, shop.ID).Expect(t, http.StatusOK)
 	var o struct {
 		TotalVariants, InStockVariants, OutOfStockVariants, LowStockVariants int64
-		TotalValue                                                         float64
-		ReservedInventory                                                  struct{ ByOrder int64 }
+		TotalValue                                                           float64
+		ReservedInventory                                                    struct{ ByOrder int64 }
 	}
 	e.do(t, http.MethodGet, "/api/v1/admin/inventory/overview?locationId="+shop.ID, nil).Expect(t, http.StatusOK).JSON(t, &o)
 	if o.InStockVariants != 2 || o.LowStockVariants != 1 || o.TotalValue != 2200 {
