@@ -86,9 +86,9 @@ type Config struct {
 	CheckoutSessionTTL time.Duration `env:"CHECKOUT_SESSION_TTL" envDefault:"15m"`
 	// DraftLinkTTL is how long a draft order's payment link holds its stock
 	// and takes payments (DRAFT_LINK_TTL; Razorpay wants at least 15m).
-	DraftLinkTTL time.Duration `env:"DRAFT_LINK_TTL" envDefault:"72h"`
-	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
-	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
+	DraftLinkTTL      time.Duration `env:"DRAFT_LINK_TTL" envDefault:"72h"`
+	LowStockThreshold int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
+	ClaimTokenTTL     time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
 	// ReturnWindowDays is how long after delivery a customer may ask to
 	// return units (docs/DECISIONS.md "Returns"); administrators are not bound by it.
 	ReturnWindowDays int `env:"RETURN_WINDOW_DAYS" envDefault:"30"`

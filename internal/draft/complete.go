@@ -136,4 +136,3 @@ func nudgeEmails(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
 		log.WarnContext(ctx, "payment link email nudge failed; the sweep will send it", "err", err)
 	}
 }
-

@@ -33,7 +33,7 @@ const (
 
 // Line is a line of a draft as answered.
 type Line struct {
-	ID        uuid.UUID  `json:"id"`
+	ID        *uuid.UUID `json:"id"`
 	VariantID uuid.UUID  `json:"variantId"`
 	ProductID uuid.UUID  `json:"productId"`
 	BundleID  *uuid.UUID `json:"bundleId"`
@@ -85,26 +85,26 @@ type View struct {
 	ShippingMethod   *ShippingMethod `json:"shippingMethod"`
 	DiscountCode     *string         `json:"discountCode"`
 	// DiscountMessage says why the code takes nothing off now.
-	DiscountMessage *string       `json:"discountMessage,omitempty"`
-	BuyerGSTIN      *string       `json:"buyerGstin"`
-	BuyerName       string        `json:"buyerName"`
-	Note            string        `json:"note"`
-	Items           []Line        `json:"items"`
-	Subtotal        money.Amount  `json:"subtotal"`
-	DiscountTotal   money.Amount  `json:"discountTotal"`
-	TaxTotal        money.Amount  `json:"taxTotal"`
-	CGSTTotal       money.Amount  `json:"cgstTotal"`
-	SGSTTotal       money.Amount  `json:"sgstTotal"`
-	IGSTTotal       money.Amount  `json:"igstTotal"`
-	ShippingCost    money.Amount  `json:"shippingCost"`
-	Total           money.Amount  `json:"total"`
-	Currency        string        `json:"currency"`
-	Issues          []Issue       `json:"issues"`
-	PaymentLink     *PaymentLink  `json:"paymentLink"`
-	OrderID         *uuid.UUID    `json:"orderId"`
-	CreatedAt       time.Time     `json:"createdAt"`
-	UpdatedAt       time.Time     `json:"updatedAt"`
-	priced          *priced       `json:"-"`
+	DiscountMessage *string      `json:"discountMessage,omitempty"`
+	BuyerGSTIN      *string      `json:"buyerGstin"`
+	BuyerName       string       `json:"buyerName"`
+	Note            string       `json:"note"`
+	Items           []Line       `json:"items"`
+	Subtotal        money.Amount `json:"subtotal"`
+	DiscountTotal   money.Amount `json:"discountTotal"`
+	TaxTotal        money.Amount `json:"taxTotal"`
+	CGSTTotal       money.Amount `json:"cgstTotal"`
+	SGSTTotal       money.Amount `json:"sgstTotal"`
+	IGSTTotal       money.Amount `json:"igstTotal"`
+	ShippingCost    money.Amount `json:"shippingCost"`
+	Total           money.Amount `json:"total"`
+	Currency        string       `json:"currency"`
+	Issues          []Issue      `json:"issues"`
+	PaymentLink     *PaymentLink `json:"paymentLink"`
+	OrderID         *uuid.UUID   `json:"orderId"`
+	CreatedAt       time.Time    `json:"createdAt"`
+	UpdatedAt       time.Time    `json:"updatedAt"`
+	priced          *priced      `json:"-"`
 	session         *models.CheckoutSession
 }
 
@@ -179,7 +179,8 @@ func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSes
 		v.Issues = append(v.Issues, Issue{Field: field, Issue: issue})
 	}
 	for i, l := range p.lines.Lines {
-		line := Line{ID: l.ItemID, VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
+		itemID := l.ItemID
+		line := Line{ID: &itemID, VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
 			PricedLine: p.Lines[i].PricedLine, PriceOverridden: l.Overridden}
 		if l.Overridden {
 			lp := l.ListPrice
