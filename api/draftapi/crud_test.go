@@ -77,7 +77,9 @@ func TestDraftValidation(t *testing.T) {
 		{"bad email", func(b map[string]any) { b["email"] = "nope" }, "email"},
 		{"unknown customer", func(b map[string]any) { b["customerId"] = uuid.New() }, "customerId"},
 		{"no items", func(b map[string]any) { delete(b, "items") }, "items"},
-		{"zero quantity", func(b map[string]any) { b["items"] = []any{map[string]any{"variantId": p.Variants[0].ID, "quantity": 0}} }, "items[0].quantity"},
+		{"zero quantity", func(b map[string]any) {
+			b["items"] = []any{map[string]any{"variantId": p.Variants[0].ID, "quantity": 0}}
+		}, "items[0].quantity"},
 		{"unknown variant", func(b map[string]any) { b["items"] = []any{map[string]any{"variantId": uuid.New(), "quantity": 1}} }, "items[0].variantId"},
 		{"negative price", func(b map[string]any) {
 			b["items"] = []any{map[string]any{"variantId": p.Variants[0].ID, "quantity": 1, "price": -1}}

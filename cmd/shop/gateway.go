@@ -36,7 +36,7 @@ GATEWAY_WEBHOOK_SECRET must be the secret of the server posted to; with
 APP_ENV=development it is the development secret of 'make run' unless set.`,
 		Example: "  APP_ENV=development bin/shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b\n" +
 			"  APP_ENV=development bin/shop gateway simulate payment_link.paid --link-id plink_sim_1a2b3c4d5e6f7a",
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, log, err := loadConfig("", config.Tooling)
 			if err != nil {
