@@ -31,6 +31,7 @@ import (
 	"github.com/gocommerce/shop/api/mediaapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/paymentapi"
 	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/reviewapi"
 	"github.com/gocommerce/shop/api/shippingapi"
@@ -131,6 +132,7 @@ func New(a *app.App) *Server {
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})
+	paymentapi.Register(admin, paymentapi.Services{Settings: a.PaymentSettings, Orders: a.Orders, Remittances: a.Remittances})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
@@ -140,7 +142,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
-		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, COD: a.PaymentSettings, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -19,6 +19,7 @@ import (
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/database"
@@ -139,6 +140,10 @@ type App struct {
 	PasswordResetMailer *mail.Outbox
 	// Shipping holds the zones and methods checkout charges by.
 	Shipping *shipping.Service
+	// PaymentSettings holds the cash on delivery settings and decision.
+	PaymentSettings *cod.Service
+	// Remittances applies couriers' COD remittance files as jobs.
+	Remittances *cod.Remittances
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
 	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
@@ -382,6 +387,8 @@ func (a *App) build() error {
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)
+	a.PaymentSettings = cod.New(a.DB)
+	a.Remittances = cod.NewRemittances(a.DB, a.Tasks, log.With("component", "cod"))
 	a.Checkout = checkout.New(a.DB, a.Tasks, provider, checkout.Settings{
 		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
