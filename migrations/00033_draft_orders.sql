@@ -52,7 +52,14 @@ CREATE INDEX draft_order_items_draft_idx ON draft_order_items (draft_order_id, p
 -- has been released and the customer was told the link expired).
 ALTER TABLE checkout_sessions ADD COLUMN refund_late_payment boolean NOT NULL DEFAULT false;
 
+-- A draft order completed with a payment received outside the gateway.
+ALTER TABLE orders DROP CONSTRAINT orders_payment_method_check;
+ALTER TABLE orders ADD CONSTRAINT orders_payment_method_check CHECK (payment_method IN ('online', 'cod', 'offline'));
+
 -- +goose Down
+UPDATE orders SET payment_method = 'cod' WHERE payment_method = 'offline';
+ALTER TABLE orders DROP CONSTRAINT orders_payment_method_check;
+ALTER TABLE orders ADD CONSTRAINT orders_payment_method_check CHECK (payment_method IN ('online', 'cod'));
 ALTER TABLE checkout_sessions DROP COLUMN refund_late_payment;
 DROP TABLE draft_order_items;
 DROP TABLE draft_orders;

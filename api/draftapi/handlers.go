@@ -1,9 +1,15 @@
 package draftapi
 
 import (
+	"strings"
+	"time"
+
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/draft"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -88,8 +94,14 @@ func (h *handlers) remove(c *fiber.Ctx) error {
 }
 
 type completeRequest struct {
-	Payment string `json:"payment" validate:"required"`
+	Payment     string     `json:"payment" validate:"required"`
+	Method      string     `json:"method"`
+	Reference   string     `json:"reference" validate:"max=200"`
+	CollectedAt *time.Time `json:"collectedAt"`
 }
+
+// offlineMethods are the ways a draft is paid outside the gateway.
+var offlineMethods = []string{"upi", "bank_transfer", "cash"}
 
 // complete answers POST /admin/draft-orders/{draftId}/complete with the
 // draft and its paymentLink.
@@ -102,10 +114,29 @@ func (h *handlers) complete(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	if err := httpx.Enum("payment", req.Payment, draft.PaymentByLink); err != nil {
+	if err := httpx.Enum("payment", req.Payment, draft.PaymentByLink, draft.PaymentCOD, draft.PaymentOffline); err != nil {
 		return err
 	}
-	v, err := h.drafts.CompleteLink(c.UserContext(), id, adminroute.ActorOf(c))
+	var v *draft.View
+	switch req.Payment {
+	case draft.PaymentByLink:
+		v, err = h.drafts.CompleteLink(c.UserContext(), id, adminroute.ActorOf(c))
+	case draft.PaymentCOD:
+		v, err = h.drafts.CompleteNow(c.UserContext(), id, checkout.Placement{COD: true}, adminroute.ActorOf(c))
+	default:
+		if err := httpx.Enum("method", req.Method, offlineMethods...); err != nil {
+			return err
+		}
+		ref := strings.TrimSpace(req.Reference)
+		if ref == "" {
+			return apperr.Invalid("reference", "is required for an offline payment")
+		}
+		p := &order.OfflinePayment{Method: req.Method, Reference: ref}
+		if req.CollectedAt != nil {
+			p.CollectedAt = *req.CollectedAt
+		}
+		v, err = h.drafts.CompleteNow(c.UserContext(), id, checkout.Placement{Offline: p}, adminroute.ActorOf(c))
+	}
 	if err != nil {
 		return err
 	}

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -23,7 +25,56 @@ import (
 const (
 	// PaymentByLink: the customer pays a payment link.
 	PaymentByLink = "link"
+	// PaymentCOD: the order is placed at once, cash on delivery.
+	PaymentCOD = "cod"
+	// PaymentOffline: the order is placed at once, paid outside the gateway
+	// (a method and a reference, as a recorded payment).
+	PaymentOffline = "offline"
 )
+
+// CompleteNow completes draft id as an order at once (checkout.PlaceDraft):
+// cash on delivery (with the COD fee, payment pending) or paid offline
+// (the payment recorded with its method and reference). The stock is
+// committed in the same unit; the confirmation email, the events and the
+// analytics follow the commit. Errors: NOT_FOUND, CONFLICT (completed; a
+// payable link; not enough stock, with details.variantId, nothing written;
+// a product off sale; a code that no longer applies), VALIDATION_ERROR
+// (shipping checkout would refuse; the payment's method).
+func (s *Service) CompleteNow(ctx context.Context, id uuid.UUID, how checkout.Placement, by audit.Actor) (*View, error) {
+	err := s.units.Run(ctx, func(u *uow.Unit) error {
+		d, _, err := s.lockOpen(u.Tx(), id)
+		if err != nil {
+			return err
+		}
+		in, err := s.checkoutOf(u, d)
+		if err != nil {
+			return err
+		}
+		if how.Offline != nil {
+			how.Offline.AdminID = by.AdminID
+		}
+		o, err := s.checkout.PlaceDraft(u, in, how)
+		if err != nil {
+			return err
+		}
+		u.Update("draft_orders", d.ID, `UPDATE draft_orders SET order_id = ?, checkout_session_id = ?, cart_id = (SELECT cart_id FROM checkout_sessions WHERE id = ?),
+			payment_link_id = NULL, payment_link_url = NULL, updated_at = now() WHERE id = ?`, o.ID, *o.CheckoutSessionID, *o.CheckoutSessionID, d.ID)
+		orderID, created := o.ID.String(), o.CreatedAt
+		u.AfterCommit("draft.order_emails:"+orderID, func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
+			task, opts := tasks.NewOrderEmailsTask(orderID)
+			if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
+				log.ErrorContext(ctx, "draft order: queue order emails", "order_id", orderID, "err", err)
+			}
+		})
+		u.AfterCommit("outbox", outbox.Nudge)
+		u.AfterCommit("analytics", func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) { analytics.Touch(ctx, q, log, created) })
+		return audit.Stage(u, by.Audit, id.String())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, id)
+}
 
 // CompleteLink completes draft id with a payment link: in one unit the
 // draft's checkout session is opened (its stock reserved for DRAFT_LINK_TTL,
@@ -99,25 +150,36 @@ func (s *Service) CompleteLink(ctx context.Context, id uuid.UUID, by audit.Actor
 // openLink prices draft d as checkout would and opens its link session in
 // u. Errors: those of CompleteLink.
 func (s *Service) openLink(u *uow.Unit, d *models.DraftOrder) (*models.CheckoutSession, error) {
+	in, err := s.checkoutOf(u, d)
+	if err != nil {
+		return nil, err
+	}
+	in.TTL = s.set.LinkTTL
+	return s.checkout.OpenLink(u, in)
+}
+
+// checkoutOf prices draft d as checkout would, in u, and returns what a
+// session of it is made from. Errors: VALIDATION_ERROR (shipping checkout
+// would refuse).
+func (s *Service) checkoutOf(u *uow.Unit, d *models.DraftOrder) (checkout.LinkCheckout, error) {
 	tx := u.Tx()
 	c, err := s.customerOf(tx, d.CustomerID)
 	if err != nil {
-		return nil, err
+		return checkout.LinkCheckout{}, err
 	}
 	p, err := s.price(u.Context(), tx, d, c)
 	if err != nil {
-		return nil, err
+		return checkout.LinkCheckout{}, err
 	}
 	if p.shippingErr != nil {
-		return nil, p.shippingErr
+		return checkout.LinkCheckout{}, p.shippingErr
 	}
 	bill := json.RawMessage(d.BillingAddress)
 	if len(bill) == 0 {
 		bill = json.RawMessage(d.ShippingAddress)
 	}
-	return s.checkout.OpenLink(u, checkout.LinkCheckout{DraftID: d.ID, Customer: withContact(c, d), Name: d.Name, Phone: d.Phone,
-		Ship: json.RawMessage(d.ShippingAddress), Bill: bill, Priced: p.lines, Charge: p.charge, Buyer: d.TaxBuyer,
-		TTL: s.set.LinkTTL})
+	return checkout.LinkCheckout{DraftID: d.ID, Customer: withContact(c, d), Name: d.Name, Phone: d.Phone,
+		Ship: json.RawMessage(d.ShippingAddress), Bill: bill, Priced: p.lines, Charge: p.charge, Buyer: d.TaxBuyer}, nil
 }
 
 // withContact is the customer with the draft's email: the session (and the

@@ -144,7 +144,10 @@ func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSes
 		v.BillingAddress = json.RawMessage("null")
 	}
 	now := s.now()
-	if sess != nil {
+	if sess != nil && sess.State == models.CheckoutCompleted {
+		v.Status, v.OrderID = StatusCompleted, sess.OrderID
+	}
+	if sess != nil && sess.RefundLatePayment {
 		v.PaymentLink = &PaymentLink{ID: sess.PaymentIntentID, URL: d.PaymentLinkURL, ExpiresAt: sess.ExpiresAt,
 			Status: linkStatus(sess, now), CheckoutSessionID: sess.ID}
 		switch {
