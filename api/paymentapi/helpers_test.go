@@ -140,6 +140,6 @@ func mustTaxIdentity(t *testing.T, app *testkit.App, token string) {
 	t.Helper()
 	app.Do(t, http.MethodPut, "/api/v1/admin/settings/tax", testkit.Req{Token: token, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "tradeName": "Sahyadri", "gstin": storeGSTIN,
-		"address": map[string]any{"line1": "14 Commercial Street", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
+		"address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
 		Expect(t, http.StatusOK)
 }
