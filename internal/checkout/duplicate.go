@@ -160,7 +160,7 @@ func (s *Service) refundDuplicate(ctx context.Context, sess *models.CheckoutSess
 				s.log.WarnContext(ctx, "payment link paid after it expired; refunded", "checkout_session_id", sess.ID,
 					"payment_id", *sess.PaymentID, "refund_id", g.ID)
 			}
-			sess.State = models.CheckoutNeedsReview
+			sess.State, sess.RefundID = models.CheckoutNeedsReview, &g.ID
 			return sess.State, nil
 		}
 		if res.RowsAffected == 1 {
@@ -222,7 +222,8 @@ func (s *Service) RefundDuplicates(ctx context.Context) (DuplicateRefunds, error
 		case err != nil:
 			rep.Pending++
 			s.log.WarnContext(ctx, "duplicate payment refund still unanswered", "checkout_session_id", stuck[i].ID, "err", err)
-		case state == models.CheckoutRefunded:
+		case state == models.CheckoutRefunded, stuck[i].RefundLatePayment && stuck[i].RefundID != nil:
+			// A late link payment ends in review once refunded.
 			rep.Refunded++
 		default:
 			rep.Refused++
