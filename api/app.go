@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/shop/api/identityapi"
 	"github.com/gocommerce/shop/api/inventoryapi"
 	"github.com/gocommerce/shop/api/invoiceapi"
+	"github.com/gocommerce/shop/api/locationapi"
 	"github.com/gocommerce/shop/api/mediaapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
@@ -118,6 +119,7 @@ func New(a *app.App) *Server {
 	claimpage.Register(root)
 	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
+	locationapi.Register(admin, locationapi.Services{Locations: a.Locations, Inventory: a.Inventory})
 	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})
 	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
 	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles,

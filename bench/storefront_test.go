@@ -42,6 +42,7 @@ func newFixture(b *testing.B, cacheOn bool, opts ...testkit.Option) *fixture {
 		b.Fatal(err)
 	}
 	app.DB.Exec(`UPDATE variants SET inventory = 1000000`)
+	app.DB.Exec(`UPDATE stock_levels SET on_hand = 1000000`)
 	f := &fixture{app: app, client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
 	app.DB.Raw(`SELECT id FROM products WHERE status = 'active'`).Scan(&f.products)
 	app.DB.Raw(`SELECT id FROM variants`).Scan(&f.variants)

@@ -249,12 +249,14 @@ type Fulfillment struct {
 	TrackingNumber string
 	TrackingURL    string     `gorm:"column:tracking_url"`
 	AdminID        *uuid.UUID `gorm:"type:uuid"`
-	ShippedAt      time.Time
-	DeliveredAt    *time.Time
-	CancelledAt    *time.Time
-	ReturnedAt     *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// LocationID is the stock location the units left from.
+	LocationID  *uuid.UUID `gorm:"type:uuid"`
+	ShippedAt   time.Time
+	DeliveredAt *time.Time
+	CancelledAt *time.Time
+	ReturnedAt  *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 
 	Items []FulfillmentItem `gorm:"foreignKey:FulfillmentID"`
 }

@@ -60,6 +60,8 @@ type InventoryUpdate struct {
 	Inventory int    `json:"inventory"`
 	// Operation is set, add or subtract.
 	Operation string `json:"operation"`
+	// LocationID is where the units are; empty: the default location.
+	LocationID string `json:"locationId,omitempty"`
 }
 
 // InventoryBulkPayload carries the validated updates; the job id is the

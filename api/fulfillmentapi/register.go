@@ -58,6 +58,9 @@ type createRequest struct {
 	TrackingNumber string         `json:"trackingNumber" validate:"required,notblank,max=100"`
 	TrackingURL    string         `json:"trackingUrl" validate:"omitempty,max=2000,http_url"`
 	NotifyCustomer *bool          `json:"notifyCustomer"`
+	// LocationID is where the units leave from; empty: the first active
+	// location, by priority, that holds them all.
+	LocationID string `json:"locationId" validate:"omitempty,uuid"`
 }
 
 // create answers POST /admin/orders/{orderId}/fulfillments with 201 and the
@@ -73,6 +76,9 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	}
 	sh := fulfillment.Shipment{Carrier: req.Carrier, TrackingNumber: req.TrackingNumber, TrackingURL: req.TrackingURL,
 		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c)}
+	if req.LocationID != "" {
+		sh.LocationID = uuid.MustParse(req.LocationID)
+	}
 	if req.Items != nil {
 		sh.Items = make([]fulfillment.Item, len(*req.Items))
 		for i, it := range *req.Items {

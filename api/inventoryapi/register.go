@@ -51,9 +51,19 @@ type overviewResponse struct {
 	Currency           string       `json:"currency"`
 }
 
-// overview answers GET /admin/inventory/overview.
+// overview answers GET /admin/inventory/overview[?locationId=]: the
+// catalog's figures, or one location's.
 func (h *handlers) overview(c *fiber.Ctx) error {
-	o, err := h.stock.Overview(c.UserContext())
+	at, err := httpx.QueryUUID(c, "locationId")
+	if err != nil {
+		return err
+	}
+	var o *stock.Overview
+	if at != nil {
+		o, err = h.stock.LocationOverview(c.UserContext(), *at)
+	} else {
+		o, err = h.stock.Overview(c.UserContext())
+	}
 	if err != nil {
 		return err
 	}
@@ -70,6 +80,8 @@ type bulkLine struct {
 	SKU       string `json:"sku" validate:"omitempty,max=64"`
 	Inventory *int   `json:"inventory" validate:"required,min=0,max=1000000000"`
 	Operation string `json:"operation" validate:"required"` // stock.Ops, checked by SubmitBulk
+	// LocationID is where the units are; empty: the default location.
+	LocationID string `json:"locationId" validate:"omitempty,uuid"`
 }
 
 type bulkRequest struct {
@@ -133,6 +145,9 @@ func (h *handlers) adjustments(c *fiber.Ctx, lines []bulkLine) ([]stock.Adjustme
 			return nil, apperr.Invalid("updates["+strconv.Itoa(i)+"].sku", "is not the SKU of any variant")
 		}
 		updates[i] = stock.Adjustment{VariantID: id, Quantity: *l.Inventory, Operation: l.Operation}
+		if l.LocationID != "" {
+			updates[i].LocationID = uuid.MustParse(l.LocationID)
+		}
 	}
 	return updates, nil
 }

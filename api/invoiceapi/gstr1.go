@@ -2,6 +2,7 @@ package invoiceapi
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
@@ -9,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// gstr1: GET /admin/reports/gstr1?period=YYYY-MM[&format=csv&section=] →
+// gstr1: GET /admin/reports/gstr1?period=YYYY-MM[&gstin=][&format=csv&section=] →
 // the month's GSTR-1 in the portal's JSON layout, or one section as CSV.
 // Errors: VALIDATION_ERROR (period, format, section), CONFLICT (no tax
 // identity set).
@@ -34,7 +35,7 @@ func (h *handlers) gstr1(c *fiber.Ctx) error {
 			return apperr.Invalid("section", "is required with format=csv")
 		}
 	}
-	r, err := h.invoices.GSTR1(c.UserContext(), month)
+	r, err := h.invoices.GSTR1(c.UserContext(), month, strings.Clone(strings.ToUpper(strings.TrimSpace(c.Query("gstin")))))
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,8 @@ type receiveItem struct {
 type receiveRequest struct {
 	Items          []receiveItem `json:"items" validate:"required,min=1,max=100,dive"`
 	RefundShipping bool          `json:"refundShipping"`
+	// LocationID is where restocked units go; empty: where the order last shipped from.
+	LocationID string `json:"locationId" validate:"omitempty,uuid"`
 }
 
 // customerCreate: POST /orders/{id}/returns → 201 the return.
@@ -196,7 +198,7 @@ func (h *handlers) reject(c *fiber.Ctx) error {
 	})
 }
 
-// receive: POST /admin/returns/{returnId}/receive {items, refundShipping?}.
+// receive: POST /admin/returns/{returnId}/receive {items, refundShipping?, locationId?}.
 func (h *handlers) receive(c *fiber.Ctx) error {
 	var req receiveRequest
 	return h.move(c, func(id uuid.UUID) (*returns.Return, error) {
@@ -204,6 +206,9 @@ func (h *handlers) receive(c *fiber.Ctx) error {
 			return nil, err
 		}
 		in := returns.ReceiveInput{RefundShipping: req.RefundShipping}
+		if req.LocationID != "" {
+			in.LocationID = uuid.MustParse(req.LocationID)
+		}
 		for _, it := range req.Items {
 			in.Items = append(in.Items, returns.ReceivedItem{OrderItemID: it.OrderItemID, Quantity: it.Quantity, Restock: it.Restock})
 		}

@@ -57,6 +57,7 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 	steps := []string{
 		// Checkout load must never run out of stock.
 		`UPDATE variants SET inventory = 1000000`,
+		`UPDATE stock_levels SET on_hand = 1000000`,
 		// The seeded shipping methods are active only for the checkout
 		// scenario that uses one (payments.go, activateShipping).
 		`UPDATE shipping_methods SET is_active = false`,

@@ -57,7 +57,7 @@ func migrateStep(command, short, long string) *cobra.Command {
 					return err
 				}
 			}
-			if err := database.Migrate(ctx, cfg.DatabaseURL, command, os.Stdout); err != nil {
+			if err := database.Migrate(ctx, database.WithStoreState(cfg.DatabaseURL, cfg.StoreState), command, os.Stdout); err != nil {
 				return err
 			}
 			if command != "status" {

@@ -130,7 +130,7 @@ func prepareDatabase(ctx context.Context, env string) error {
 	if created {
 		log.Info("created database")
 	}
-	return must(database.Migrate(ctx, cfg.DatabaseURL, "up", nil), "migrate")
+	return must(database.Migrate(ctx, database.WithStoreState(cfg.DatabaseURL, cfg.StoreState), "up", nil), "migrate")
 }
 
 func printSeed(ctx context.Context, a *app.App) error {

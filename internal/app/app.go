@@ -30,6 +30,7 @@ import (
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/location"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/order"
@@ -124,6 +125,8 @@ type App struct {
 	Discounts *discount.Admin
 	Bundles   *bundle.Service
 	Inventory *stock.Levels
+	// Locations are where stock is kept (docs/DECISIONS.md "Stock locations").
+	Locations *location.Service
 	Reviews   *review.Service
 	// Browse is the shoppers' cached read model of the catalog.
 	Browse *browse.Service
@@ -387,11 +390,17 @@ func (a *App) build() error {
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)
+	a.Locations = location.New(a.DB)
+	// The default location's state is the store's (migration 00032 made it
+	// from STORE_STATE); it cannot change while processes run.
+	homeCtx, cancelHome := context.WithTimeout(context.Background(), 10*time.Second)
+	storeState := location.HomeState(homeCtx, a.DB, cfg.StoreState)
+	cancelHome()
 	a.PaymentSettings = cod.New(a.DB)
 	a.Remittances = cod.NewRemittances(a.DB, a.Tasks, log.With("component", "cod"))
 	a.Checkout = checkout.New(a.DB, a.Tasks, provider, checkout.Settings{
 		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
-		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
+		Provider: cfg.PaymentProvider, StoreState: storeState, LowStockThreshold: cfg.LowStockThreshold,
 	}, a.StockCache, log.With("component", "checkout"))
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))

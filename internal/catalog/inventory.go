@@ -14,13 +14,15 @@ import (
 )
 
 // AdjustInventory applies set, add or subtract of qty units to a variant's
-// on-hand stock through stock.Adjust, the one place of the rule: the result
+// on-hand stock at location locationID (uuid.Nil: the default location)
+// through stock.Adjust, the one place of the rule: the result
 // may not go below the units committed to orders plus those reserved by
 // pending checkouts; such an operation is a CONFLICT and changes nothing.
 // When the move takes available stock to or below the variant's low-stock
 // threshold, inventory.low_stock is published.
-// Errors: VALIDATION_ERROR (operation, inventory), NOT_FOUND, CONFLICT.
-func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, qty int) (*models.Variant, error) {
+// Errors: VALIDATION_ERROR (operation, inventory, locationId), NOT_FOUND,
+// CONFLICT (below the floor, or below zero at the location).
+func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, qty int, locationID uuid.UUID) (*models.Variant, error) {
 	if !slices.Contains(stock.Ops, op) {
 		return nil, apperr.Invalid("operation", "must be one of: set, add, subtract")
 	}
@@ -31,7 +33,7 @@ func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, 
 	var low []stock.LowStock
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		var err error
-		if low, err = s.adjust(tx, id, op, qty); err != nil {
+		if low, err = s.adjust(tx, id, op, qty, locationID); err != nil {
 			return err
 		}
 		return tx.Where("id = ?", id).Take(&out).Error
@@ -47,8 +49,8 @@ func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, 
 
 // adjust runs one inventory operation on variant id in tx (stock.Adjust)
 // and turns a refusal into the API's error.
-func (s *Service) adjust(tx *gorm.DB, id uuid.UUID, op string, qty int) ([]stock.LowStock, error) {
-	low, err := stock.Adjust(tx, []stock.Adjustment{{VariantID: id, Operation: op, Quantity: qty}}, s.lowStockDefault)
+func (s *Service) adjust(tx *gorm.DB, id uuid.UUID, op string, qty int, locationID uuid.UUID) ([]stock.LowStock, error) {
+	low, err := stock.Adjust(tx, []stock.Adjustment{{VariantID: id, LocationID: locationID, Operation: op, Quantity: qty}}, s.lowStockDefault)
 	var refused *stock.Refusal
 	if !errors.As(err, &refused) {
 		return low, err
@@ -58,6 +60,11 @@ func (s *Service) adjust(tx *gorm.DB, id uuid.UUID, op string, qty int) ([]stock
 		return nil, apperr.NotFoundf("variant")
 	case stock.RefusedOverflow:
 		return nil, apperr.Invalid("inventory", "would make stock exceed the largest allowed figure")
+	case stock.RefusedLocation:
+		return nil, apperr.Invalid("locationId", "is not a known location")
+	case stock.RefusedLevel:
+		return nil, apperr.Conflictf("the location holds %d units; it cannot go below zero", refused.OnHand).
+			WithDetails(map[string]any{"field": "inventory", "operation": op, "quantity": qty, "onHand": refused.OnHand})
 	}
 	floor := refused.Committed + refused.Reserved
 	return nil, apperr.Conflictf("inventory cannot go below the %d units committed to orders or reserved by checkouts", floor).

@@ -91,7 +91,7 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 		}
 		if q, ok := in.Inventory.Get(); ok {
 			var err error
-			if low, err = s.adjust(tx, id, stock.OpSet, q); err != nil {
+			if low, err = s.adjust(tx, id, stock.OpSet, q, uuid.Nil); err != nil {
 				return err
 			}
 		}

@@ -85,3 +85,17 @@ func init() {
 	// goose's package logger would print every applied file; keep start-up quiet.
 	goose.SetLogger(log.New(io.Discard, "", 0))
 }
+
+// WithStoreState returns dbURL carrying state (STORE_STATE) as the session
+// setting shop.store_state, which migration 00032 reads to place the
+// default stock location in the store's state.
+func WithStoreState(dbURL, state string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil || state == "" {
+		return dbURL
+	}
+	q := u.Query()
+	q.Set("shop.store_state", state)
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
+	return u.String()
+}

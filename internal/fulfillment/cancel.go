@@ -36,7 +36,15 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 		if err != nil {
 			return err
 		}
-		stock.StageUnship(u, items)
+		var at uuid.UUID
+		if f.LocationID != nil {
+			at = *f.LocationID
+		}
+		back, err := stock.LockPlace(u.Tx(), at)
+		if err != nil {
+			return err
+		}
+		stock.StageUnship(u, back, items)
 		now := time.Now().UTC()
 		if err := u.Updates(&models.Fulfillment{ID: f.ID},
 			map[string]any{"status": models.ShipmentCancelled, "cancelled_at": now, "updated_at": now}); err != nil {

@@ -27,6 +27,9 @@ type Shipment struct {
 	By     audit.Actor
 	// Note is the order history's note; empty names the fulfilment.
 	Note string
+	// LocationID is the stock location the units leave from; uuid.Nil:
+	// the active one with the lowest priority number holding them all.
+	LocationID uuid.UUID
 }
 
 // Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
@@ -88,14 +91,15 @@ func (s *Service) ShipRest(ctx context.Context, orderID uuid.UUID, note string, 
 // and committed stock, the order's statuses and history, the events, the
 // email row and the administrator's audit entry, and its tax invoice
 // (numbered at commit). Everything after the read of the lines is the
-// unit's one statement at its commit: with the order's lock, begin and
-// commit, a fulfilment is five round trips to Postgres, with invoicing or
-// not.
+// unit's one statement at its commit: with the order's lock (the lines'
+// read brings the stock locations too), begin and commit, a fulfilment is
+// five round trips to Postgres, with invoicing or not. The units leave sh.LocationID, else the
+// first active location (by priority) holding them all (chooseOrigin).
 func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	if err := refusedRefunded(o); err != nil {
 		return nil, err
 	}
-	ls, err := lines(u.Tx(), o.ID)
+	ls, err := linesToShip(u.Tx(), o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -103,19 +107,8 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
-	f := models.Fulfillment{ID: uuid.New(), OrderID: o.ID, Status: models.ShipmentShipped, Carrier: sh.Carrier,
-		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, ShippedAt: now, CreatedAt: now, UpdatedAt: now}
-	if sh.By.AdminID != uuid.Nil {
-		f.AdminID = &sh.By.AdminID
-	}
-	for _, it := range items {
-		f.Items = append(f.Items, models.FulfillmentItem{FulfillmentID: f.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity})
-	}
-	if err := u.Create(&f); err != nil {
-		return nil, err
-	}
-	if err := u.Create(&f.Items); err != nil {
+	places, err := originsOf(ls)
+	if err != nil {
 		return nil, err
 	}
 	// The lines as they are now, and the stock the shipment takes: read once
@@ -132,7 +125,26 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 			units = append(units, stock.Item{VariantID: *ls[i].VariantID, Quantity: q})
 		}
 	}
-	stock.StageShip(u, units)
+	from, err := chooseOrigin(places, sh.LocationID, units)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	f := models.Fulfillment{ID: uuid.New(), OrderID: o.ID, Status: models.ShipmentShipped, Carrier: sh.Carrier,
+		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, LocationID: &from.ID, ShippedAt: now, CreatedAt: now, UpdatedAt: now}
+	if sh.By.AdminID != uuid.Nil {
+		f.AdminID = &sh.By.AdminID
+	}
+	for _, it := range items {
+		f.Items = append(f.Items, models.FulfillmentItem{FulfillmentID: f.ID, OrderItemID: it.OrderItemID, Quantity: it.Quantity})
+	}
+	if err := u.Create(&f); err != nil {
+		return nil, err
+	}
+	if err := u.Create(&f.Items); err != nil {
+		return nil, err
+	}
+	stock.StageShip(u, from.place(), units)
 	if sh.Notify {
 		if err := stageEmail(u, o, &f); err != nil {
 			return nil, err
@@ -154,7 +166,7 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	if err := audit.Stage(u, sh.By.Audit, f.ID.String()); err != nil {
 		return nil, err
 	}
-	if err := s.stageInvoice(u, o, &f, ls, shipped); err != nil {
+	if err := s.stageInvoice(u, o, &f, ls, shipped, from.issuer()); err != nil {
 		return nil, err
 	}
 	return &f, nil

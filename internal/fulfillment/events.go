@@ -25,12 +25,14 @@ type View struct {
 	Status         string     `json:"status"`
 	ShippedAt      time.Time  `json:"shippedAt"`
 	DeliveredAt    *time.Time `json:"deliveredAt"`
+	// LocationID is the stock location the units left from.
+	LocationID *uuid.UUID `json:"locationId"`
 }
 
 // NewView renders f, its times in UTC.
 func NewView(f *models.Fulfillment) View {
 	v := View{ID: f.ID, Items: make([]ItemView, len(f.Items)), Carrier: f.Carrier, TrackingNumber: f.TrackingNumber,
-		TrackingURL: f.TrackingURL, Status: f.Status, ShippedAt: f.ShippedAt.UTC()}
+		TrackingURL: f.TrackingURL, Status: f.Status, ShippedAt: f.ShippedAt.UTC(), LocationID: f.LocationID}
 	for i, it := range f.Items {
 		v.Items[i] = ItemView{OrderItemID: it.OrderItemID, Quantity: it.Quantity}
 	}

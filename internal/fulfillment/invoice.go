@@ -9,14 +9,16 @@ import (
 
 // stageInvoice stages the tax invoice of fulfilment f of the locked order o
 // in u: ls are the order's lines after the shipment (read with the tax
-// identity's version) and shipped its units by line. The invoice is
+// identity's version), shipped its units by line and from the registration
+// of the location they leave from. The invoice is
 // numbered when u commits, so the series row is locked only for the
 // commit.
-func (s *Service) stageInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int) error {
+func (s *Service) stageInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillment, ls []line, shipped map[uuid.UUID]int,
+	from invoice.Issuer) error {
 	if len(ls) == 0 || ls[0].TaxSettingsAt == nil {
 		return nil
 	}
-	sh := invoice.Shipment{SettingsAt: *ls[0].TaxSettingsAt}
+	sh := invoice.Shipment{SettingsAt: *ls[0].TaxSettingsAt, From: from}
 	before := 0
 	for _, l := range ls {
 		q := shipped[l.ID]

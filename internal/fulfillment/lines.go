@@ -27,6 +27,9 @@ type line struct {
 	GSTRate                              money.Rate
 	TaxAmount                            money.Amount
 	TaxSettingsAt                        *time.Time
+	// Origins are the stock locations with their units (originsSQL), on
+	// the lines read for a shipment.
+	Origins []byte
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
@@ -36,17 +39,28 @@ type line struct {
 // planner, with statistics taken while the table was small, hash-join each
 // line with every fulfilment of the shop (docs/BENCHMARKS.md).
 func lines(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
+	return readLines(tx, orderID, "NULL")
+}
+
+// linesToShip is lines with the stock locations a shipment may leave from
+// (originsSQL) in the same statement.
+func linesToShip(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
+	return readLines(tx, orderID, originsSQL, orderID)
+}
+
+func readLines(tx *gorm.DB, orderID uuid.UUID, origins string, originArgs ...any) ([]line, error) {
 	var ls []line
+	args := append(append([]any{}, originArgs...), orderID, fulfilledStatuses, orderID)
 	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
 			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
 			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
-			(SELECT updated_at FROM tax_settings) AS tax_settings_at
+			(SELECT updated_at FROM tax_settings) AS tax_settings_at, `+origins+` AS origins
 		FROM order_items i LEFT JOIN (
 			SELECT fi.order_item_id, sum(fi.quantity) AS units
 			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id
 			WHERE f.order_id = ? AND f.status IN ? GROUP BY fi.order_item_id) s ON s.order_item_id = i.id
 		WHERE i.order_id = ? ORDER BY i.created_at, i.id`,
-		orderID, fulfilledStatuses, orderID).Scan(&ls).Error
+		args...).Scan(&ls).Error
 	if err != nil {
 		return nil, fmt.Errorf("fulfillment.lines: %w", err)
 	}

@@ -39,7 +39,16 @@ func (s *Service) ReturnToOrigin(ctx context.Context, orderID, id uuid.UUID, by 
 		if err != nil {
 			return err
 		}
-		stock.StageRestock(u, items)
+		// The units go back to the location they left from.
+		var at uuid.UUID
+		if f.LocationID != nil {
+			at = *f.LocationID
+		}
+		back, err := stock.LockPlace(u.Tx(), at)
+		if err != nil {
+			return err
+		}
+		stock.StageRestock(u, back, items)
 		for _, it := range f.Items {
 			u.Update("order_items", it.OrderItemID, `UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`,
 				it.Quantity, it.OrderItemID)

@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
@@ -79,6 +80,9 @@ func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order
 func translate(err error) error {
 	if err == nil {
 		return nil
+	}
+	if e := stock.LevelShort(err); e != nil {
+		return e
 	}
 	if e := invoice.SeriesFull(err); e != nil {
 		return e

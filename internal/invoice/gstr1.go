@@ -191,9 +191,12 @@ func Period(s string) (time.Time, error) {
 }
 
 // GSTR1 builds the return of the month starting at month (from Period)
-// for the current GSTIN. Documents are in the month of their IST issue
-// date. Errors: CONFLICT when no tax identity is set.
-func (s *Service) GSTR1(ctx context.Context, month time.Time) (*GSTR1, error) {
+// for GSTIN gstin: empty, the store's; else the store's or a stock
+// location's (each state's registration files its own return). Documents
+// are in the month of their IST issue date. Errors: CONFLICT when no tax
+// identity is set; VALIDATION_ERROR naming gstin when it is neither the
+// store's nor a location's.
+func (s *Service) GSTR1(ctx context.Context, month time.Time, gstin string) (*GSTR1, error) {
 	set, err := s.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -201,8 +204,19 @@ func (s *Service) GSTR1(ctx context.Context, month time.Time) (*GSTR1, error) {
 	if !set.Configured {
 		return nil, apperr.Conflictf("the store's tax identity is not set: PUT /api/v1/admin/settings/tax first")
 	}
-	q := period{gstin: set.GSTIN, from: month, to: month.AddDate(0, 1, 0)}
-	r := &GSTR1{GSTIN: set.GSTIN, FP: month.Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
+	if gstin == "" {
+		gstin = set.GSTIN
+	} else if gstin != set.GSTIN {
+		var n int64
+		if err := s.db.WithContext(ctx).Raw(`SELECT count(*) FROM locations WHERE gstin = ?`, gstin).Scan(&n).Error; err != nil {
+			return nil, fmt.Errorf("invoice.gstr1: %w", err)
+		}
+		if n == 0 {
+			return nil, apperr.Invalid("gstin", "is neither the store's GSTIN nor a stock location's")
+		}
+	}
+	q := period{gstin: gstin, from: month, to: month.AddDate(0, 1, 0)}
+	r := &GSTR1{GSTIN: gstin, FP: month.Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
 		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{B2B: []HSNRow{}, B2C: []HSNRow{}},
 		Nil: NilSummary{Inv: []NilRow{}}, DocIssue: DocIssue{DocDet: []DocKind{}}}
 	db := s.db.WithContext(ctx)

@@ -32,6 +32,18 @@ type Shipment struct {
 	// SettingsAt is the tax identity's updated_at the fulfilment read: the
 	// identity the invoice is issued under.
 	SettingsAt time.Time
+	// From is the registration of the location the units leave from.
+	From Issuer
+}
+
+// Issuer is the GST registration and series of a stock location: a
+// location in another state has its own GSTIN (and address); any location
+// may have its own invoice prefix. Empty fields fall back to the store's
+// tax identity.
+type Issuer struct {
+	GSTIN         string
+	Address       *Address
+	InvoicePrefix string
 }
 
 // SACShipping is the services accounting code of goods transport (courier).
@@ -92,6 +104,16 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	if err != nil {
 		return err
 	}
+	prefix := id.InvoicePrefix
+	if sh.From.GSTIN != "" {
+		supplier.GSTIN = sh.From.GSTIN
+		if sh.From.Address != nil {
+			supplier.Address = *sh.From.Address
+		}
+	}
+	if sh.From.InvoicePrefix != "" {
+		prefix = sh.From.InvoicePrefix
+	}
 	doc := s.newDocument(models.DocInvoice, o, supplier, s.now())
 	fid := f.ID
 	doc.FulfillmentID = &fid
@@ -119,7 +141,7 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return stage(u, o, doc, id.InvoicePrefix, nil)
+	return stage(u, o, doc, prefix, nil)
 }
 
 // describe is a goods line's description: the order line's title (product

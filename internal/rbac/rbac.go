@@ -59,6 +59,10 @@ var (
 	CatalogWrite   = Permission{"catalog.write", Staff}
 	InventoryWrite = Permission{"inventory.write", Staff}
 	InventoryBulk  = Permission{"inventory.bulk", Admin}
+	// Stock locations carry GST registrations and decide what sells online:
+	// admins change them; staff move stock between them (InventoryWrite).
+	LocationsRead  = Permission{"locations.read", Viewer}
+	LocationsWrite = Permission{"locations.write", Admin}
 	PricingWrite   = Permission{"pricing.write", Admin}
 	DiscountsWrite = Permission{"discounts.write", Admin}
 	BundlesWrite   = Permission{"bundles.write", Admin}

@@ -50,6 +50,9 @@ type Report struct {
 	// the pending reservations / the unshipped orders, with both values.
 	Reserved  []Drift `json:"reserved"`
 	Committed []Drift `json:"committed"`
+	// Inventory lists each variant whose on-hand counter did not match the
+	// sum of its levels at the locations that sell.
+	Inventory []Drift `json:"inventory"`
 	// Orphans counts rows removed or released because nothing uses them.
 	Orphans Orphans `json:"orphans"`
 	// Problems are inconsistencies found but left for a person.
@@ -107,7 +110,7 @@ type Problem struct {
 // Run performs every step and returns the report. A step that fails stops
 // the run with its error (the repairs made so far stay).
 func (s *Service) Run(ctx context.Context) (*Report, error) {
-	r := &Report{StartedAt: s.now(), Reserved: []Drift{}, Committed: []Drift{}, Problems: []Problem{}}
+	r := &Report{StartedAt: s.now(), Reserved: []Drift{}, Committed: []Drift{}, Inventory: []Drift{}, Problems: []Problem{}}
 	steps := []struct {
 		name string
 		run  func(context.Context, *Report) error
@@ -115,6 +118,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"expire_sessions", s.expireSessions},
 		{"orphan_reservations", s.orphanReservations},
 		{"stock_counters", s.stockCounters},
+		{"stock_levels", s.stockLevels},
 		{"orphans", s.orphans},
 		{"consistency", s.consistency},
 		{"returns", s.returns},
@@ -128,7 +132,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 			return r, fmt.Errorf("reconcile.%s: %w", st.name, err)
 		}
 	}
-	for _, d := range append(append([]Drift(nil), r.Reserved...), r.Committed...) {
+	for _, d := range append(append(append([]Drift(nil), r.Reserved...), r.Committed...), r.Inventory...) {
 		r.Found++
 		if d.Fixed {
 			r.Fixed++

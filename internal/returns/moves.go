@@ -91,6 +91,10 @@ type ReceiveInput struct {
 	// RefundShipping adds the order's shipping cost to the refund, unless
 	// another return of the order refunds it already.
 	RefundShipping bool
+	// LocationID is where restocked units go back on hand; uuid.Nil: the
+	// location the order's latest live fulfilment left from (else the
+	// default location).
+	LocationID uuid.UUID
 }
 
 // Receive moves an approved return to received: the received units are
@@ -142,9 +146,14 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 		if shipping {
 			total += o.ShippingCost
 		}
-		stock.StageRestock(u, back)
+		to, err := restockPlace(u.Tx(), o.ID, in.LocationID)
+		if err != nil {
+			return err
+		}
+		stock.StageRestock(u, to, back)
 		r.RefundShipping, r.RefundAmount = shipping, total
-		if err := stageStatus(u, r, models.ReturnReceived, map[string]any{"refund_shipping": shipping, "refund_amount": total}); err != nil {
+		if err := stageStatus(u, r, models.ReturnReceived, map[string]any{"refund_shipping": shipping, "refund_amount": total,
+			"restock_location_id": to.ID}); err != nil {
 			return err
 		}
 		_, err = outbox.Stage(u, outbox.Draft{Type: outbox.ReturnReceived, Data: newEventData(o, r)})
@@ -211,4 +220,22 @@ func checkReceivable(field string, got, asked int, l *line) error {
 		receivable, l.shipped, others)).
 		WithDetails(map[string]any{"field": field + ".quantity", "issue": "more units than are out",
 			"receivable": receivable, "shipped": l.shipped, "inOtherReturns": others})
+}
+
+// restockPlace is the location a return of order orderID restocks into:
+// want when named, else the location of the order's latest live
+// fulfilment, else the default one. Errors: VALIDATION_ERROR naming
+// locationId.
+func restockPlace(tx *gorm.DB, orderID, want uuid.UUID) (stock.Place, error) {
+	if want == uuid.Nil {
+		var last []struct{ LocationID uuid.UUID }
+		if err := tx.Raw(`SELECT location_id FROM fulfillments WHERE order_id = ? AND status <> ? AND location_id IS NOT NULL
+			ORDER BY created_at DESC, id DESC LIMIT 1`, orderID, models.ShipmentCancelled).Scan(&last).Error; err != nil {
+			return stock.Place{}, fmt.Errorf("returns.restock_place: %w", err)
+		}
+		if len(last) == 1 {
+			want = last[0].LocationID
+		}
+	}
+	return stock.LockPlace(tx, want)
 }

@@ -33,8 +33,9 @@ func (s *Levels) SubmitBulk(ctx context.Context, updates []Adjustment) (string, 
 	if len(updates) == 0 || len(updates) > MaxBulkUpdates {
 		return "", apperr.Invalid("updates", "must hold 1 to 1000 updates")
 	}
-	seen := make(map[uuid.UUID]int, len(updates))
+	seen := make(map[[2]uuid.UUID]int, len(updates))
 	ids := make([]uuid.UUID, 0, len(updates))
+	var locations []uuid.UUID
 	for i, u := range updates {
 		field := func(name string) string { return "updates[" + strconv.Itoa(i) + "]." + name }
 		if !slices.Contains(Ops, u.Operation) {
@@ -43,11 +44,26 @@ func (s *Levels) SubmitBulk(ctx context.Context, updates []Adjustment) (string, 
 		if u.Quantity < 0 || u.Quantity > MaxUnits {
 			return "", apperr.Invalid(field("inventory"), "must be between 0 and 1000000000")
 		}
-		if j, dup := seen[u.VariantID]; dup {
-			return "", apperr.Invalid(field("variantId"), "repeats updates["+strconv.Itoa(j)+"]; give each variant once")
+		pair := [2]uuid.UUID{u.VariantID, u.LocationID}
+		if j, dup := seen[pair]; dup {
+			return "", apperr.Invalid(field("variantId"), "repeats updates["+strconv.Itoa(j)+"]; give each variant once a location")
 		}
-		seen[u.VariantID] = i
+		seen[pair] = i
 		ids = append(ids, u.VariantID)
+		if u.LocationID != uuid.Nil {
+			locations = append(locations, u.LocationID)
+		}
+	}
+	if len(locations) > 0 {
+		var known []uuid.UUID
+		if err := s.db.WithContext(ctx).Raw(`SELECT id FROM locations WHERE id IN ?`, locations).Scan(&known).Error; err != nil {
+			return "", fmt.Errorf("stock.submit_bulk: %w", err)
+		}
+		for i, u := range updates {
+			if u.LocationID != uuid.Nil && !slices.Contains(known, u.LocationID) {
+				return "", apperr.Invalid("updates["+strconv.Itoa(i)+"].locationId", "is not a known location")
+			}
+		}
 	}
 	var found []uuid.UUID
 	if err := s.db.WithContext(ctx).Raw(`SELECT id FROM variants WHERE id IN ?`, ids).Scan(&found).Error; err != nil {
@@ -68,6 +84,9 @@ func (s *Levels) SubmitBulk(ctx context.Context, updates []Adjustment) (string, 
 	lines := make([]tasks.InventoryUpdate, len(updates))
 	for i, u := range updates {
 		lines[i] = tasks.InventoryUpdate{VariantID: u.VariantID.String(), Inventory: u.Quantity, Operation: u.Operation}
+		if u.LocationID != uuid.Nil {
+			lines[i].LocationID = u.LocationID.String()
+		}
 	}
 	task, opts := tasks.NewInventoryBulkTask(jobID, lines)
 	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil {
@@ -151,6 +170,11 @@ func DecodeUpdates(lines []tasks.InventoryUpdate) ([]Adjustment, error) {
 			return nil, fmt.Errorf("%w: line %d: bad variant id", ErrRefused, i)
 		}
 		out[i] = Adjustment{VariantID: id, Quantity: l.Inventory, Operation: l.Operation}
+		if l.LocationID != "" {
+			if out[i].LocationID, err = uuid.Parse(l.LocationID); err != nil {
+				return nil, fmt.Errorf("%w: line %d: bad location id", ErrRefused, i)
+			}
+		}
 	}
 	return out, nil
 }

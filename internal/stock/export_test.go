@@ -17,7 +17,14 @@ func Reserve(tx *gorm.DB, sessionID uuid.UUID, items []Item) error {
 }
 
 func Ship(tx *gorm.DB, items []Item) error {
-	return runNow(tx, func(u *uow.Unit) error { StageShip(u, items); return nil })
+	return runNow(tx, func(u *uow.Unit) error {
+		p, err := LockPlace(tx, uuid.Nil)
+		if err != nil {
+			return err
+		}
+		StageShip(u, p, items)
+		return nil
+	})
 }
 
 func Uncommit(tx *gorm.DB, items []Item) error {

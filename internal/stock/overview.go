@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/google/uuid"
 )
 
 // Overview is the stock position of the whole catalog.
@@ -49,5 +51,50 @@ func (s *Levels) Overview(ctx context.Context) (*Overview, error) {
 		TotalVariants: row.Total, InStockVariants: row.InStock, OutOfStockVariants: row.OutOfStock,
 		LowStockVariants: row.LowStock, TotalValue: money.Amount(row.Value),
 		ReservedByCart: row.Reserved, ReservedByOrder: row.Committed, Currency: s.currency,
+	}, nil
+}
+
+// LocationOverview computes the stock figures of location locationID: a
+// variant is in stock there when its available units there (on hand less
+// the part of the variant's orders and checkouts only it can cover:
+// committedSQL) are above zero, low when at or below its threshold; the
+// value is its units there × price; ReservedByOrder is that part (checkout
+// holds no location, so ReservedByCart is 0). Errors: NOT_FOUND (location).
+func (s *Levels) LocationOverview(ctx context.Context, locationID uuid.UUID) (*Overview, error) {
+	db := s.db.WithContext(ctx)
+	var found int64
+	if err := db.Raw(`SELECT count(*) FROM locations WHERE id = ?`, locationID).Scan(&found).Error; err != nil {
+		return nil, fmt.Errorf("stock.location_overview: %w", err)
+	}
+	if found == 0 {
+		return nil, apperr.NotFoundf("location")
+	}
+	var row struct {
+		Total, InStock, OutOfStock, LowStock int64
+		Value                                int64
+		Committed                            int64
+	}
+	err := db.Raw(`
+		WITH lv AS (
+			SELECT v.id, l.on_hand, COALESCE(v.low_stock_threshold, ?) AS threshold,
+			       COALESCE(v.price, p.price) AS price, `+committedSQL+` AS committed
+			FROM variants v JOIN products p ON p.id = v.product_id
+			CROSS JOIN locations c
+			LEFT JOIN stock_levels l ON l.variant_id = v.id AND l.location_id = c.id
+			WHERE c.id = ?)
+		SELECT count(*) AS total,
+		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) > 0) AS in_stock,
+		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) <= 0) AS out_of_stock,
+		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) > 0
+		                          AND COALESCE(on_hand, 0) - COALESCE(committed, 0) <= threshold) AS low_stock,
+		       COALESCE(sum(COALESCE(on_hand, 0)::numeric * price), 0)::bigint AS value,
+		       COALESCE(sum(committed), 0) AS committed
+		FROM lv`, s.lowStockThreshold, locationID).Scan(&row).Error
+	if err != nil {
+		return nil, fmt.Errorf("stock.location_overview: %w", err)
+	}
+	return &Overview{
+		TotalVariants: row.Total, InStockVariants: row.InStock, OutOfStockVariants: row.OutOfStock,
+		LowStockVariants: row.LowStock, TotalValue: money.Amount(row.Value), ReservedByOrder: row.Committed, Currency: s.currency,
 	}, nil
 }

@@ -155,23 +155,57 @@ func CommitDirect(tx *gorm.DB, items []Item) error {
 	return nil
 }
 
-// StageShip stages the units shipped off on-hand stock and off the
-// commitment.
-func StageShip(u *uow.Unit, items []Item) {
+// StageShip stages the units shipped from location from off its level,
+// off the commitment and, when from sells, off on-hand (a location that
+// does not sell keeps units outside the variant's inventory, so shipping
+// from it lifts the variant's available: the order no longer needs the
+// pool). The level's CHECK refuses a location short of units
+// (ShortAtLocation tells).
+func StageShip(u *uow.Unit, from Place, items []Item) {
+	onHand := 0
+	if from.Sells {
+		onHand = 1
+	}
 	for _, it := range merge(items) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID)
+			it.Quantity*onHand, it.Quantity, it.VariantID)
+		u.Update("stock_levels", levelKey(it.VariantID, from.ID),
+			`UPDATE stock_levels l SET on_hand = l.on_hand - ? FROM (`+variantFirst+`) v
+			WHERE l.variant_id = v.id AND l.location_id = ?`,
+			it.Quantity, it.VariantID, from.ID)
 	}
 }
 
-// StageUnship stages the units of a cancelled fulfilment back on hand and
-// into the commitment of their still open order (the reverse of StageShip).
-func StageUnship(u *uow.Unit, items []Item) {
+// StageUnship stages the units of a cancelled fulfilment back on hand at
+// the location it shipped from and into the commitment of their still
+// open order (the reverse of StageShip).
+func StageUnship(u *uow.Unit, to Place, items []Item) {
+	onHand := 0
+	if to.Sells {
+		onHand = 1
+	}
 	for _, it := range merge(items) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
-			it.Quantity, it.Quantity, it.VariantID)
+			it.Quantity*onHand, it.Quantity, it.VariantID)
+		stageLevelAdd(u, to.ID, it)
 	}
 }
+
+// stageLevelAdd stages it's units onto its variant's level at location
+// locationID, creating the level.
+func stageLevelAdd(u *uow.Unit, locationID uuid.UUID, it Item) {
+	u.Update("stock_levels", levelKey(it.VariantID, locationID),
+		`INSERT INTO stock_levels (variant_id, location_id, on_hand) SELECT v.id, ?::uuid, ?::int FROM (`+variantFirst+`) v
+		ON CONFLICT (variant_id, location_id) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand`,
+		locationID, it.Quantity, it.VariantID)
+}
+
+// variantFirst selects a variant (its id the one argument), locking it:
+// a staged change of a level row reads it, so the level is locked only
+// after its variant, whatever order the unit's parts run in. Adjustments
+// and transfers lock variants, then levels; a level locked before its
+// variant could deadlock with them.
+const variantFirst = `SELECT id FROM variants WHERE id = ? FOR NO KEY UPDATE`
 
 // StageUncommit stages committed units that will not ship back to
 // available: those of a cancelled order, or of lines cancelled before they

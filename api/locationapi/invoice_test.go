@@ -1,0 +1,107 @@
+package locationapi_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
+)
+
+type invoiceBody struct {
+	Number   string `json:"number"`
+	Supplier struct {
+		GSTIN   string                 `json:"gstin"`
+		Address struct{ State string } `json:"address"`
+	} `json:"supplier"`
+	SupplyType   string       `json:"supplyType"`
+	TaxableValue money.Amount `json:"taxableValue"`
+	CGSTTotal    money.Amount `json:"cgstTotal"`
+	SGSTTotal    money.Amount `json:"sgstTotal"`
+	IGSTTotal    money.Amount `json:"igstTotal"`
+	Total        money.Amount `json:"total"`
+}
+
+func (e *env) invoicesOf(t *testing.T, o models.Order) []invoiceBody {
+	t.Helper()
+	var page struct{ Data []invoiceBody }
+	e.do(t, http.MethodGet, "/api/v1/admin/invoices?type=invoice&orderId="+o.ID.String(), nil).Expect(t, http.StatusOK).JSON(t, &page)
+	return page.Data
+}
+
+// A fulfilment from a location in another state issues its invoice under
+// that location's GSTIN and series with IGST, where the default location
+// (the store's state, the buyer's too) splits CGST and SGST; the order's
+// totals are the same either way. A location in another state without a
+// GSTIN cannot ship (409). GSTR-1 is per GSTIN.
+func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
+	e := newEnv(t)
+	store := gstinOf("29", "AABCS1429B")
+	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
+		"gstin": store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001"}}).Expect(t, http.StatusOK)
+	mh := gstinOf("27", "AABCS1429B")
+	mum := e.location(t, "MUM", "Maharashtra", mh, 10, map[string]any{"invoicePrefix": "MH"})
+	goa := e.location(t, "GOA", "Goa", "", 20, nil)
+	cust := fixtures.MustCustomer(t, e.app.DB, "Divya")
+	lines := []fixtures.TaxLine{{Title: "Silk saree", HSN: "5007", Qty: 2, Unit: 1249900, Discount: 100001, Rate: 500}}
+	home := fixtures.MustTaxOrder(t, e.app.DB, fixtures.TaxOrderSpec{Customer: cust, Lines: lines})
+	away := fixtures.MustTaxOrder(t, e.app.DB, fixtures.TaxOrderSpec{Customer: cust, Lines: lines})
+	vAway := *away.Items[0].VariantID
+	e.adjust(t, vAway, "set", 2, mum.ID).Expect(t, http.StatusOK)
+	e.adjust(t, vAway, "set", 2, goa.ID).Expect(t, http.StatusOK)
+
+	er := e.ship(t, away, goa.ID).ExpectError(t, http.StatusConflict, "CONFLICT")
+	if er.Error.Details["field"] != "gstin" {
+		t.Fatalf("409 details: %v", er.Error.Details)
+	}
+	e.ship(t, home, "").Expect(t, http.StatusCreated)
+	e.ship(t, away, mum.ID).Expect(t, http.StatusCreated)
+
+	h, a := e.invoicesOf(t, home), e.invoicesOf(t, away)
+	if len(h) != 1 || len(a) != 1 {
+		t.Fatalf("invoices: %d and %d, want 1 each", len(h), len(a))
+	}
+	fy := invoice.FinancialYear(time.Now())
+	if h[0].Supplier.GSTIN != store || h[0].SupplyType != "intra" || h[0].CGSTTotal == 0 || h[0].CGSTTotal+h[0].SGSTTotal == 0 ||
+		h[0].IGSTTotal != 0 || h[0].Number != "INV/"+fy+"/000001" {
+		t.Fatalf("default location's invoice: %+v", h[0])
+	}
+	if a[0].Supplier.GSTIN != mh || a[0].Supplier.Address.State != "Maharashtra" || a[0].SupplyType != "inter" ||
+		a[0].CGSTTotal != 0 || a[0].SGSTTotal != 0 || a[0].IGSTTotal == 0 || a[0].Number != "MH/"+fy+"/000001" {
+		t.Fatalf("Maharashtra location's invoice: %+v", a[0])
+	}
+	if a[0].Total != h[0].Total || a[0].TaxableValue != h[0].TaxableValue || a[0].IGSTTotal != h[0].CGSTTotal+h[0].SGSTTotal {
+		t.Fatalf("the same sale taxed differently: %+v vs %+v", a[0], h[0])
+	}
+	var ho, ao models.Order
+	e.app.DB.Take(&ho, "id = ?", home.ID)
+	e.app.DB.Take(&ao, "id = ?", away.ID)
+	if ho.Total != ao.Total || ho.TaxTotal != ao.TaxTotal {
+		t.Fatalf("order totals changed: %d/%d vs %d/%d", ho.Total, ho.TaxTotal, ao.Total, ao.TaxTotal)
+	}
+
+	// GSTR-1 per GSTIN: each return holds its own invoice.
+	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
+	for _, tc := range []struct{ gstin, want string }{{"", store}, {mh, mh}} {
+		var r struct {
+			GSTIN    string `json:"gstin"`
+			DocIssue struct {
+				DocDet []struct {
+					Docs []struct {
+						From, To string
+						TotNum   int `json:"totnum"`
+					} `json:"docs"`
+				} `json:"doc_det"`
+			} `json:"doc_issue"`
+		}
+		e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+tc.gstin, nil).Expect(t, http.StatusOK).JSON(t, &r)
+		if r.GSTIN != tc.want || len(r.DocIssue.DocDet) != 1 || len(r.DocIssue.DocDet[0].Docs) != 1 || r.DocIssue.DocDet[0].Docs[0].TotNum != 1 {
+			t.Fatalf("GSTR-1 of %q: %+v", tc.gstin, r)
+		}
+	}
+	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+gstinOf("07", "AABCS1429B"), nil).ExpectField(t, "gstin")
+}

@@ -1,0 +1,132 @@
+package locationapi
+
+import (
+	"context"
+	"time"
+
+	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+type transferItemBody struct {
+	VariantID string `json:"variantId" validate:"required,uuid"`
+	Quantity  int    `json:"quantity" validate:"min=1,max=1000000000"`
+}
+
+type transferRequest struct {
+	FromLocationID string             `json:"fromLocationId" validate:"required,uuid"`
+	ToLocationID   string             `json:"toLocationId" validate:"required,uuid"`
+	Items          []transferItemBody `json:"items" validate:"required,min=1,max=500,dive"`
+	Note           string             `json:"note" validate:"max=500"`
+}
+
+type transferItemView struct {
+	VariantID uuid.UUID `json:"variantId"`
+	Quantity  int       `json:"quantity"`
+}
+
+type transferView struct {
+	ID             uuid.UUID          `json:"id"`
+	FromLocationID *uuid.UUID         `json:"fromLocationId"`
+	ToLocationID   *uuid.UUID         `json:"toLocationId"`
+	Status         string             `json:"status"`
+	Note           string             `json:"note"`
+	Items          []transferItemView `json:"items"`
+	CreatedAt      time.Time          `json:"createdAt"`
+	ReceivedAt     *time.Time         `json:"receivedAt"`
+	CancelledAt    *time.Time         `json:"cancelledAt"`
+}
+
+func newTransferView(t *stock.Transfer) transferView {
+	v := transferView{ID: t.ID, FromLocationID: t.FromLocationID, ToLocationID: t.ToLocationID, Status: t.Status, Note: t.Note,
+		Items: make([]transferItemView, len(t.Items)), CreatedAt: t.CreatedAt.UTC(), ReceivedAt: utc(t.ReceivedAt),
+		CancelledAt: utc(t.CancelledAt)}
+	for i, it := range t.Items {
+		v.Items[i] = transferItemView{VariantID: it.VariantID, Quantity: it.Quantity}
+	}
+	return v
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// createTransfer: POST /inventory/transfers → 201 the transfer, in transit.
+// Errors: VALIDATION_ERROR, CONFLICT (the source lacks the units or needs
+// them for orders: stock.Levels.CreateTransfer).
+func (h *handlers) createTransfer(c *fiber.Ctx) error {
+	var req transferRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	in := stock.TransferInput{From: uuid.MustParse(req.FromLocationID), To: uuid.MustParse(req.ToLocationID), Note: req.Note,
+		AdminID: adminroute.ActorOf(c).AdminID}
+	for _, it := range req.Items {
+		in.Items = append(in.Items, stock.Item{VariantID: uuid.MustParse(it.VariantID), Quantity: it.Quantity})
+	}
+	t, err := h.stock.CreateTransfer(c.UserContext(), in)
+	if err != nil {
+		return err
+	}
+	adminroute.SetAuditEntity(c, t.ID.String())
+	return c.Status(fiber.StatusCreated).JSON(newTransferView(t))
+}
+
+// listTransfers: GET /inventory/transfers?status= → {data, pagination},
+// newest first. Errors: VALIDATION_ERROR (page, limit, status).
+func (h *handlers) listTransfers(c *fiber.Ctx) error {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	status, err := httpx.QueryEnum(c, "status", stock.TransferInTransit, stock.TransferReceived, stock.TransferCancelled)
+	if err != nil {
+		return err
+	}
+	ts, total, err := h.stock.Transfers(c.UserContext(), status, page.Window())
+	if err != nil {
+		return err
+	}
+	data := make([]transferView, len(ts))
+	for i := range ts {
+		data[i] = newTransferView(&ts[i])
+	}
+	return c.JSON(httpx.NewList(data, page, total))
+}
+
+// getTransfer: GET /inventory/transfers/{transferId}. Errors: NOT_FOUND.
+func (h *handlers) getTransfer(c *fiber.Ctx) error {
+	return h.onTransfer(c, h.stock.Transfer)
+}
+
+// receiveTransfer: POST .../{transferId}/receive → the transfer, received.
+// Errors: NOT_FOUND, CONFLICT (not in transit).
+func (h *handlers) receiveTransfer(c *fiber.Ctx) error {
+	return h.onTransfer(c, h.stock.ReceiveTransfer)
+}
+
+// cancelTransfer: POST .../{transferId}/cancel → the transfer, cancelled,
+// its units back at the source. Errors: NOT_FOUND, CONFLICT (not in transit).
+func (h *handlers) cancelTransfer(c *fiber.Ctx) error {
+	return h.onTransfer(c, h.stock.CancelTransfer)
+}
+
+// onTransfer answers a route of one transfer with it after do.
+func (h *handlers) onTransfer(c *fiber.Ctx, do func(ctx context.Context, id uuid.UUID) (*stock.Transfer, error)) error {
+	id, err := httpx.PathUUID(c, "transferId", "transfer")
+	if err != nil {
+		return err
+	}
+	t, err := do(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newTransferView(t))
+}

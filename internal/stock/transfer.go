@@ -1,0 +1,328 @@
+package stock
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/paging"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Statuses of a transfer: its units left the source (in_transit), reached
+// the destination (received) or went back to the source (cancelled).
+const (
+	TransferInTransit = "in_transit"
+	TransferReceived  = "received"
+	TransferCancelled = "cancelled"
+)
+
+// Transfer moves units of variants from one location to another.
+type Transfer struct {
+	ID             uuid.UUID
+	FromLocationID *uuid.UUID // nil: deleted since it was received or cancelled
+	ToLocationID   *uuid.UUID
+	Status         string
+	Note           string
+	AdminID        *uuid.UUID
+	Items          []Item `gorm:"-"`
+	ReceivedAt     *time.Time
+	CancelledAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// TransferInput is a transfer asked for.
+type TransferInput struct {
+	From, To uuid.UUID
+	Items    []Item
+	Note     string
+	AdminID  uuid.UUID
+}
+
+// MaxTransferItems bounds the variants of one transfer.
+const MaxTransferItems = 500
+
+// CreateTransfer sends in's units on their way: they leave the source's
+// level at once and, when the source sells, the variants' inventory, never
+// below the units the variant has committed to orders and reserved by
+// checkouts (with the source's units gone, the other selling locations
+// must still cover them). Errors: VALIDATION_ERROR (fromLocationId,
+// toLocationId, items[i].variantId or .quantity), CONFLICT (the source
+// short of units or needing them for orders, details naming each).
+func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfer, error) {
+	if in.From == in.To {
+		return nil, apperr.Invalid("toLocationId", "must differ from fromLocationId")
+	}
+	if len(in.Items) == 0 || len(in.Items) > MaxTransferItems {
+		return nil, apperr.Invalid("items", "must hold 1 to 500 items")
+	}
+	seen := map[uuid.UUID]bool{}
+	for i, it := range in.Items {
+		f := "items[" + strconv.Itoa(i) + "]."
+		switch {
+		case it.Quantity < 1 || it.Quantity > MaxUnits:
+			return nil, apperr.Invalid(f+"quantity", "must be between 1 and 1000000000")
+		case seen[it.VariantID]:
+			return nil, apperr.Invalid(f+"variantId", "names a variant already listed")
+		}
+		seen[it.VariantID] = true
+	}
+	t := &Transfer{ID: uuid.New(), FromLocationID: &in.From, ToLocationID: &in.To, Status: TransferInTransit, Note: in.Note,
+		Items: merge(in.Items)}
+	if in.AdminID != uuid.Nil {
+		t.AdminID = &in.AdminID
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		from, err := lockNamed(tx, in.From, "fromLocationId")
+		if err != nil {
+			return err
+		}
+		if _, err := lockNamed(tx, in.To, "toLocationId"); err != nil {
+			return err
+		}
+		if err := takeFrom(tx, from, in.Items); err != nil {
+			return err
+		}
+		if err := tx.Exec(`INSERT INTO stock_transfers (id, from_location_id, to_location_id, status, note, admin_id)
+			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, in.From, in.To, t.Status, t.Note, t.AdminID).Error; err != nil {
+			return fmt.Errorf("stock.transfer: %w", err)
+		}
+		for _, it := range t.Items {
+			if err := tx.Exec(`INSERT INTO stock_transfer_items (transfer_id, variant_id, quantity) VALUES (?, ?, ?)`,
+				t.ID, it.VariantID, it.Quantity).Error; err != nil {
+				return fmt.Errorf("stock.transfer: %w", err)
+			}
+		}
+		return nil
+	})
+	if e := LevelShort(err); e != nil {
+		return nil, e
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.Transfer(ctx, t.ID)
+}
+
+// lockNamed is LockPlace for a location the request names as field.
+func lockNamed(tx *gorm.DB, id uuid.UUID, field string) (Place, error) {
+	p, err := LockPlace(tx, id)
+	if err != nil {
+		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
+			return p, apperr.Invalid(field, "is not a known location")
+		}
+	}
+	return p, err
+}
+
+// takeFrom takes items off location from in tx, variants locked in id
+// order, then their levels. Errors: CONFLICT naming the short units.
+func takeFrom(tx *gorm.DB, from Place, items []Item) error {
+	items = merge(items)
+	ids := make([]uuid.UUID, len(items))
+	for i, it := range items {
+		ids[i] = it.VariantID
+	}
+	var rows []struct {
+		ID                             uuid.UUID
+		SKU                            string
+		Inventory, Reserved, Committed int
+		OnHand                         int
+	}
+	if err := tx.Raw(`SELECT id, sku, inventory, reserved, committed FROM variants WHERE id IN ? ORDER BY id FOR UPDATE`, ids).
+		Scan(&rows).Error; err != nil {
+		return fmt.Errorf("stock.take: %w", err)
+	}
+	// The levels in a statement of their own, after the variants' locks: a
+	// move that held them has committed by now and this statement's
+	// snapshot sees it (a join in the locking statement would read the
+	// level as it was before the wait).
+	var levels []struct {
+		VariantID uuid.UUID
+		OnHand    int
+	}
+	if err := tx.Raw(`SELECT variant_id, on_hand FROM stock_levels WHERE location_id = ? AND variant_id IN ? FOR UPDATE`,
+		from.ID, ids).Scan(&levels).Error; err != nil {
+		return fmt.Errorf("stock.take: %w", err)
+	}
+	for _, l := range levels {
+		for i := range rows {
+			if rows[i].ID == l.VariantID {
+				rows[i].OnHand = l.OnHand
+			}
+		}
+	}
+	byID := make(map[uuid.UUID]int, len(rows))
+	for i, r := range rows {
+		byID[r.ID] = i
+	}
+	var short []map[string]any
+	for i, it := range items {
+		k, ok := byID[it.VariantID]
+		if !ok {
+			return apperr.Invalid("items["+strconv.Itoa(i)+"].variantId", "is not a known variant")
+		}
+		r := rows[k]
+		free := r.OnHand
+		if from.Sells {
+			// The other selling locations must still cover what orders and
+			// checkouts hold.
+			free = min(free, r.Inventory-r.Committed-r.Reserved)
+		}
+		if free < it.Quantity {
+			short = append(short, map[string]any{"variantId": r.ID, "sku": r.SKU, "quantity": it.Quantity, "onHand": r.OnHand,
+				"movable": max(free, 0)})
+		}
+	}
+	if short != nil {
+		return apperr.Wrap(apperr.Conflict, "the source location cannot give these units: it lacks them or they are committed to orders", ErrShortage).
+			WithDetails(map[string]any{"short": short})
+	}
+	sells := 0
+	if from.Sells {
+		sells = 1
+	}
+	for _, it := range items {
+		if err := tx.Exec(`UPDATE stock_levels SET on_hand = on_hand - ? WHERE variant_id = ? AND location_id = ?`,
+			it.Quantity, it.VariantID, from.ID).Error; err != nil {
+			return fmt.Errorf("stock.take: %w", err)
+		}
+		if sells == 1 {
+			if err := tx.Exec(`UPDATE variants SET inventory = inventory - ?, updated_at = now() WHERE id = ?`,
+				it.Quantity, it.VariantID).Error; err != nil {
+				return fmt.Errorf("stock.take: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// putAt puts items on hand at location to in tx (variants locked in id
+// order first, as takeFrom does).
+func putAt(tx *gorm.DB, to Place, items []Item) error {
+	items = merge(items)
+	ids := make([]uuid.UUID, len(items))
+	for i, it := range items {
+		ids[i] = it.VariantID
+	}
+	if err := tx.Exec(`SELECT id FROM variants WHERE id IN ? ORDER BY id FOR UPDATE`, ids).Error; err != nil {
+		return fmt.Errorf("stock.put: %w", err)
+	}
+	for _, it := range items {
+		if err := tx.Exec(`INSERT INTO stock_levels (variant_id, location_id, on_hand) VALUES (?, ?, ?)
+			ON CONFLICT (variant_id, location_id) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand`,
+			it.VariantID, to.ID, it.Quantity).Error; err != nil {
+			return fmt.Errorf("stock.put: %w", err)
+		}
+		if to.Sells {
+			if err := tx.Exec(`UPDATE variants SET inventory = inventory + ?, updated_at = now() WHERE id = ?`,
+				it.Quantity, it.VariantID).Error; err != nil {
+				return fmt.Errorf("stock.put: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// ReceiveTransfer puts transfer id's units on hand at its destination
+// (and into the variants' inventory when it sells). Errors: NOT_FOUND,
+// CONFLICT (not in transit).
+func (s *Levels) ReceiveTransfer(ctx context.Context, id uuid.UUID) (*Transfer, error) {
+	return s.endTransfer(ctx, id, TransferReceived)
+}
+
+// CancelTransfer puts transfer id's units back on hand at its source.
+// Errors: NOT_FOUND, CONFLICT (not in transit).
+func (s *Levels) CancelTransfer(ctx context.Context, id uuid.UUID) (*Transfer, error) {
+	return s.endTransfer(ctx, id, TransferCancelled)
+}
+
+func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (*Transfer, error) {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var t Transfer
+		if err := tx.Raw(`SELECT * FROM stock_transfers WHERE id = ? FOR UPDATE`, id).Scan(&t).Error; err != nil {
+			return fmt.Errorf("stock.end_transfer: %w", err)
+		}
+		if t.ID == uuid.Nil {
+			return apperr.NotFoundf("transfer")
+		}
+		if t.Status != TransferInTransit {
+			return apperr.Conflictf("the transfer is %s, not in transit", t.Status).WithDetails(map[string]any{"status": t.Status})
+		}
+		// A location is not deleted while a transfer of it is in transit.
+		at := *t.ToLocationID
+		col := "received_at"
+		if status == TransferCancelled {
+			at, col = *t.FromLocationID, "cancelled_at"
+		}
+		place, err := LockPlace(tx, at)
+		if err != nil {
+			return err
+		}
+		items, err := transferItems(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := putAt(tx, place, items); err != nil {
+			return err
+		}
+		return tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Transfer(ctx, id)
+}
+
+func transferItems(tx *gorm.DB, id uuid.UUID) ([]Item, error) {
+	var items []Item
+	if err := tx.Raw(`SELECT variant_id, quantity FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
+		Scan(&items).Error; err != nil {
+		return nil, fmt.Errorf("stock.transfer_items: %w", err)
+	}
+	return items, nil
+}
+
+// Transfer returns transfer id with its items. Errors: NOT_FOUND.
+func (s *Levels) Transfer(ctx context.Context, id uuid.UUID) (*Transfer, error) {
+	db := s.db.WithContext(ctx)
+	var t Transfer
+	if err := db.Raw(`SELECT * FROM stock_transfers WHERE id = ?`, id).Scan(&t).Error; err != nil {
+		return nil, fmt.Errorf("stock.transfer: %w", err)
+	}
+	if t.ID == uuid.Nil {
+		return nil, apperr.NotFoundf("transfer")
+	}
+	var err error
+	t.Items, err = transferItems(db, id)
+	return &t, err
+}
+
+// Transfers returns a page of transfers, newest first, those of status
+// when not empty, with their count.
+func (s *Levels) Transfers(ctx context.Context, status string, w paging.Window) ([]Transfer, int64, error) {
+	db := s.db.WithContext(ctx)
+	q := db.Table("stock_transfers")
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("stock.transfers: %w", err)
+	}
+	var ts []Transfer
+	if err := q.Order("created_at DESC, id").Limit(w.Limit).Offset(w.Offset).Find(&ts).Error; err != nil {
+		return nil, 0, fmt.Errorf("stock.transfers: %w", err)
+	}
+	for i := range ts {
+		var err error
+		if ts[i].Items, err = transferItems(db, ts[i].ID); err != nil {
+			return nil, 0, err
+		}
+	}
+	return ts, total, nil
+}
