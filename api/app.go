@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/shop/api/claimpage"
 	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/docsapi"
+	"github.com/gocommerce/shop/api/draftapi"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/httpx"
@@ -126,6 +127,7 @@ func New(a *app.App) *Server {
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
 		Invoices: a.Invoices, Refunds: a.Refunds})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+	draftapi.Register(admin, draftapi.Services{Drafts: a.Drafts})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})

@@ -93,6 +93,9 @@ const (
 	// PaymentCOD: cash on delivery, recorded later by staff or a courier's
 	// remittance.
 	PaymentCOD = "cod"
+	// PaymentOffline: a draft order staff completed with a payment received
+	// outside the gateway (UPI, bank transfer, cash), recorded at once.
+	PaymentOffline = "offline"
 )
 
 // ProviderOffline is the payments.provider of money received outside the

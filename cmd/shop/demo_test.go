@@ -36,7 +36,9 @@ func TestREADMEWalkthrough(t *testing.T) {
 	dbURL := testkit.MustNewDatabaseURL(t)
 	_, redisURL := testkit.MustRedis(t)
 	port := testkit.FreePort(t)
-	env := append(toolEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, fmt.Sprintf("PORT=%d", port), "LOG_LEVEL=warn")
+	env := append(toolEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, fmt.Sprintf("PORT=%d", port), "LOG_LEVEL=warn",
+		// The demo seed uploads pictures: keep its files out of the source tree.
+		"MEDIA_STORAGE=local", "MEDIA_DIR="+t.TempDir())
 
 	server := exec.Command(shopBin, "dev")
 	server.Env = env

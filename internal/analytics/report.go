@@ -117,7 +117,7 @@ func (s *Service) paymentMethods(ctx context.Context, r Range, rep *OrdersReport
 		by[m.Method] = m
 	}
 	rep.PaymentMethods = nil
-	for _, m := range []string{models.PaymentOnline, models.PaymentCOD} {
+	for _, m := range []string{models.PaymentOnline, models.PaymentCOD, models.PaymentOffline} {
 		t := by[m]
 		t.Method = m
 		rep.PaymentMethods = append(rep.PaymentMethods, t)

@@ -24,6 +24,7 @@ import (
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/draft"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/idempotency"
@@ -151,6 +152,10 @@ type App struct {
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *mail.Outbox
+	// Drafts keeps the orders staff builds; DraftMailer sends their
+	// payment-link emails.
+	Drafts      *draft.Service
+	DraftMailer *mail.Outbox
 	// Returns takes units of shipped orders back (Refunds refunds them);
 	// ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
@@ -328,6 +333,11 @@ func (a *App) build() error {
 	if err != nil {
 		return err
 	}
+	// Draft orders' payment links (every provider makes them).
+	links, ok := provider.(gateway.LinkProvider)
+	if !ok {
+		return fmt.Errorf("payment provider %s makes no payment links", provider.Name())
+	}
 	if a.Tracing.Enabled() {
 		// Kept past the time to pay, for a webhook that comes late.
 		a.CheckoutTraces = checkouttrace.New(a.Redis, cfg.CheckoutSessionTTL+time.Hour)
@@ -391,6 +401,9 @@ func (a *App) build() error {
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
+	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,
+		StoreState: cfg.StoreState}, log.With("component", "draft"))
+	a.DraftMailer = draft.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)

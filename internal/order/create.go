@@ -71,7 +71,7 @@ func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, e
 	if err := json.Unmarshal(sess.ShippingAddress, &ship); err != nil {
 		return nil, fmt.Errorf("order.create: session %s shipping address: %w", sess.ID, err)
 	}
-	cgst, sgst, igst := gstSplit(sess.TaxTotal, ship.State, storeState)
+	cgst, sgst, igst := GSTSplit(sess.TaxTotal, ship.State, storeState)
 	sessionID := sess.ID
 	return &models.Order{
 		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
@@ -122,10 +122,10 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 	return items
 }
 
-// gstSplit divides the tax of an order: shipped within the store's state it
+// GSTSplit divides the tax of an order: shipped within the store's state it
 // is CGST and SGST in halves (an odd paisa goes to SGST), else all IGST
 // (docs/DECISIONS.md "Payments and webhooks").
-func gstSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
+func GSTSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
 	if storeState != "" && strings.EqualFold(strings.TrimSpace(shipState), strings.TrimSpace(storeState)) {
 		cgst = tax / 2
 		return cgst, tax - cgst, 0
