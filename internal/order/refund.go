@@ -49,8 +49,8 @@ func checkManual(o *models.Order, r RefundRequest) error {
 	switch {
 	case r.Method != "" && !manual && r.Method != models.RefundByGateway:
 		return apperr.Invalid("method", "must be manual or gateway")
-	case o.PaymentMethod == models.PaymentCOD && !manual:
-		return apperr.Invalid("method", `must be "manual", with a reference: this order was not paid through the payment gateway`)
+	case o.PaymentMethod != models.PaymentOnline && !manual:
+		return apperr.Invalid("method", `must be "manual", with a reference: this order was not paid through the payment gateway (cash on delivery or offline)`)
 	case manual && r.InitiatePaymentRefund:
 		return apperr.Invalid("method", "a manual refund does not go through the payment gateway: leave initiatePaymentRefund false")
 	case manual && r.Reference == "":

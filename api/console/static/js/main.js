@@ -44,11 +44,14 @@ const PAGES = [
   ['/account', 'account', 'accountPage', 'GET /auth/me'],
   ['/tax', 'tax', 'taxSettingsPage', 'GET /settings/tax'],
   ['/gstr1', 'tax', 'gstr1Page', 'GET /reports/gstr1'],
+  ['/payments', 'payments', 'paymentSettingsPage', 'GET /settings/payments'],
+  ['/cod-remittance', 'payments', 'codRemittancePage', 'POST /payments/cod-remittance'],
 ];
 
 // Navigation groups: label, path, the API route that must be allowed.
 const NAV = [
-  ['Sales', [['Dashboard', '/', 'GET /analytics/orders'], ['Orders', '/orders', 'GET /orders'], ['Returns', '/returns', 'GET /returns']]],
+  ['Sales', [['Dashboard', '/', 'GET /analytics/orders'], ['Orders', '/orders', 'GET /orders'], ['Returns', '/returns', 'GET /returns'],
+    ['COD remittance', '/cod-remittance', 'POST /payments/cod-remittance']]],
   ['Catalog', [['Products', '/products', 'GET /products'], ['Categories', '/categories', 'GET /categories'],
     ['Collections', '/collections', 'GET /collections'], ['Bundles', '/bundles', 'GET /bundles'],
     ['Discounts', '/discounts', 'GET /discounts'], ['Price lists', '/price-lists', 'GET /price-lists'],
@@ -57,7 +60,8 @@ const NAV = [
   ['Customers', [['Customers', '/customers', 'GET /customers'], ['Reviews', '/reviews', 'GET /reviews']]],
   ['Settings', [['Webhooks', '/webhooks', 'GET /webhooks'], ['Admin users', '/users', 'GET /users'],
     ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health'],
-    ['Tax settings', '/tax', 'GET /settings/tax'], ['GSTR-1', '/gstr1', 'GET /reports/gstr1']]],
+    ['Tax settings', '/tax', 'GET /settings/tax'], ['GSTR-1', '/gstr1', 'GET /reports/gstr1'],
+    ['Payment settings', '/payments', 'GET /settings/payments']]],
 ];
 
 function permitted(key) {

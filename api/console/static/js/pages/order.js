@@ -50,7 +50,9 @@ export async function orderPage({ params, rerender }) {
         facts([
           ['Placed', fmtTime(o.createdAt)],
           ['Updated', fmtTime(o.updatedAt)],
-          ['Payment', `${o.paymentProvider} · ${o.paymentIntentId}`],
+          ['Payment', o.paymentMethod === 'cod'
+            ? `Cash on delivery${Number(o.codFee) ? ` (fee ${m(o.codFee)})` : ''}`
+            : `${o.paymentProvider} · ${o.paymentIntentId}`],
           o.discountCode ? ['Discount code', o.discountCode] : null,
           o.shippingMethod ? ['Shipping', [o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(' · ')] : null,
         ]))),
@@ -155,15 +157,37 @@ function actions(o, rerender) {
       }, { kind: 'danger' })));
     }
   }
+  const due = toPaise(o.total) - toPaise(o.paidTotal);
+  if (allowed('POST', '/orders/{}/payments') && o.paymentStatus === 'pending' && o.status !== 'cancelled' && due > 0n) {
+    out.push(h('details', { class: 'record-payment' }, h('summary', {}, 'Record payment…'), form({
+      label: 'Record payment',
+      values: { method: o.paymentMethod === 'cod' ? 'cod' : 'upi', amount: fromPaise(due) },
+      fields: [
+        { name: 'method', label: 'Received by', type: 'select', required: true,
+          options: [['cod', 'Cash on delivery'], ['upi', 'UPI'], ['bank_transfer', 'Bank transfer'], ['cash', 'Cash']] },
+        { name: 'amount', label: `Amount (due ${formatMoney(fromPaise(due), cur)})`, type: 'money', required: true },
+        { name: 'reference', label: 'Reference (remittance id, UTR)', maxlength: 100 },
+      ],
+      submit: 'Record payment',
+      onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/payments`, v, { headers: { 'Idempotency-Key': key } }),
+      done: () => { session.flash = 'Payment recorded; the order is paid.'; rerender(); },
+    })));
+  }
   const left = toPaise(o.paidTotal) - toPaise(o.refundedTotal);
   if (allowed('POST', '/orders/{}/refund') && left > 0n) {
     // The amount starts empty (a refund of the whole balance is typed, not
     // accepted by pressing Enter) and is confirmed before it is sent.
+    // A COD order's money never went through the gateway: it is refunded by
+    // hand, with the transfer's reference (docs/DECISIONS.md "Cash on
+    // delivery and offline payments").
+    const manualOnly = o.paymentMethod === 'cod';
     out.push(h('details', { class: 'refund' }, h('summary', {}, 'Refund…'), form({
       label: 'Refund',
-      values: { initiatePaymentRefund: true },
+      values: { initiatePaymentRefund: !manualOnly },
       confirm: (v) => ({
-        message: v.initiatePaymentRefund
+        message: manualOnly
+          ? `Record a refund of ${formatMoney(v.amount, cur)} on order ${o.orderNumber}, paid back by hand (reference ${v.reference})?`
+          : v.initiatePaymentRefund
           ? `Refund ${formatMoney(v.amount, cur)} of order ${o.orderNumber} to the customer through the payment provider?`
           : `Record a refund of ${formatMoney(v.amount, cur)} on order ${o.orderNumber}, paid back outside the payment provider?`,
         yes: `Refund ${formatMoney(v.amount, cur)}`,
@@ -172,11 +196,14 @@ function actions(o, rerender) {
       fields: [
         { name: 'amount', label: `Amount (up to ${formatMoney(fromPaise(left), cur)})`, type: 'money', required: true },
         { name: 'reason', label: 'Reason', maxlength: 500 },
-        { name: 'initiatePaymentRefund', label: 'Refund through the payment provider', type: 'checkbox' },
+        manualOnly
+          ? { name: 'reference', label: 'Reference of the money paid back (e.g. the UTR)', required: true, maxlength: 100 }
+          : { name: 'initiatePaymentRefund', label: 'Refund through the payment provider', type: 'checkbox' },
       ],
       submit: 'Refund',
       kind: 'danger',
-      onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/refund`, v, { headers: { 'Idempotency-Key': key } }),
+      onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/refund`, manualOnly ? { ...v, method: 'manual' } : v,
+        { headers: { 'Idempotency-Key': key } }),
       done: (r) => { session.flash = `Refund of ${formatMoney(r.amount, cur)} ${label(r.status).toLowerCase()}.`; rerender(); },
     })));
   }
@@ -237,7 +264,10 @@ function fulfilmentSection(o, rerender, title) {
         allowed('POST', '/orders/{}/fulfillments/{}/deliver') ? button('Mark delivered', act(f, 'deliver', 'Fulfilment delivered.'), { kind: 'small' }) : null,
         allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel shipment', async () => {
           if (await confirm(`Cancel the shipment by ${shipmentName(f)}? Its units go back in stock.`, 'Cancel shipment', 'Keep shipment')) await act(f, 'cancel', 'Fulfilment cancelled; its units are back in stock.')();
-        }, { kind: 'small danger', attrs: { 'aria-label': `Cancel the shipment by ${shipmentName(f)}` } }) : null) : '') },
+        }, { kind: 'small danger', attrs: { 'aria-label': `Cancel the shipment by ${shipmentName(f)}` } }) : null,
+        allowed('POST', '/orders/{}/fulfillments/{}/return-to-origin') ? button('Returned to origin', async () => {
+          if (await confirm(`The courier brought the shipment by ${shipmentName(f)} back undelivered? Its units go back in stock, and the order is cancelled when nothing else of it is live. No refund is made.`, 'Returned to origin', 'Keep shipment')) await act(f, 'return-to-origin', 'Shipment returned to origin; its units are back in stock.')();
+        }, { kind: 'small danger', attrs: { 'aria-label': `Shipment by ${shipmentName(f)} returned to origin` } }) : null) : '') },
     ], o.fulfillments, { empty: 'Nothing shipped yet.' }),
     fulfilForm,
     cancelUnshipped);
