@@ -88,9 +88,9 @@ func (s *Service) ShipRest(ctx context.Context, orderID uuid.UUID, note string, 
 // and committed stock, the order's statuses and history, the events, the
 // email row and the administrator's audit entry, and its tax invoice
 // (numbered at commit). Everything after the read of the lines is the
-// unit's one statement at its commit: with the order's lock, begin and
-// commit, a fulfilment is five round trips to Postgres, with invoicing or
-// not.
+// unit's one statement at its commit, so what a fulfilment writes (with
+// invoicing or not) adds no round trip to Postgres (the count is in
+// docs/BENCHMARKS.md, "Figures behind code comments").
 func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	if err := refusedRefunded(o); err != nil {
 		return nil, err
