@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/shop/api/claimpage"
 	"github.com/gocommerce/shop/api/console"
 	"github.com/gocommerce/shop/api/docsapi"
+	"github.com/gocommerce/shop/api/draftapi"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/api/httpx"
@@ -30,6 +31,7 @@ import (
 	"github.com/gocommerce/shop/api/mediaapi"
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
+	"github.com/gocommerce/shop/api/paymentapi"
 	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/reviewapi"
 	"github.com/gocommerce/shop/api/shippingapi"
@@ -125,10 +127,12 @@ func New(a *app.App) *Server {
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
 		Invoices: a.Invoices, Refunds: a.Refunds})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+	draftapi.Register(admin, draftapi.Services{Drafts: a.Drafts})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
 	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})
+	paymentapi.Register(admin, paymentapi.Services{Settings: a.PaymentSettings, Orders: a.Orders, Remittances: a.Remittances})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
@@ -138,7 +142,7 @@ func New(a *app.App) *Server {
 	})
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
-		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
+		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, COD: a.PaymentSettings, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -101,6 +101,9 @@ type CheckoutSession struct {
 	ShippingChoice
 	// TaxBuyer is the B2B buyer named at checkout, if any.
 	TaxBuyer
+	// RefundLatePayment makes a payment captured after the session ended
+	// a refund instead of an order (a draft order's payment link).
+	RefundLatePayment bool
 }
 
 // StockReservation is units of a variant held by a pending checkout.

@@ -75,9 +75,35 @@ type Order struct {
 	ShippingChoice
 	// TaxBuyer is the B2B buyer named at checkout, if any.
 	TaxBuyer
+	// PaymentMethod is PaymentOnline or PaymentCOD; a COD order carries the
+	// fee it was charged (GST-inclusive: CODFeeTax of it at CODFeeGSTRate,
+	// also in TaxTotal), docs/DECISIONS.md "Cash on delivery and offline payments".
+	PaymentMethod string       `gorm:"default:online"`
+	CODFee        money.Amount `gorm:"column:cod_fee"`
+	CODFeeTax     money.Amount `gorm:"column:cod_fee_tax"`
+	CODFeeGSTRate money.Rate   `gorm:"column:cod_fee_gst_rate"`
 
 	Items []OrderItem `gorm:"foreignKey:OrderID"`
 }
+
+// How an order is paid.
+const (
+	// PaymentOnline: through the payment gateway at checkout.
+	PaymentOnline = "online"
+	// PaymentCOD: cash on delivery, recorded later by staff or a courier's
+	// remittance.
+	PaymentCOD = "cod"
+	// PaymentOffline: a draft order staff completed with a payment received
+	// outside the gateway (UPI, bank transfer, cash), recorded at once.
+	PaymentOffline = "offline"
+)
+
+// ProviderOffline is the payments.provider of money received outside the
+// gateway (COD, UPI, bank transfer, cash) and recorded by staff.
+const ProviderOffline = "offline"
+
+// Methods of a payment recorded by staff.
+var OfflineMethods = []string{"cod", "upi", "bank_transfer", "cash"}
 
 // OrderItem is a line of an order with its price and tax snapshot.
 type OrderItem struct {
@@ -137,6 +163,14 @@ type Payment struct {
 	Method          string
 	Status          string
 	CreatedAt       time.Time
+	// Reference, CollectedAt and AdminID describe money recorded by staff
+	// (Provider ProviderOffline); RemittanceJob and RemittanceRow name the
+	// courier remittance row that applied it, if any.
+	Reference     string
+	CollectedAt   *time.Time
+	AdminID       *uuid.UUID `gorm:"type:uuid"`
+	RemittanceJob *string
+	RemittanceRow *int
 }
 
 // Refund statuses. Only processed refunds count in refunded_total; a
@@ -174,7 +208,18 @@ type Refund struct {
 	// Attempt counts the refunds of one RequestKey: a refund the gateway
 	// refused lets its request try again as attempt + 1.
 	Attempt int `gorm:"default:1"`
+	// Method is RefundByGateway, RefundRecorded or RefundManual; Reference
+	// is a manual refund's proof (a bank transfer's UTR).
+	Method    string `gorm:"default:gateway"`
+	Reference *string
 }
+
+// Refund methods.
+const (
+	RefundByGateway = "gateway"
+	RefundRecorded  = "recorded"
+	RefundManual    = "manual"
+)
 
 // DiscountUsage counts one use of a discount by a customer's order.
 type DiscountUsage struct {
@@ -190,6 +235,9 @@ const (
 	ShipmentShipped   = "shipped"
 	ShipmentDelivered = "delivered"
 	ShipmentCancelled = "cancelled"
+	// ShipmentReturnedToOrigin: the courier brought the parcel back
+	// undelivered (refused, unreachable).
+	ShipmentReturnedToOrigin = "returned_to_origin"
 )
 
 // Fulfillment ships some units of an order, with the carrier's tracking.
@@ -204,6 +252,7 @@ type Fulfillment struct {
 	ShippedAt      time.Time
 	DeliveredAt    *time.Time
 	CancelledAt    *time.Time
+	ReturnedAt     *time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 
@@ -268,3 +317,18 @@ type ReturnItem struct {
 	RestockedQuantity int
 	RefundAmount      money.Amount
 }
+
+// PaymentSettings is the store's payment settings row (id 1).
+type PaymentSettings struct {
+	ID                    int16        `gorm:"primaryKey"`
+	CODEnabled            bool         `gorm:"column:cod_enabled"`
+	CODMaxOrderAmount     money.Amount `gorm:"column:cod_max_order_amount"`
+	CODFee                money.Amount `gorm:"column:cod_fee"`
+	CODFeeGSTRate         money.Rate   `gorm:"column:cod_fee_gst_rate"`
+	CODZoneIDs            StringArray  `gorm:"column:cod_zone_ids"`
+	CODMaxOpenPerCustomer int          `gorm:"column:cod_max_open_per_customer"`
+	UpdatedAt             time.Time
+}
+
+// TableName pins the table name.
+func (PaymentSettings) TableName() string { return "payment_settings" }

@@ -34,6 +34,7 @@ const (
 const (
 	LineGoods    = "goods"
 	LineShipping = "shipping"
+	LineCODFee   = "cod_fee"
 )
 
 // TaxBuyer is the business a checkout is for, when the buyer gave one: its

@@ -16,6 +16,7 @@ func Entries() []Entry {
 		// nudge was lost: each a minute, at its own second.
 		emailSweep("admin-emails", 15, tasks.NewAdminEmailsTask),
 		emailSweep("fulfillment-emails", 45, tasks.NewFulfillmentEmailsTask),
+		emailSweep("draft-emails", 25, tasks.NewDraftEmailsTask),
 		emailSweep("return-emails", 50, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewReturnEmailsTask("sweep") }),
 		emailSweep("password-reset-emails", 55, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewPasswordResetEmailsTask("sweep") }),
 		{

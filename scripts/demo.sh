@@ -2,7 +2,8 @@
 # The README's walkthrough as one script. It drives a running server as a
 # person would: an administrator adds a product with stock, a guest fills a
 # cart, picks a shipping method and checks out, the gateway simulator pays,
-# the order appears, is fulfilled and delivered, the customer returns a unit
+# the order appears, another guest orders cash on delivery and staff record
+# the cash, is fulfilled and delivered, the customer returns a unit
 # and the shop refunds it.
 #
 # Run it from the repository root against `make run`: `make demo`. `make
@@ -74,6 +75,21 @@ for _ in $(seq 30); do
 done
 curl -sS --fail-with-body "$SHOP/orders/${ORDER_ID:?no order 30 s after the payment: is the worker running?}" \
   -H "Authorization: Bearer $CUSTOMER_TOKEN" | jq -c '{orderNumber, status, total, shippingMethod: .shippingMethod.name}'
+
+COD_SESSION="cod-$RUN"
+curl -sS --fail-with-body "$SHOP/cart/items" -H "X-Session-Id: $COD_SESSION" -H 'Content-Type: application/json' \
+  -d "$(jq -n --arg variantId "$VARIANT_ID" '{$variantId, quantity: 1}')" | jq -c '{total}'
+curl -sS --fail-with-body "$SHOP/cart/payment-options?state=Karnataka&shippingMethodId=$SHIPPING_METHOD_ID" \
+  -H "X-Session-Id: $COD_SESSION" | jq -c .data
+COD_ORDER=$(curl -sS --fail-with-body "$SHOP/orders" -H "X-Session-Id: $COD_SESSION" -H 'Content-Type: application/json' \
+  -H "Idempotency-Key: cod-$RUN" -d "$(jq -n --arg email "meera-$RUN@example.com" --arg shippingMethodId "$SHIPPING_METHOD_ID" \
+    '{$email, name: "Meera", phone: "+91 98860 00000", paymentMethod: "cod", $shippingMethodId,
+    address: {street: "4 Residency Road", city: "Bengaluru", state: "Karnataka", pincode: "560025", country: "India"}}')")
+echo "$COD_ORDER" | jq -c '{orderNumber, status, paymentMethod, paymentStatus, codFee, total}'
+COD_ORDER_ID=$(echo "$COD_ORDER" | jq -r .id)
+curl -sS --fail-with-body "$SHOP/api/v1/admin/orders/$COD_ORDER_ID/payments" -H "Authorization: Bearer $TOKEN" \
+  -H 'Content-Type: application/json' -d "$(echo "$COD_ORDER" | jq '{method: "cod", amount: .total, reference: "DLV-REM-0001"}')" \
+  | jq -c '.order | {orderNumber, paymentStatus, paidTotal}'
 
 ORDER_ITEM_ID=$(curl -sS --fail-with-body "$SHOP/api/v1/admin/orders/$ORDER_ID" -H "Authorization: Bearer $TOKEN" | jq -r '.items[0].id')
 FULFILLMENT_ID=$(curl -sS --fail-with-body "$SHOP/api/v1/admin/orders/$ORDER_ID/fulfillments" -H "Authorization: Bearer $TOKEN" \

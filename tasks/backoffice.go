@@ -20,7 +20,7 @@ const (
 )
 
 // JobTypes are the task types an admin may read through GET /admin/jobs/{id}.
-var JobTypes = map[string]bool{TypeInventoryBulk: true, TypeReconcile: true}
+var JobTypes = map[string]bool{TypeInventoryBulk: true, TypeReconcile: true, TypeCODRemittance: true}
 
 // JobRetention keeps a finished job, with its result or error, readable for
 // a week.

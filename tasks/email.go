@@ -25,7 +25,22 @@ const (
 	// TypeReturnEmails sends the unsent emails about returns (approved,
 	// rejected, refunded).
 	TypeReturnEmails = "email:returns"
+	// TypeDraftEmails sends the unsent payment-link emails of draft orders
+	// (customer_emails rows written with the link).
+	TypeDraftEmails = "email:draft"
 )
+
+// NewDraftEmailsTask builds the payment-link emails run; its id is
+// tick-based like the shipment emails run's.
+func NewDraftEmailsTask(now time.Time) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeDraftEmails, nil), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID(TickID(TypeDraftEmails, now, time.Second)),
+		asynq.MaxRetry(3),
+		asynq.Timeout(time.Minute),
+		asynq.Retention(10 * time.Second),
+	}
+}
 
 // OrderEmailsPayload names the order.
 type OrderEmailsPayload struct {

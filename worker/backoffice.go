@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/retention"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 )
 
@@ -49,6 +50,20 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 			// The whole update was rolled back; asking again gives the same answer.
 			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
 		}
+		if err != nil {
+			return err
+		}
+		return writeResult(t, res)
+	})
+
+	mux.HandleFunc(tasks.TypeCODRemittance, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.CODRemittancePayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		admin, _ := uuid.Parse(p.AdminID)
+		id, _ := asynq.GetTaskID(ctx)
+		res, err := a.Remittances.Apply(ctx, id, admin, p.Rows)
 		if err != nil {
 			return err
 		}

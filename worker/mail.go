@@ -19,6 +19,7 @@ func registerMail(mux *asynq.ServeMux, a *app.App) {
 		tasks.TypeAdminEmails:       a.AdminMailer,
 		tasks.TypeFulfillmentEmails: a.FulfillmentMailer,
 		tasks.TypeReturnEmails:      a.ReturnMailer,
+		tasks.TypeDraftEmails:       a.DraftMailer,
 
 		// The customers' password reset emails (internal/customer).
 		tasks.TypePasswordResetEmails: a.PasswordResetMailer,

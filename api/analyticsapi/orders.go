@@ -1,6 +1,7 @@
 package analyticsapi
 
 import (
+	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gofiber/fiber/v2"
 )
@@ -19,6 +20,10 @@ type ordersResponse struct {
 	OrdersByStatus    map[string]int64 `json:"ordersByStatus"`
 	RevenueByDay      []dayRevenue     `json:"revenueByDay"`
 	Currency          string           `json:"currency"`
+	// PaymentMethods and CODOutstanding: docs/DECISIONS.md "Cash on
+	// delivery and offline payments".
+	PaymentMethods []analytics.MethodTotal `json:"paymentMethods"`
+	CODOutstanding analytics.Outstanding   `json:"codOutstanding"`
 }
 
 // orders answers GET /admin/analytics/orders.
@@ -34,7 +39,8 @@ func (h *handlers) orders(c *fiber.Ctx) error {
 	resp := ordersResponse{
 		DateFrom: day(r.From), DateTo: day(r.To), TotalOrders: rep.TotalOrders, TotalRevenue: rep.TotalRevenue,
 		AverageOrderValue: rep.AverageOrderValue, OrdersByStatus: rep.OrdersByStatus, Currency: rep.Currency,
-		RevenueByDay: make([]dayRevenue, len(rep.RevenueByDay)),
+		RevenueByDay: make([]dayRevenue, len(rep.RevenueByDay)), PaymentMethods: rep.PaymentMethods,
+		CODOutstanding: rep.CODOutstanding,
 	}
 	for i, d := range rep.RevenueByDay {
 		resp.RevenueByDay[i] = dayRevenue{Date: day(d.Date), Revenue: d.Revenue}

@@ -18,9 +18,10 @@ import (
 
 // Audit actions.
 const (
-	actionCreate  = "fulfillment.create"
-	actionDeliver = "fulfillment.deliver"
-	actionCancel  = "fulfillment.cancel"
+	actionCreate         = "fulfillment.create"
+	actionDeliver        = "fulfillment.deliver"
+	actionCancel         = "fulfillment.cancel"
+	actionReturnToOrigin = "fulfillment.return_to_origin"
 )
 
 // Services are what the fulfilment routes call.
@@ -41,6 +42,8 @@ func Register(a *adminroute.Router, svc Services) {
 		adminroute.Audit(actionDeliver, "fulfillmentId"))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/cancel", rbac.OrdersWrite, h.cancel,
 		adminroute.Audit(actionCancel, "fulfillmentId"))
+	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/return-to-origin", rbac.OrdersWrite, h.returnToOrigin,
+		adminroute.Audit(actionReturnToOrigin, "fulfillmentId"))
 }
 
 type itemRequest struct {
@@ -93,6 +96,13 @@ func (h *handlers) deliver(c *fiber.Ctx) error {
 // fulfilment.
 func (h *handlers) cancel(c *fiber.Ctx) error {
 	return h.onFulfillment(c, h.svc.Cancel)
+}
+
+// returnToOrigin answers POST .../fulfillments/{fulfillmentId}/return-to-origin
+// with the fulfilment, returned_to_origin (docs/DECISIONS.md "Cash on
+// delivery and offline payments").
+func (h *handlers) returnToOrigin(c *fiber.Ctx) error {
+	return h.onFulfillment(c, h.svc.ReturnToOrigin)
 }
 
 // move is a service call that moves one fulfilment of an order.

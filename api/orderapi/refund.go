@@ -1,6 +1,8 @@
 package orderapi
 
 import (
+	"strings"
+
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/money"
@@ -12,6 +14,10 @@ type refundRequest struct {
 	Amount                money.Amount `json:"amount" validate:"gt=0"`
 	Reason                string       `json:"reason" validate:"max=500"`
 	InitiatePaymentRefund bool         `json:"initiatePaymentRefund"`
+	// Method "manual" with Reference: money returned by hand (required for
+	// an order not paid through the gateway).
+	Method    string `json:"method" validate:"omitempty,oneof=manual gateway"`
+	Reference string `json:"reference" validate:"max=100"`
 }
 
 // refundOrderView is the order's state after a refund.
@@ -43,7 +49,7 @@ func (h *handlers) refund(c *fiber.Ctx) error {
 	}
 	res, err := h.refunds.Refund(c.UserContext(), id, order.RefundRequest{
 		Amount: req.Amount, Reason: req.Reason, InitiatePaymentRefund: req.InitiatePaymentRefund,
-		AdminID: adminroute.PrincipalOf(c).AdminID,
+		AdminID: adminroute.PrincipalOf(c).AdminID, Method: req.Method, Reference: strings.TrimSpace(req.Reference),
 	})
 	if err != nil {
 		return err

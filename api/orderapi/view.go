@@ -2,6 +2,7 @@ package orderapi
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
@@ -53,6 +54,9 @@ type paymentView struct {
 	Method          string       `json:"method"`
 	Status          string       `json:"status"`
 	CreatedAt       string       `json:"createdAt"`
+	// Reference and CollectedAt: money recorded by staff (provider offline).
+	Reference   string  `json:"reference"`
+	CollectedAt *string `json:"collectedAt"`
 }
 
 type refundView struct {
@@ -64,6 +68,9 @@ type refundView struct {
 	ProviderRefundID *string      `json:"providerRefundId"`
 	AdminID          *string      `json:"adminId"`
 	CreatedAt        string       `json:"createdAt"`
+	// Method is gateway, recorded or manual; Reference a manual refund's.
+	Method    string  `json:"method"`
+	Reference *string `json:"reference"`
 }
 
 type historyView struct {
@@ -101,6 +108,8 @@ type detailView struct {
 	ShippingAddress   json.RawMessage       `json:"shippingAddress"`
 	BillingAddress    json.RawMessage       `json:"billingAddress"`
 	PaymentProvider   string                `json:"paymentProvider"`
+	PaymentMethod     string                `json:"paymentMethod"`
+	CODFee            money.Amount          `json:"codFee"`
 	PaymentIntentID   string                `json:"paymentIntentId"`
 	Payments          []paymentView         `json:"payments"`
 	Refunds           []refundView          `json:"refunds"`
@@ -115,6 +124,15 @@ type detailView struct {
 	// TaxDocuments are its invoices and credit notes, newest first; nil
 	// (null) for a role that may not read tax documents.
 	TaxDocuments []taxDocumentView `json:"taxDocuments"`
+}
+
+// timestampPtr renders an optional time; nil stays null.
+func timestampPtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := httpx.Timestamp(*t)
+	return &s
 }
 
 // uuidPtr renders an optional id; nil stays null.
@@ -144,7 +162,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName,
-		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID,
+		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID, PaymentMethod: o.PaymentMethod, CODFee: o.CODFee,
 		Items: order.Lines(o.Items), Payments: make([]paymentView, 0, len(d.Payments)),
 		Refunds: make([]refundView, 0, len(d.Refunds)), History: make([]historyView, 0, len(d.History)),
 		CreatedAt: httpx.Timestamp(o.CreatedAt), UpdatedAt: httpx.Timestamp(o.UpdatedAt),
@@ -152,7 +170,8 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 	for _, p := range d.Payments {
 		v.Payments = append(v.Payments, paymentView{ID: p.ID.String(), Provider: p.Provider,
 			PaymentIntentID: p.PaymentIntentID, PaymentID: p.PaymentID, Amount: p.Amount, Currency: p.Currency,
-			Method: p.Method, Status: p.Status, CreatedAt: httpx.Timestamp(p.CreatedAt)})
+			Method: p.Method, Status: p.Status, CreatedAt: httpx.Timestamp(p.CreatedAt), Reference: p.Reference,
+			CollectedAt: timestampPtr(p.CollectedAt)})
 	}
 	for _, r := range d.Refunds {
 		v.Refunds = append(v.Refunds, newRefundView(r))
@@ -166,5 +185,6 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 
 func newRefundView(r models.Refund) refundView {
 	return refundView{ID: r.ID.String(), OrderID: r.OrderID.String(), Amount: r.Amount, Reason: r.Reason,
-		Status: r.Status, ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: httpx.Timestamp(r.CreatedAt)}
+		Status: r.Status, ProviderRefundID: r.ProviderRefundID, AdminID: uuidPtr(r.AdminID), CreatedAt: httpx.Timestamp(r.CreatedAt),
+		Method: r.Method, Reference: r.Reference}
 }

@@ -1,6 +1,8 @@
 package returnapi
 
 import (
+	"strings"
+
 	"fmt"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/refund"
 	"github.com/gocommerce/shop/internal/returns"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
@@ -208,10 +211,24 @@ func (h *handlers) receive(c *fiber.Ctx) error {
 	})
 }
 
-// refund: POST /admin/returns/{returnId}/refund → the return, refunded.
+// returnRefundRequest is the optional body of a return's refund: method
+// "manual" and a reference for money returned by hand (required when the
+// order was not paid through the gateway).
+type returnRefundRequest struct {
+	Method    string `json:"method" validate:"omitempty,oneof=manual gateway"`
+	Reference string `json:"reference" validate:"max=100"`
+}
+
+// refund: POST /admin/returns/{returnId}/refund {method?, reference?} → the
+// return, refunded.
 func (h *handlers) refund(c *fiber.Ctx) error {
+	var req returnRefundRequest
 	return h.move(c, func(id uuid.UUID) (*returns.Return, error) {
-		r, err := h.refunds.RefundReturn(c.UserContext(), id, adminroute.PrincipalOf(c).AdminID)
+		if err := httpx.Bind(c, &req); err != nil {
+			return nil, err
+		}
+		r, err := h.refunds.RefundReturn(c.UserContext(), id, adminroute.PrincipalOf(c).AdminID,
+			refund.Manual{Method: req.Method, Reference: strings.TrimSpace(req.Reference)})
 		if err == nil && r.Refund != nil {
 			adminroute.AddAuditMeta(c, "refundId", r.Refund.ID.String())
 		}

@@ -5,6 +5,7 @@ import (
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -15,6 +16,7 @@ type customerCheckoutRequest struct {
 	BillingAddressID  string        `json:"billingAddressId" validate:"required,uuid"`
 	ShippingMethodID  string        `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost      *money.Amount `json:"shippingCost" validate:"omitempty,gte=0"`
+	PaymentMethod     string        `json:"paymentMethod" validate:"omitempty,oneof=online cod"`
 	taxBuyerRequest
 }
 
@@ -27,6 +29,7 @@ type guestCheckoutRequest struct {
 	Password         string         `json:"password" validate:"omitempty,min=8,max=256"`
 	ShippingMethodID string         `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost     *money.Amount  `json:"shippingCost" validate:"omitempty,gte=0"`
+	PaymentMethod    string         `json:"paymentMethod" validate:"omitempty,oneof=online cod"`
 	taxBuyerRequest
 }
 
@@ -45,6 +48,14 @@ type checkoutBody struct {
 	Message           string     `json:"message"`
 }
 
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 // optionalUUID parses a validated, optional uuid field: nil when empty.
 func optionalUUID(s string) *uuid.UUID {
 	if s == "" {
@@ -56,7 +67,8 @@ func optionalUUID(s string) *uuid.UUID {
 
 // checkoutOrder: POST /orders → 201 {paymentIntent, checkoutSessionId,
 // message}, or 200 with the same session for a repeat of an unchanged
-// pending checkout. Signed in: the customer's cart and two of its
+// pending checkout; with paymentMethod "cod", 201 with the order placed at
+// once (docs/DECISIONS.md "Cash on delivery and offline payments"). Signed in: the customer's cart and two of its
 // addresses; guest: X-Session-Id's cart and the buyer in the body.
 // Shipping is priced by shipping.ChargeFor (docs/DECISIONS.md "Shipping").
 // Errors: VALIDATION_ERROR, CONFLICT, SERVICE_UNAVAILABLE, FORBIDDEN (a
@@ -67,11 +79,13 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		return err
 	}
 	var in checkout.Input
+	method := models.PaymentOnline
 	if cu := customerOf(c); cu != nil {
 		var req customerCheckoutRequest
 		if err := httpx.Bind(c, &req); err != nil {
 			return err
 		}
+		method = orDefault(req.PaymentMethod, method)
 		in = checkout.Input{Customer: cu, ShippingAddressID: uuid.MustParse(req.ShippingAddressID),
 			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost,
 			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
@@ -86,6 +100,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		if err := customer.CheckPhone("phone", req.Phone, true); err != nil {
 			return err
 		}
+		method = orDefault(req.PaymentMethod, method)
 		addr := req.Address.model()
 		if err := customer.CheckAddress(&addr, "address."); err != nil {
 			return err
@@ -96,6 +111,13 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		if in.Buyer, err = req.buyer(); err != nil {
 			return err
 		}
+	}
+	if method == models.PaymentCOD {
+		placed, err := h.checkout.CheckoutCOD(c.UserContext(), o, in)
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusCreated).JSON(toOrder(placed))
 	}
 	res, err := h.checkout.Checkout(c.UserContext(), o, in)
 	if err != nil {

@@ -20,6 +20,8 @@ type orderBody struct {
 	OrderNumber       string          `json:"orderNumber"`
 	Status            string          `json:"status"`
 	PaymentStatus     string          `json:"paymentStatus"`
+	PaymentMethod     string          `json:"paymentMethod"`
+	CODFee            money.Amount    `json:"codFee"`
 	FulfillmentStatus string          `json:"fulfillmentStatus"`
 	Items             []order.Line    `json:"items"`
 	Subtotal          money.Amount    `json:"subtotal"`
@@ -40,8 +42,8 @@ type orderBody struct {
 
 func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
-		FulfillmentStatus: o.FulfillmentStatus,
-		Items:             order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
+		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, FulfillmentStatus: o.FulfillmentStatus,
+		Items: order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName, CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/shop/internal/browse"
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
@@ -33,8 +34,10 @@ type Services struct {
 	Claims       *customer.Claims
 	Reviews      *review.Service
 	Shipping     *shipping.Service
-	Queue        tasks.Enqueuer
-	Limiter      *ratelimit.Limiter
+	// COD decides whether a cart may pay on delivery.
+	COD     *cod.Service
+	Queue   tasks.Enqueuer
+	Limiter *ratelimit.Limiter
 	// Idempotency keeps the answers of writes sent with an Idempotency-Key.
 	Idempotency *idempotent.Middleware
 }
@@ -63,6 +66,7 @@ type handlers struct {
 	claims    *customer.Claims
 	reviews   *review.Service
 	shipping  *shipping.Service
+	cod       *cod.Service
 	queue     tasks.Enqueuer
 	limiter   *ratelimit.Limiter
 	set       Settings
@@ -80,6 +84,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
 		shipping:  svc.Shipping,
+		cod:       svc.COD,
 		queue:     svc.Queue,
 		limiter:   svc.Limiter,
 		set:       set,
@@ -108,6 +113,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 	r.Post("/cart/discount", h.optionalCustomer, keyed, h.applyDiscount)
 	r.Delete("/cart/discount", h.optionalCustomer, keyed, h.removeDiscount)
 	r.Get("/cart/shipping-options", h.optionalCustomer, h.shippingOptions)
+	r.Get("/cart/payment-options", h.optionalCustomer, h.paymentOptions)
 
 	r.Post("/orders", h.optionalCustomer, keyed, h.checkoutOrder)
 	r.Get("/orders", h.requireCustomer, h.listOrders)

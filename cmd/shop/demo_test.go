@@ -36,7 +36,9 @@ func TestREADMEWalkthrough(t *testing.T) {
 	dbURL := testkit.MustNewDatabaseURL(t)
 	_, redisURL := testkit.MustRedis(t)
 	port := testkit.FreePort(t)
-	env := append(toolEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, fmt.Sprintf("PORT=%d", port), "LOG_LEVEL=warn")
+	env := append(toolEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, fmt.Sprintf("PORT=%d", port), "LOG_LEVEL=warn",
+		// The demo seed uploads pictures: keep its files out of the source tree.
+		"MEDIA_STORAGE=local", "MEDIA_DIR="+t.TempDir())
 
 	server := exec.Command(shopBin, "dev")
 	server.Env = env
@@ -105,14 +107,17 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 	defer database.Close(db)
 	var state struct {
-		Orders, Fulfilled, Refunded, Restocked int
+		Orders, Fulfilled, Refunded, Restocked, CODPaid int
 	}
 	db.Raw(`SELECT (SELECT count(*) FROM orders) AS orders,
+		(SELECT count(*) FROM orders o WHERE o.payment_method = 'cod' AND o.payment_status = 'paid' AND o.cod_fee > 0
+		   AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.provider = 'offline')) AS cod_paid,
 		(SELECT count(*) FROM fulfillments WHERE status = 'delivered') AS fulfilled,
 		(SELECT count(*) FROM returns r JOIN refunds f ON f.return_id = r.id WHERE r.status = 'refunded' AND f.status = 'processed') AS refunded,
 		(SELECT coalesce(sum(restocked_quantity), 0) FROM return_items) AS restocked`).Scan(&state)
-	if state.Orders != 1 || state.Fulfilled != 1 || state.Refunded != 1 || state.Restocked != 1 {
-		t.Fatalf("after the walkthrough: %+v, want one order, delivered, with one refunded return of one restocked unit", state)
+	if state.Orders != 2 || state.Fulfilled != 1 || state.Refunded != 1 || state.Restocked != 1 || state.CODPaid != 1 {
+		t.Fatalf("after the walkthrough: %+v, want an order delivered with one refunded return of one restocked unit, "+
+			"and a cash on delivery order paid by a recorded payment", state)
 	}
 }
 

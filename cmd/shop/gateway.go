@@ -19,21 +19,24 @@ import (
 // development with the simulator provider.
 func gatewayCmd() *cobra.Command {
 	gw := &cobra.Command{Use: "gateway", Short: "Payment gateway tools for local development"}
-	var orderID, target, currency, eventID, paymentID string
+	var orderID, linkID, target, currency, eventID, paymentID string
 	var amount int64
 	sim := &cobra.Command{
-		Use:   "simulate EVENT --order-id ID [--amount N] [--url U]",
-		Short: "Sign and post a gateway webhook (payment.captured, order.paid, payment.failed, payment.authorized)",
+		Use:   "simulate EVENT (--order-id ID | --link-id ID) [--amount N] [--url U]",
+		Short: "Sign and post a gateway webhook (payment.captured, order.paid, payment.failed, payment.authorized, payment_link.paid)",
 		Long: `Builds a well-formed gateway event for the checkout whose paymentIntentId is
---order-id, signs it with GATEWAY_WEBHOOK_SECRET and posts it to the webhook,
-as the gateway would. --amount is in minor units (paise); without it the
-checkout session's total and currency are read from DATABASE_URL.
+--order-id (or, for payment_link.paid, for the draft order whose
+paymentLink.id is --link-id), signs it with GATEWAY_WEBHOOK_SECRET and posts
+it to the webhook, as the gateway would. --amount is in minor units (paise);
+without it the checkout session's total and currency are read from
+DATABASE_URL.
 
 Like every command, it reads an unset APP_ENV as production, where
 GATEWAY_WEBHOOK_SECRET must be the secret of the server posted to; with
 APP_ENV=development it is the development secret of 'make run' unless set.`,
-		Example: "  APP_ENV=development bin/shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b",
-		Args:    cobra.ExactArgs(1),
+		Example: "  APP_ENV=development bin/shop gateway simulate payment.captured --order-id order_sim_1a2b3c4d5e6f7a8b\n" +
+			"  APP_ENV=development bin/shop gateway simulate payment_link.paid --link-id plink_sim_1a2b3c4d5e6f7a",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, log, err := loadConfig("", config.Tooling)
 			if err != nil {
@@ -45,8 +48,17 @@ APP_ENV=development it is the development secret of 'make run' unless set.`,
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
+			intent := orderID
+			if args[0] == gateway.PaymentLinkPaid {
+				if linkID == "" {
+					return errors.New("payment_link.paid needs --link-id (the draft order's paymentLink.id)")
+				}
+				intent, orderID = linkID, ""
+			} else if orderID == "" {
+				return errors.New("--order-id is required (the checkout's paymentIntentId)")
+			}
 			if amount < 0 {
-				if amount, currency, err = sessionTotal(ctx, cfg, log, orderID); err != nil {
+				if amount, currency, err = sessionTotal(ctx, cfg, log, intent); err != nil {
 					return err
 				}
 			}
@@ -56,7 +68,7 @@ APP_ENV=development it is the development secret of 'make run' unless set.`,
 			if eventID == "" {
 				eventID = gateway.NewEventID()
 			}
-			body := gateway.BuildEvent(gateway.Simulated{Name: args[0], EventID: eventID, OrderID: orderID,
+			body := gateway.BuildEvent(gateway.Simulated{Name: args[0], EventID: eventID, OrderID: orderID, LinkID: linkID,
 				PaymentID: paymentID, Amount: amount, Currency: currency})
 			status, resp, err := gateway.Post(ctx, &http.Client{Timeout: 15 * time.Second}, target, cfg.GatewayWebhookSecret, body)
 			if err != nil {
@@ -70,13 +82,13 @@ APP_ENV=development it is the development secret of 'make run' unless set.`,
 		},
 	}
 	f := sim.Flags()
-	f.StringVar(&orderID, "order-id", "", "gateway order id: the checkout's paymentIntentId (required)")
+	f.StringVar(&orderID, "order-id", "", "gateway order id: the checkout's paymentIntentId (required but for payment_link.paid)")
+	f.StringVar(&linkID, "link-id", "", "payment link id of payment_link.paid: the draft order's paymentLink.id")
 	f.Int64Var(&amount, "amount", -1, "amount in minor units (paise); default: the checkout session's total")
 	f.StringVar(&currency, "currency", "INR", "currency, when --amount is given")
 	f.StringVar(&target, "url", "", "webhook URL (default http://localhost:$PORT"+gatewayapi.Path+")")
 	f.StringVar(&eventID, "event-id", "", "event id (default: random; repeat one to test de-duplication)")
 	f.StringVar(&paymentID, "payment-id", "", "gateway payment id (default: random pay_sim_...)")
-	_ = sim.MarkFlagRequired("order-id")
 	gw.AddCommand(sim)
 	return gw
 }

@@ -25,6 +25,26 @@ type OrdersReport struct {
 	// RevenueByDay has one entry per date of Range, zero-filled.
 	RevenueByDay []DayRevenue
 	Currency     string
+	// PaymentMethods are the range's orders that were not cancelled and
+	// their amounts (totals less refunds), per way of paying, both methods
+	// always present (docs/DECISIONS.md "Cash on delivery and offline payments").
+	PaymentMethods []MethodTotal
+	// CODOutstanding is every COD order neither paid nor cancelled, whenever
+	// placed: the cash couriers still owe or have yet to collect.
+	CODOutstanding Outstanding
+}
+
+// MethodTotal is the orders of one payment method and their amount.
+type MethodTotal struct {
+	Method string       `json:"method"`
+	Orders int64        `json:"orders"`
+	Amount money.Amount `json:"amount"`
+}
+
+// Outstanding is a count of orders and the amount they still owe.
+type Outstanding struct {
+	Orders int64        `json:"orders"`
+	Amount money.Amount `json:"amount"`
 }
 
 // DayRevenue is the revenue of one date.
@@ -76,7 +96,38 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	if revenueOrders > 0 {
 		rep.AverageOrderValue = money.MulDivHalfUp(rep.TotalRevenue, 1, revenueOrders)
 	}
+	if err := s.paymentMethods(ctx, r, rep); err != nil {
+		return nil, err
+	}
 	return rep, nil
+}
+
+// paymentMethods fills rep's PaymentMethods (orders created in r) and
+// CODOutstanding (the partial index of open unpaid COD orders).
+func (s *Service) paymentMethods(ctx context.Context, r Range, rep *OrdersReport) error {
+	db := s.db.WithContext(ctx)
+	var rows []MethodTotal
+	if err := db.Raw(`SELECT payment_method AS method, count(*) AS orders, COALESCE(sum(total - refunded_total), 0)::bigint AS amount
+		FROM orders WHERE created_at >= ?::date AND created_at < ?::date + 1 AND status <> ?
+		GROUP BY payment_method`, date(r.From), date(r.To), models.OrderCancelled).Scan(&rows).Error; err != nil {
+		return fmt.Errorf("analytics.payment_methods: %w", err)
+	}
+	by := map[string]MethodTotal{}
+	for _, m := range rows {
+		by[m.Method] = m
+	}
+	rep.PaymentMethods = nil
+	for _, m := range []string{models.PaymentOnline, models.PaymentCOD, models.PaymentOffline} {
+		t := by[m]
+		t.Method = m
+		rep.PaymentMethods = append(rep.PaymentMethods, t)
+	}
+	if err := db.Raw(`SELECT count(*) AS orders, COALESCE(sum(total - paid_total), 0)::bigint AS amount
+		FROM orders WHERE payment_method = ? AND payment_status = ? AND status <> ?`,
+		models.PaymentCOD, models.PaymentPending, models.OrderCancelled).Scan(&rep.CODOutstanding).Error; err != nil {
+		return fmt.Errorf("analytics.cod_outstanding: %w", err)
+	}
+	return nil
 }
 
 // ProductsReport is the product analytics of a range.

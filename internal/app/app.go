@@ -19,10 +19,12 @@ import (
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/draft"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/idempotency"
@@ -138,6 +140,10 @@ type App struct {
 	PasswordResetMailer *mail.Outbox
 	// Shipping holds the zones and methods checkout charges by.
 	Shipping *shipping.Service
+	// PaymentSettings holds the cash on delivery settings and decision.
+	PaymentSettings *cod.Service
+	// Remittances applies couriers' COD remittance files as jobs.
+	Remittances *cod.Remittances
 	// GatewayReceiver verifies and queues the payment gateway's webhooks;
 	// Checkout turns the queued events into orders.
 	GatewayReceiver *gateway.Receiver
@@ -146,6 +152,10 @@ type App struct {
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *mail.Outbox
+	// Drafts keeps the orders staff builds; DraftMailer sends their
+	// payment-link emails.
+	Drafts      *draft.Service
+	DraftMailer *mail.Outbox
 	// Returns takes units of shipped orders back (Refunds refunds them);
 	// ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
@@ -323,6 +333,11 @@ func (a *App) build() error {
 	if err != nil {
 		return err
 	}
+	// Draft orders' payment links (every provider makes them).
+	links, ok := provider.(gateway.LinkProvider)
+	if !ok {
+		return fmt.Errorf("payment provider %s makes no payment links", provider.Name())
+	}
 	if a.Tracing.Enabled() {
 		// Kept past the time to pay, for a webhook that comes late.
 		a.CheckoutTraces = checkouttrace.New(a.Redis, cfg.CheckoutSessionTTL+time.Hour)
@@ -372,6 +387,8 @@ func (a *App) build() error {
 		log.With("component", "claim"))
 	a.Carts = cart.New(a.DB, cfg.StoreCurrency, checkout.EnsureEditable)
 	a.Shipping = shipping.New(a.DB)
+	a.PaymentSettings = cod.New(a.DB)
+	a.Remittances = cod.NewRemittances(a.DB, a.Tasks, log.With("component", "cod"))
 	a.Checkout = checkout.New(a.DB, a.Tasks, provider, checkout.Settings{
 		TTL: cfg.CheckoutSessionTTL, Currency: cfg.StoreCurrency,
 		Provider: cfg.PaymentProvider, StoreState: cfg.StoreState, LowStockThreshold: cfg.LowStockThreshold,
@@ -384,6 +401,9 @@ func (a *App) build() error {
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
+	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,
+		StoreState: cfg.StoreState}, log.With("component", "draft"))
+	a.DraftMailer = draft.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)

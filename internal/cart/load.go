@@ -13,14 +13,15 @@ import (
 	"gorm.io/gorm"
 )
 
-// lineRow is a cart item with its product data, availability and price
-// inputs, as loaded by linesSQL.
+// lineRow is a cart item (or a draft order's line) with its product data,
+// availability and price inputs, as loaded by linesFrom.
 type lineRow struct {
 	pricing.Row
 	ItemID          uuid.UUID
 	Quantity        int
 	BundleID        *uuid.UUID
 	BundleSelection *uuid.UUID
+	PriceOverride   *money.Amount
 	Title           string
 	SKU             string
 	HSNCode         string
@@ -30,37 +31,61 @@ type lineRow struct {
 	Available       int
 }
 
-// linesSQL loads a cart's lines and every price input in one statement;
-// pricing.InputsFor is the single source of those inputs.
-func linesSQL(group *uuid.UUID) string {
-	if group == nil {
-		return linesGuestSQL
-	}
-	return linesGroupSQL
-}
-
-var (
-	linesGroupSQL = linesFrom(pricing.InputsSQL)
-	linesGuestSQL = linesFrom(pricing.GuestInputsSQL)
+// The item sources lines are priced from: a cart's items, or a draft
+// order's (docs/DECISIONS.md "Draft orders and payment links"). Both go
+// through one statement template, so a draft is priced exactly as a cart.
+const (
+	cartItemsSQL = `SELECT id, variant_id, quantity, bundle_id, bundle_selection, NULL::bigint AS price_override,
+	created_at, id AS tiebreak FROM cart_items WHERE cart_id = @owner`
+	draftItemsSQL = `SELECT id, variant_id, quantity, bundle_id, bundle_selection, price_override,
+	created_at, position AS tiebreak FROM draft_order_items WHERE draft_order_id = @owner`
 )
 
-func linesFrom(inputs string) string {
-	return `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection,
+var (
+	linesGroupSQL      = linesFrom(pricing.InputsSQL, cartItemsSQL)
+	linesGuestSQL      = linesFrom(pricing.GuestInputsSQL, cartItemsSQL)
+	draftLinesGroupSQL = linesFrom(pricing.InputsSQL, draftItemsSQL)
+	draftLinesGuestSQL = linesFrom(pricing.GuestInputsSQL, draftItemsSQL)
+)
+
+// linesFrom loads the lines of items (one of the item sources above, for
+// the owner given as @owner) and every price input in one statement;
+// pricing.InputsFor is the single source of those inputs.
+func linesFrom(inputs, items string) string {
+	return `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection, ci.price_override,
 	p.title, v.sku, p.hsn_code, p.gst_rate, p.category_id, p.status = 'active' AS product_active,
 	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
-FROM cart_items ci
-JOIN (` + inputs + ` WHERE v.id IN (SELECT variant_id FROM cart_items WHERE cart_id = @cart)) pr ON pr.variant_id = ci.variant_id
+FROM (` + items + `) ci
+JOIN (` + inputs + ` WHERE v.id IN (SELECT variant_id FROM (` + items + `) src)) pr ON pr.variant_id = ci.variant_id
 JOIN variants v ON v.id = ci.variant_id
 JOIN products p ON p.id = v.product_id
-WHERE ci.cart_id = @cart
-ORDER BY ci.created_at, ci.id`
+ORDER BY ci.created_at, ci.tiebreak`
 }
 
 // Lines loads cartID's lines priced for group, oldest first. db may be a
 // transaction.
 func Lines(ctx context.Context, db *gorm.DB, cartID uuid.UUID, group *uuid.UUID) ([]Line, error) {
+	q := linesGuestSQL
+	if group != nil {
+		q = linesGroupSQL
+	}
+	return loadLines(ctx, db, q, cartID, group)
+}
+
+// DraftLines loads draft order draftID's lines priced for group, in their
+// order; a line's price override replaces its effective price. db may be a
+// transaction.
+func DraftLines(ctx context.Context, db *gorm.DB, draftID uuid.UUID, group *uuid.UUID) ([]Line, error) {
+	q := draftLinesGuestSQL
+	if group != nil {
+		q = draftLinesGroupSQL
+	}
+	return loadLines(ctx, db, q, draftID, group)
+}
+
+func loadLines(ctx context.Context, db *gorm.DB, q string, owner uuid.UUID, group *uuid.UUID) ([]Line, error) {
 	var rows []lineRow
-	if err := db.WithContext(ctx).Raw(linesSQL(group), map[string]any{"cart": cartID, "group": group}).Scan(&rows).Error; err != nil {
+	if err := db.WithContext(ctx).Raw(q, map[string]any{"owner": owner, "group": group}).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("cart.lines: %w", err)
 	}
 	out := make([]Line, len(rows))
@@ -69,6 +94,9 @@ func Lines(ctx context.Context, db *gorm.DB, cartID uuid.UUID, group *uuid.UUID)
 			Title: r.Title, SKU: r.SKU, HSNCode: r.HSNCode, GSTRate: r.GSTRate, ProductActive: r.ProductActive,
 			Available: r.Available, Quantity: r.Quantity, UnitPrice: pricing.Effective(r.Row.Inputs()).Amount,
 			BundleID: r.BundleID, BundleSelection: r.BundleSelection}
+		if r.PriceOverride != nil {
+			out[i].ListPrice, out[i].UnitPrice, out[i].Overridden = out[i].UnitPrice, *r.PriceOverride, true
+		}
 	}
 	return out, nil
 }
@@ -100,6 +128,15 @@ func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buy
 	if err != nil {
 		return nil, err
 	}
+	return PriceLines(ctx, db, lines, code, buyer, autos, now)
+}
+
+// PriceLines prices loaded lines (Lines, DraftLines) for buyer with code:
+// bundle selections, then the code if it applies, else the automatic
+// discount of autos taking the most off, then each line's share and tax.
+// Checkout and draft orders both price through it. db may be a transaction.
+func PriceLines(ctx context.Context, db *gorm.DB, lines []Line, code *string, buyer Buyer, autos discount.AutomaticSource, now time.Time) (*Priced, error) {
+	var err error
 	if err := priceBundles(ctx, db, lines, buyer.Group); err != nil {
 		return nil, err
 	}

@@ -73,3 +73,13 @@ func lockBy(tx *gorm.DB, column string, key any, create bool) (*models.Cart, err
 func LockByID(tx *gorm.DB, id uuid.UUID) (*models.Cart, error) {
 	return lockBy(tx, "id", id, false)
 }
+
+// LockForDraft returns the cart of draft order draftID locked FOR UPDATE in
+// tx, creating it on first use. A draft's cart holds no items: it is what
+// the checkout session of the draft's payment link locks, as a shopper's
+// checkout locks theirs. Its session_id ("draft:" and the id) has a
+// character no X-Session-Id may carry (CheckSessionID), so no shopper can
+// reach it.
+func LockForDraft(tx *gorm.DB, draftID uuid.UUID) (*models.Cart, error) {
+	return lockBy(tx, "session_id", "draft:"+draftID.String(), true)
+}

@@ -27,6 +27,11 @@ type Line struct {
 	// (bundle.PriceSelection); BundleIssue says why a bundle line gets none.
 	BundleDiscount money.Amount
 	BundleIssue    string
+	// Overridden is set when staff priced a draft order's line by hand:
+	// UnitPrice is their price and ListPrice the effective price it
+	// replaced.
+	Overridden bool
+	ListPrice  money.Amount
 
 	// Gross is UnitPrice × Quantity.
 	Gross money.Amount

@@ -36,6 +36,9 @@ const (
 	// Duplicate: another session of the cart's purchase is the order; this
 	// payment is refunded and the session ends REFUNDED.
 	Duplicate Outcome = "duplicate"
+	// LateLink: a payment link was paid after its session ended; the
+	// payment is refunded and the session ends NEEDS_REVIEW (link.go).
+	LateLink Outcome = "late_link"
 )
 
 // CaptureResult is the outcome and, for Created and Existing, the order.
@@ -72,8 +75,8 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 		return CaptureResult{}, fmt.Errorf("checkout.capture: %w", err)
 	}
 	log := s.log.With("gateway_order_id", p.OrderID, "payment_id", p.ID)
-	if res.Outcome == Duplicate {
-		log.WarnContext(ctx, "captured payment for an already paid cart; refunding it", "reason", res.Reason)
+	if res.Outcome == Duplicate || res.Outcome == LateLink {
+		log.WarnContext(ctx, "captured payment makes no order; refunding it", "reason", res.Reason)
 		if _, err := s.refundDuplicate(ctx, res.session); err != nil {
 			return res, fmt.Errorf("checkout.capture: %w", err)
 		}
@@ -135,6 +138,9 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	}
 	if reason, kind := mismatch(sess, p); reason != "" {
 		return s.review(tx, sess, cart, reason, kind)
+	}
+	if sess.RefundLatePayment && (sess.State != models.CheckoutPending || !sess.ExpiresAt.After(s.now())) {
+		return refundLate(tx, sess, cart, p.ID)
 	}
 	if other, err := orderOfPayment(tx, sess.PaymentProvider, p.ID); err != nil {
 		return CaptureResult{}, err

@@ -93,6 +93,33 @@ func refundInstead(tx *gorm.DB, sess *models.CheckoutSession, c *models.Cart, pa
 	return CaptureResult{Outcome: Duplicate, Reason: "the cart's purchase was already paid: order " + number, session: sess}, nil
 }
 
+// lateLinkReason is the review reason of a payment link paid after it
+// expired; the refund's id is added once the gateway made it.
+const lateLinkReason = "payment link paid after it expired: no order made, the payment is refunded"
+
+// refundLate makes no order for payment paymentID of link session sess,
+// which had ended (or expired) when it was captured: the session releases
+// what it still holds and becomes REFUNDING with the payment to refund; once
+// refunded it ends NEEDS_REVIEW (refundDuplicate), for staff to follow up
+// with the customer.
+func refundLate(tx *gorm.DB, sess *models.CheckoutSession, c *models.Cart, paymentID string) (CaptureResult, error) {
+	if _, err := stock.Release(tx, sess.ID); err != nil {
+		return CaptureResult{}, err
+	}
+	if err := unlockCart(tx, c, sess.ID); err != nil {
+		return CaptureResult{}, err
+	}
+	err := tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
+		"state": models.CheckoutRefunding, "payment_status": models.IntentCaptured, "payment_id": paymentID,
+		"review_reason": lateLinkReason, "updated_at": gorm.Expr("now()"),
+	}).Error
+	if err != nil {
+		return CaptureResult{}, fmt.Errorf("checkout.refund_late: %w", err)
+	}
+	sess.State, sess.PaymentID = models.CheckoutRefunding, &paymentID
+	return CaptureResult{Outcome: LateLink, Reason: lateLinkReason, session: sess}, nil
+}
+
 // duplicateKey is the gateway idempotency key of the refund of session id's
 // duplicate payment (40 characters).
 func duplicateKey(id uuid.UUID) string { return "dup-" + id.String() }
@@ -116,10 +143,25 @@ func (s *Service) refundDuplicate(ctx context.Context, sess *models.CheckoutSess
 		if err != nil {
 			return sess.State, fmt.Errorf("checkout.refund_duplicate: %w", err)
 		}
+		done := map[string]any{"state": models.CheckoutRefunded, "refund_id": g.ID, "updated_at": gorm.Expr("now()")}
+		if sess.RefundLatePayment {
+			// A late link payment ends in review: refunded, but the
+			// customer meant to buy, and staff should know.
+			done["state"], done["review_reason"] = models.CheckoutNeedsReview, lateLinkReason+" (refund "+g.ID+")"
+		}
 		res := s.db.WithContext(ctx).Model(&models.CheckoutSession{}).Where("id = ? AND state = ?", sess.ID, models.CheckoutRefunding).
-			Updates(map[string]any{"state": models.CheckoutRefunded, "refund_id": g.ID, "updated_at": gorm.Expr("now()")})
+			Updates(done)
 		if res.Error != nil {
 			return sess.State, fmt.Errorf("checkout.refund_duplicate: %w", res.Error)
+		}
+		if sess.RefundLatePayment {
+			if res.RowsAffected == 1 {
+				metrics.PaymentsNeedingReview.WithLabelValues("late_link_payment").Inc()
+				s.log.WarnContext(ctx, "payment link paid after it expired; refunded", "checkout_session_id", sess.ID,
+					"payment_id", *sess.PaymentID, "refund_id", g.ID)
+			}
+			sess.State, sess.RefundID = models.CheckoutNeedsReview, &g.ID
+			return sess.State, nil
 		}
 		if res.RowsAffected == 1 {
 			metrics.DuplicatePaymentsRefunded.Inc()
@@ -180,7 +222,8 @@ func (s *Service) RefundDuplicates(ctx context.Context) (DuplicateRefunds, error
 		case err != nil:
 			rep.Pending++
 			s.log.WarnContext(ctx, "duplicate payment refund still unanswered", "checkout_session_id", stuck[i].ID, "err", err)
-		case state == models.CheckoutRefunded:
+		case state == models.CheckoutRefunded, stuck[i].RefundLatePayment && stuck[i].RefundID != nil:
+			// A late link payment ends in review once refunded.
 			rep.Refunded++
 		default:
 			rep.Refused++

@@ -21,6 +21,8 @@ type OrderCreatedData struct {
 	OrderNumber     string          `json:"orderNumber"`
 	Status          string          `json:"status"`
 	PaymentStatus   string          `json:"paymentStatus"`
+	PaymentMethod   string          `json:"paymentMethod"`
+	CODFee          money.Amount    `json:"codFee"`
 	CustomerID      string          `json:"customerId"`
 	Email           string          `json:"email"`
 	Items           []OrderItemData `json:"items"`
@@ -98,7 +100,7 @@ func (s *Service) publishCaptured(tx *gorm.DB, sess *models.CheckoutSession, o *
 func orderCreatedData(o *models.Order) OrderCreatedData {
 	d := OrderCreatedData{
 		OrderID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
-		CustomerID: o.CustomerID.String(), Email: o.Email, Items: make([]OrderItemData, 0, len(o.Items)),
+		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, CustomerID: o.CustomerID.String(), Email: o.Email, Items: make([]OrderItemData, 0, len(o.Items)),
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal, ShippingCost: o.ShippingCost,
 		Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode, CreatedAt: o.CreatedAt.UTC(),
 	}

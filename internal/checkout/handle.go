@@ -18,6 +18,13 @@ func (s *Service) Handle(ctx context.Context, ev gateway.Event) error {
 	case gateway.PaymentCaptured, gateway.OrderPaid:
 		_, err := s.Capture(ctx, ev.Payment)
 		return err
+	case gateway.PaymentLinkPaid:
+		// A link's session has the link id for its gateway order id
+		// (link.go); the payment's own order_id is the link's internal order.
+		p := ev.Payment
+		p.OrderID = ev.LinkID
+		_, err := s.Capture(ctx, p)
+		return err
 	case gateway.PaymentFailed:
 		return s.Fail(ctx, ev.Payment)
 	case gateway.PaymentAuthorized:

@@ -2,9 +2,11 @@ package checkout
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -54,40 +56,72 @@ func stateOf(addr json.RawMessage) string {
 	return a.State
 }
 
-// session builds the session row with the priced snapshot. Total is
-// Subtotal − DiscountTotal + ShippingCost; TaxTotal is the GST contained in
-// the lines and in the shipping method's price (none for a client's cost).
-func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced, charge shipping.Charge) (*models.CheckoutSession, error) {
+// Quote is what a purchase of priced lines with a shipping charge costs:
+// the snapshot a session keeps and its totals. Total is Subtotal −
+// DiscountTotal + ShippingCost; TaxTotal is the GST contained in the lines
+// and in the shipping method's price (none for a client's cost). Checkout
+// and draft orders both quote through it.
+type Quote struct {
+	Lines         []models.CheckoutLine
+	Subtotal      money.Amount
+	DiscountTotal money.Amount
+	TaxTotal      money.Amount
+	ShippingCost  money.Amount
+	Total         money.Amount
+	Shipping      models.ShippingChoice
+}
+
+// QuoteOf quotes priced lines p with shipping charge.
+func QuoteOf(p *cart.Priced, charge shipping.Charge) Quote {
 	lines := make([]models.CheckoutLine, len(p.Lines))
 	for i, l := range p.Lines {
 		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
 			PricedLine: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 				DiscountAmount: l.Discount, LineTotal: l.Net, GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode}}
 	}
-	raw, err := json.Marshal(lines)
+	return Quote{Lines: lines, Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal,
+		TaxTotal: p.TaxTotal + charge.Choice.ShippingTax, ShippingCost: charge.Cost, Total: p.Total + charge.Cost,
+		Shipping: charge.Choice}
+}
+
+// session builds the session row with the priced snapshot (QuoteOf).
+func (s *Service) session(c *models.Cart, in Input, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced, charge shipping.Charge) (*models.CheckoutSession, error) {
+	sess, err := s.quotedSession(c.ID, buyer, ship, bill, p, charge, s.set.TTL)
+	if err != nil {
+		return nil, err
+	}
+	sess.CartFingerprint = fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in)
+	sess.DiscountCode, sess.TaxBuyer = c.DiscountCode, in.Buyer
+	if in.Guest != nil {
+		sess.Name, sess.Phone = in.Guest.Name, in.Guest.Phone
+	}
+	if p.Discount != nil && p.Discount.Discount.Code != nil && p.Code == nil {
+		sess.DiscountCode = p.Discount.Discount.Code
+	}
+	return sess, nil
+}
+
+// quotedSession builds a pending session of cart cartID for buyer, quoted
+// from p and charge, held for ttl.
+func (s *Service) quotedSession(cartID uuid.UUID, buyer *models.Customer, ship, bill json.RawMessage, p *cart.Priced, charge shipping.Charge, ttl time.Duration) (*models.CheckoutSession, error) {
+	q := QuoteOf(p, charge)
+	raw, err := json.Marshal(q.Lines)
 	if err != nil {
 		return nil, err
 	}
 	now := s.now()
 	sess := &models.CheckoutSession{
-		ID: uuid.New(), CartID: c.ID, CustomerID: buyer.ID, State: models.CheckoutPending,
-		CartFingerprint: fingerprint(fpLinesOf(p.Lines), c.DiscountCode, in),
-		Email:           buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
+		ID: uuid.New(), CartID: cartID, CustomerID: buyer.ID, State: models.CheckoutPending,
+		Email: buyer.Email, Name: buyer.Name, Phone: buyer.Phone,
 		ShippingAddress: models.JSON(ship), BillingAddress: models.JSON(bill), Lines: models.JSON(raw),
-		Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal, TaxTotal: p.TaxTotal + charge.Choice.ShippingTax,
-		ShippingCost: charge.Cost, ShippingChoice: charge.Choice, TaxBuyer: in.Buyer,
-		Total: p.Total + charge.Cost, Currency: s.set.Currency, DiscountCode: c.DiscountCode,
+		Subtotal: q.Subtotal, DiscountTotal: q.DiscountTotal, TaxTotal: q.TaxTotal,
+		ShippingCost: q.ShippingCost, ShippingChoice: q.Shipping,
+		Total: q.Total, Currency: s.set.Currency, DiscountCode: p.Code,
 		PaymentProvider: s.provider.Name(), PaymentStatus: models.IntentCreated,
-		ExpiresAt: now.Add(s.set.TTL), CreatedAt: now, UpdatedAt: now,
-	}
-	if in.Guest != nil {
-		sess.Name, sess.Phone = in.Guest.Name, in.Guest.Phone
+		ExpiresAt: now.Add(ttl), CreatedAt: now, UpdatedAt: now,
 	}
 	if p.Discount != nil {
 		sess.DiscountID = &p.Discount.Discount.ID
-		if p.Discount.Discount.Code != nil && p.Code == nil {
-			sess.DiscountCode = p.Discount.Discount.Code
-		}
 	}
 	return sess, nil
 }

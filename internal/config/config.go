@@ -84,8 +84,11 @@ type Config struct {
 	StoreCurrency      string        `env:"STORE_CURRENCY" envDefault:"INR"`
 	StoreState         string        `env:"STORE_STATE" envDefault:"Karnataka"`
 	CheckoutSessionTTL time.Duration `env:"CHECKOUT_SESSION_TTL" envDefault:"15m"`
-	LowStockThreshold  int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
-	ClaimTokenTTL      time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
+	// DraftLinkTTL is how long a draft order's payment link holds its stock
+	// and takes payments (DRAFT_LINK_TTL; Razorpay wants at least 15m).
+	DraftLinkTTL      time.Duration `env:"DRAFT_LINK_TTL" envDefault:"72h"`
+	LowStockThreshold int           `env:"LOW_STOCK_THRESHOLD" envDefault:"10"`
+	ClaimTokenTTL     time.Duration `env:"CLAIM_TOKEN_TTL" envDefault:"48h"`
 	// ReturnWindowDays is how long after delivery a customer may ask to
 	// return units (docs/DECISIONS.md "Returns"); administrators are not bound by it.
 	ReturnWindowDays int `env:"RETURN_WINDOW_DAYS" envDefault:"30"`
@@ -256,7 +259,7 @@ func (c *Config) validate() error {
 	}
 	for name, d := range map[string]time.Duration{
 		"ADMIN_ACCESS_TOKEN_EXPIRES_IN": c.AdminAccessTokenTTL, "CUSTOMER_TOKEN_EXPIRES_IN": c.CustomerTokenTTL,
-		"CHECKOUT_SESSION_TTL": c.CheckoutSessionTTL, "SHUTDOWN_TIMEOUT": c.ShutdownTimeout,
+		"CHECKOUT_SESSION_TTL": c.CheckoutSessionTTL, "SHUTDOWN_TIMEOUT": c.ShutdownTimeout, "DRAFT_LINK_TTL": c.DraftLinkTTL,
 		"DB_QUERY_TIMEOUT": c.DBQueryTimeout, "GATEWAY_TIMEOUT": c.GatewayTimeout,
 		"WEBHOOK_TIMEOUT": c.WebhookTimeout, "WEBHOOK_RETRY_BASE": c.WebhookRetryBase, "CACHE_TTL": c.CacheTTL, "CLAIM_TOKEN_TTL": c.ClaimTokenTTL,
 	} {

@@ -27,16 +27,16 @@ func eventItems(items []models.FulfillmentItem) []eventItem {
 
 // createdEvent is the data of order.fulfillment_created (docs/WEBHOOKS.md).
 type createdEvent struct {
-	OrderID           uuid.UUID  `json:"orderId"`
-	OrderNumber       string     `json:"orderNumber"`
-	CustomerID        uuid.UUID  `json:"customerId"`
-	FulfillmentID     uuid.UUID  `json:"fulfillmentId"`
+	OrderID           uuid.UUID   `json:"orderId"`
+	OrderNumber       string      `json:"orderNumber"`
+	CustomerID        uuid.UUID   `json:"customerId"`
+	FulfillmentID     uuid.UUID   `json:"fulfillmentId"`
 	Items             []eventItem `json:"items"`
-	Carrier           string     `json:"carrier"`
-	TrackingNumber    string     `json:"trackingNumber"`
-	TrackingURL       string     `json:"trackingUrl"`
-	FulfillmentStatus string     `json:"fulfillmentStatus"`
-	ShippedAt         time.Time  `json:"shippedAt"`
+	Carrier           string      `json:"carrier"`
+	TrackingNumber    string      `json:"trackingNumber"`
+	TrackingURL       string      `json:"trackingUrl"`
+	FulfillmentStatus string      `json:"fulfillmentStatus"`
+	ShippedAt         time.Time   `json:"shippedAt"`
 }
 
 func newCreatedEvent(o *models.Order, f *models.Fulfillment, fulfillmentStatus string) createdEvent {

@@ -34,6 +34,9 @@ type Invoices interface {
 	// StageFulfillmentCredit stages the credit note of fulfilment f, just
 	// cancelled; nothing when it has no invoice.
 	StageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment) error
+	// StageReturnToOriginCredit stages the credit note of fulfilment f,
+	// just returned to origin; nothing when it has no invoice.
+	StageReturnToOriginCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment) error
 }
 
 // Returns tells which units of an order its live returns hold

@@ -173,9 +173,9 @@ func historyNote(why string, what []string, note string) string {
 
 // itemsCancelledEvent is the data of order.items_cancelled (docs/WEBHOOKS.md).
 type itemsCancelledEvent struct {
-	OrderID     uuid.UUID  `json:"orderId"`
-	OrderNumber string     `json:"orderNumber"`
-	CustomerID  uuid.UUID  `json:"customerId"`
+	OrderID     uuid.UUID   `json:"orderId"`
+	OrderNumber string      `json:"orderNumber"`
+	CustomerID  uuid.UUID   `json:"customerId"`
 	Items       []eventItem `json:"items"`
 	// Reason is admin or full_refund.
 	Reason string `json:"reason"`

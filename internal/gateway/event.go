@@ -23,12 +23,15 @@ const (
 	OrderPaid         = "order.paid"
 	PaymentFailed     = "payment.failed"
 	PaymentAuthorized = "payment.authorized"
+	// PaymentLinkPaid: a payment link was paid; payload.payment_link.entity.id
+	// names the link, payload.payment.entity the payment.
+	PaymentLinkPaid = "payment_link.paid"
 )
 
 // Handled reports whether the service acts on events named name.
 func Handled(name string) bool {
 	switch name {
-	case PaymentCaptured, OrderPaid, PaymentFailed, PaymentAuthorized:
+	case PaymentCaptured, OrderPaid, PaymentFailed, PaymentAuthorized, PaymentLinkPaid:
 		return true
 	}
 	return false
@@ -44,6 +47,9 @@ type Event struct {
 	// Payment is payload.payment.entity; HasPayment reports whether it was present.
 	Payment    Payment
 	HasPayment bool
+	// LinkID is payload.payment_link.entity.id, the payment link a
+	// payment_link.paid event is for.
+	LinkID string
 }
 
 // Payment is payload.payment.entity of an event.
@@ -70,6 +76,11 @@ type wireEvent struct {
 		Payment *struct {
 			Entity *wirePayment `json:"entity"`
 		} `json:"payment"`
+		PaymentLink *struct {
+			Entity *struct {
+				ID *string `json:"id"`
+			} `json:"entity"`
+		} `json:"payment_link"`
 	} `json:"payload"`
 }
 
@@ -126,6 +137,9 @@ func Parse(body []byte) (Event, error) {
 		}
 		ev.Payment, ev.HasPayment = p, true
 	}
+	if w.Payload != nil && w.Payload.PaymentLink != nil && w.Payload.PaymentLink.Entity != nil && w.Payload.PaymentLink.Entity.ID != nil {
+		ev.LinkID = strings.TrimSpace(*w.Payload.PaymentLink.Entity.ID)
+	}
 	return ev, nil
 }
 
@@ -134,6 +148,9 @@ func Parse(body []byte) (Event, error) {
 func (e Event) ValidatePayment() error {
 	if !e.HasPayment {
 		return apperr.Invalid(entityPath, "is required")
+	}
+	if e.Name == PaymentLinkPaid && e.LinkID == "" {
+		return apperr.Invalid("payload.payment_link.entity.id", "is required")
 	}
 	return nil
 }

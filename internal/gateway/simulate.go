@@ -22,6 +22,10 @@ type Simulated struct {
 	EventID string
 	// OrderID is the gateway order id (the checkout's paymentIntentId).
 	OrderID string
+	// LinkID is the payment link of a payment_link.paid event (a draft
+	// order's paymentLink.id); its payment's order_id is then the link's
+	// own gateway order, as Razorpay sends it.
+	LinkID string
 	// PaymentID defaults to a random pay_sim_... id.
 	PaymentID string
 	// Amount is in minor units (paise).
@@ -52,10 +56,21 @@ func BuildEvent(s Simulated) []byte {
 		entity["error_code"] = "BAD_REQUEST_ERROR"
 		entity["error_description"] = "Payment failed (simulated)"
 	}
+	payload := map[string]any{"payment": map[string]any{"entity": entity}}
+	contains := []string{"payment"}
+	if s.Name == PaymentLinkPaid {
+		if s.OrderID == "" {
+			entity["order_id"] = "order_link_" + randomHex(7)
+		}
+		payload["payment_link"] = map[string]any{"entity": map[string]any{
+			"id": s.LinkID, "entity": "payment_link", "amount": s.Amount, "amount_paid": s.Amount, "currency": s.Currency,
+			"status": "paid", "order_id": entity["order_id"],
+		}}
+		contains = []string{"payment_link", "order", "payment"}
+	}
 	ev := map[string]any{
-		"entity": "event", "account_id": "acc_simulator", "event": s.Name, "contains": []string{"payment"},
-		"payload":    map[string]any{"payment": map[string]any{"entity": entity}},
-		"created_at": s.CreatedAt.Unix(),
+		"entity": "event", "account_id": "acc_simulator", "event": s.Name, "contains": contains,
+		"payload": payload, "created_at": s.CreatedAt.Unix(),
 	}
 	if s.EventID != "" {
 		ev["id"] = s.EventID

@@ -82,6 +82,18 @@ func returnPieces(tx *gorm.DB, o *models.Order, rf *models.Refund, lines []*open
 // unit: it takes back all that is left of the fulfilment's invoice. A
 // fulfilment without an invoice needs none. Errors: CONFLICT (series full).
 func (s *Service) StageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment) error {
+	return s.stageFulfillmentCredit(u, o, f, "shipment cancelled in transit")
+}
+
+// StageReturnToOriginCredit stages the credit note of fulfilment f of the
+// locked order o, which the courier brought back undelivered: its invoice's
+// open value (goods, shipping and COD fee lines) is credited, as for a
+// cancelled shipment; nothing when it has no invoice.
+func (s *Service) StageReturnToOriginCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment) error {
+	return s.stageFulfillmentCredit(u, o, f, "returned to origin")
+}
+
+func (s *Service) stageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models.Fulfillment, reason string) error {
 	lines, err := openLines(u.Tx(), o.ID)
 	if err != nil {
 		return err
@@ -97,7 +109,7 @@ func (s *Service) StageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models
 	}
 	fid := f.ID
 	return s.stageCredits(u, o, pieces, func(doc *models.TaxDocument) {
-		doc.FulfillmentID, doc.Reason = &fid, "shipment cancelled in transit"
+		doc.FulfillmentID, doc.Reason = &fid, reason
 	})
 }
 

@@ -79,8 +79,8 @@ func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
 
 // StageFulfillmentInvoice stages the tax invoice of fulfilment f of the
 // locked order o, which ships sh, in u (the fulfilment's own statement):
-// its lines at the units' amounts, the shipping on the first live
-// shipment, and invoice.issued. Its number is given when u commits
+// its lines at the units' amounts, the shipping and any COD fee on the
+// first live shipment, and invoice.issued. Its number is given when u commits
 // (migration 00030, tax_documents_number): the series row is locked only
 // for that moment. Nothing without a tax identity.
 func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillment, sh Shipment) error {
@@ -108,6 +108,9 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	}
 	if o.ShippingCost > 0 && sh.First {
 		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, doc.SupplyType))
+	}
+	if o.CODFee > 0 && sh.First {
+		addLine(doc, codFeeLine(o), withTax(o.CODFee, o.CODFeeTax, doc.SupplyType))
 	}
 	if len(doc.Lines) == 0 {
 		return nil
@@ -141,6 +144,18 @@ func shippingLine(o *models.Order) models.TaxDocumentLine {
 	}
 	return models.TaxDocumentLine{Kind: models.LineShipping, Description: desc, HSN: SACShipping, UQC: uqcService,
 		Quantity: 1, UnitPrice: o.ShippingCost, GSTRate: rate}
+}
+
+// codFeeLine is the cash on delivery fee of order o as a service line at
+// the order's recorded amounts (docs/DECISIONS.md "Cash on delivery and
+// offline payments"): billed with the courier's service, under its code.
+func codFeeLine(o *models.Order) models.TaxDocumentLine {
+	rate := o.CODFeeGSTRate
+	if o.CODFeeTax == 0 {
+		rate = 0
+	}
+	return models.TaxDocumentLine{Kind: models.LineCODFee, Description: "Cash on delivery fee", HSN: SACShipping, UQC: uqcService,
+		Quantity: 1, UnitPrice: o.CODFee, GSTRate: rate}
 }
 
 // classOf is the GSTR-1 section of invoice doc of order o: b2b with a

@@ -20,42 +20,13 @@ import (
 // second order for the intent whatever happens above it.
 // storeState decides the GST split (STORE_STATE).
 func Create(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment, storeState string) (*models.Order, error) {
-	var ship models.Address
-	if err := json.Unmarshal(sess.ShippingAddress, &ship); err != nil {
-		return nil, fmt.Errorf("order.create: session %s shipping address: %w", sess.ID, err)
+	o, err := newOrder(sess, storeState)
+	if err != nil {
+		return nil, err
 	}
-	cgst, sgst, igst := gstSplit(sess.TaxTotal, ship.State, storeState)
-	sessionID := sess.ID
-	o := &models.Order{
-		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
-		Status: models.OrderConfirmed, PaymentStatus: models.PaymentPaid,
-		Email: sess.Email, Name: sess.Name, Phone: sess.Phone,
-		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
-		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
-		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst,
-		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, TaxBuyer: sess.TaxBuyer, Total: sess.Total, PaidTotal: money.Amount(p.Amount),
-		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
-		PaymentProvider: sess.PaymentProvider, PaymentIntentID: p.OrderID,
-	}
-	if err := tx.Create(o).Error; err != nil {
-		return nil, fmt.Errorf("order.create: %w", err)
-	}
-	if o.OrderNumber == "" {
-		// The column default is filled by Postgres; read it back if the
-		// driver did not return it.
-		if err := tx.Model(o).Select("order_number").Where("id = ?", o.ID).Scan(&o.OrderNumber).Error; err != nil {
-			return nil, fmt.Errorf("order.create: number: %w", err)
-		}
-	}
-	o.Items = orderItems(o.ID, lines)
-	if len(o.Items) > 0 {
-		if err := tx.Create(&o.Items).Error; err != nil {
-			return nil, fmt.Errorf("order.create: items: %w", err)
-		}
-	}
-	note := fmt.Sprintf("payment %s captured", p.ID)
-	if err := tx.Create(&models.OrderStatusHistory{OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note}).Error; err != nil {
-		return nil, fmt.Errorf("order.create: history: %w", err)
+	o.PaymentStatus, o.PaidTotal, o.PaymentIntentID = models.PaymentPaid, money.Amount(p.Amount), p.OrderID
+	if err := insert(tx, o, lines, fmt.Sprintf("payment %s captured", p.ID)); err != nil {
+		return nil, err
 	}
 	pay := models.Payment{
 		OrderID: o.ID, Provider: sess.PaymentProvider, PaymentIntentID: p.OrderID, PaymentID: p.ID,
@@ -65,6 +36,79 @@ func Create(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLi
 		return nil, fmt.Errorf("order.create: payment: %w", err)
 	}
 	return o, nil
+}
+
+// CODFee is the cash on delivery fee a COD order is charged: GST-inclusive,
+// Tax of it at Rate.
+type CODFee struct {
+	Fee  money.Amount
+	Tax  money.Amount
+	Rate money.Rate
+}
+
+// CreateCOD writes the cash on delivery order of completed checkout
+// session sess (package checkout, docs/DECISIONS.md "Cash on delivery and
+// offline payments"): confirmed, its payment pending, no payment row. The
+// session's Total and TaxTotal already hold the fee and its GST, so the
+// order's GST split covers the fee. UNIQUE (payment_provider,
+// payment_intent_id) makes it one order per session.
+func CreateCOD(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, fee CODFee, storeState string) (*models.Order, error) {
+	o, err := newOrder(sess, storeState)
+	if err != nil {
+		return nil, err
+	}
+	o.PaymentStatus, o.PaymentIntentID = models.PaymentPending, *sess.PaymentIntentID
+	o.PaymentMethod, o.CODFee, o.CODFeeTax, o.CODFeeGSTRate = models.PaymentCOD, fee.Fee, fee.Tax, fee.Rate
+	if err := insert(tx, o, lines, "cash on delivery order placed"); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// newOrder is the order row of session sess, before its payment.
+func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, error) {
+	var ship models.Address
+	if err := json.Unmarshal(sess.ShippingAddress, &ship); err != nil {
+		return nil, fmt.Errorf("order.create: session %s shipping address: %w", sess.ID, err)
+	}
+	cgst, sgst, igst := GSTSplit(sess.TaxTotal, ship.State, storeState)
+	sessionID := sess.ID
+	return &models.Order{
+		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
+		Status: models.OrderConfirmed, PaymentMethod: models.PaymentOnline,
+		Email: sess.Email, Name: sess.Name, Phone: sess.Phone,
+		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
+		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
+		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst,
+		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, TaxBuyer: sess.TaxBuyer, Total: sess.Total,
+		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
+		PaymentProvider: sess.PaymentProvider,
+	}, nil
+}
+
+// insert writes order o (its number from the sequence), its lines and its
+// first history entry with note.
+func insert(tx *gorm.DB, o *models.Order, lines []models.CheckoutLine, note string) error {
+	if err := tx.Create(o).Error; err != nil {
+		return fmt.Errorf("order.create: %w", err)
+	}
+	if o.OrderNumber == "" {
+		// The column default is filled by Postgres; read it back if the
+		// driver did not return it.
+		if err := tx.Model(o).Select("order_number").Where("id = ?", o.ID).Scan(&o.OrderNumber).Error; err != nil {
+			return fmt.Errorf("order.create: number: %w", err)
+		}
+	}
+	o.Items = orderItems(o.ID, lines)
+	if len(o.Items) > 0 {
+		if err := tx.Create(&o.Items).Error; err != nil {
+			return fmt.Errorf("order.create: items: %w", err)
+		}
+	}
+	if err := tx.Create(&models.OrderStatusHistory{OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note}).Error; err != nil {
+		return fmt.Errorf("order.create: history: %w", err)
+	}
+	return nil
 }
 
 func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderItem {
@@ -78,10 +122,10 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 	return items
 }
 
-// gstSplit divides the tax of an order: shipped within the store's state it
+// GSTSplit divides the tax of an order: shipped within the store's state it
 // is CGST and SGST in halves (an odd paisa goes to SGST), else all IGST
 // (docs/DECISIONS.md "Payments and webhooks").
-func gstSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
+func GSTSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
 	if storeState != "" && strings.EqualFold(strings.TrimSpace(shipState), strings.TrimSpace(storeState)) {
 		cgst = tax / 2
 		return cgst, tax - cgst, 0

@@ -31,6 +31,32 @@ type RefundRequest struct {
 	// same limits as any other. A return's refund uses it to lock the
 	// return and check its status in the same transaction.
 	Claim func(u *uow.Unit, o *models.Order, remaining money.Amount) (money.Amount, error)
+	// Method "manual" records money returned by hand (a bank transfer, cash)
+	// with its Reference; required for an order not paid through the
+	// gateway (checkManual). "" is the gateway or a recorded refund, as
+	// InitiatePaymentRefund says.
+	Method    string
+	Reference string
+}
+
+// checkManual enforces the rules of a manual refund on the locked order o
+// (docs/DECISIONS.md "Cash on delivery and offline payments"): an order
+// paid outside the gateway (a COD order) is refunded only by hand, with a
+// reference; a manual refund carries a reference and never asks the
+// gateway. Errors: VALIDATION_ERROR naming method or reference.
+func checkManual(o *models.Order, r RefundRequest) error {
+	manual := r.Method == models.RefundManual
+	switch {
+	case r.Method != "" && !manual && r.Method != models.RefundByGateway:
+		return apperr.Invalid("method", "must be manual or gateway")
+	case o.PaymentMethod == models.PaymentCOD && !manual:
+		return apperr.Invalid("method", `must be "manual", with a reference: this order was not paid through the payment gateway`)
+	case manual && r.InitiatePaymentRefund:
+		return apperr.Invalid("method", "a manual refund does not go through the payment gateway: leave initiatePaymentRefund false")
+	case manual && r.Reference == "":
+		return apperr.Invalid("reference", "is required for a manual refund (e.g. the bank transfer's UTR)")
+	}
+	return nil
 }
 
 // RefundEffects stages, in the unit of work that counts processed refund
@@ -102,6 +128,9 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, eff
 				return err
 			}
 		}
+		if err := checkManual(o, r); err != nil {
+			return err
+		}
 		if remaining <= 0 && pending.Count > 0 {
 			return apperr.Invalid("amount", "the order has nothing left to refund beyond the refund waiting for the payment gateway")
 		}
@@ -128,6 +157,11 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, eff
 			res.Refund.AdminID = &admin
 		}
 		if !r.InitiatePaymentRefund {
+			res.Refund.Method = models.RefundRecorded
+			if r.Method == models.RefundManual {
+				ref := r.Reference
+				res.Refund.Method, res.Refund.Reference = models.RefundManual, &ref
+			}
 			if err := u.Create(&res.Refund); err != nil {
 				return fmt.Errorf("order.refund: %w", err)
 			}
@@ -137,7 +171,7 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, eff
 		if err != nil {
 			return err
 		}
-		res.Refund.Status, res.Refund.PaymentID = models.RefundPending, &paymentID
+		res.Refund.Status, res.Refund.PaymentID, res.Refund.Method = models.RefundPending, &paymentID, models.RefundByGateway
 		if requestKey != "" {
 			gatewayKey := idempotency.AttemptKey(requestKey, attempt)
 			res.Refund.GatewayKey = &gatewayKey

@@ -43,12 +43,15 @@ const (
 	// OrderItemsCancelled: unshipped units of an order were cancelled
 	// (docs/DECISIONS.md "Returned units and unshipped units").
 	OrderItemsCancelled = "order.items_cancelled"
+	// OrderPaid: money received outside the gateway was recorded for an
+	// order (docs/DECISIONS.md "Cash on delivery and offline payments").
+	OrderPaid = "order.paid"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
 	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
-	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled}
+	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled, OrderPaid}
 
 // Draft is an event to publish: its type and its data.
 type Draft struct {

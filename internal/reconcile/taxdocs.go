@@ -21,11 +21,11 @@ const taxDocumentsSQL = `
 	  AND NOT EXISTS (SELECT 1 FROM tax_documents d WHERE d.fulfillment_id = f.id AND d.doc_type = 'invoice')
 	UNION ALL
 	SELECT 'cancelled_fulfilment_not_credited', f.order_id,
-	       format('fulfilment %s was cancelled but %s paise of its invoice %s are not credited', f.id, left_total, d.number)
+	       format('fulfilment %s was %s but %s paise of its invoice %s are not credited', f.id, replace(f.status, '_', ' '), left_total, d.number)
 	FROM fulfillments f JOIN tax_documents d ON d.fulfillment_id = f.id AND d.doc_type = 'invoice'
 	JOIN LATERAL (SELECT d.total - coalesce((SELECT sum(cl.total) FROM tax_document_lines cl
 	                                         WHERE cl.reduces_document_id = d.id), 0) AS left_total) x ON true
-	WHERE f.status = 'cancelled' AND left_total > 0
+	WHERE f.status IN ('cancelled', 'returned_to_origin') AND left_total > 0
 	UNION ALL
 	SELECT 'refund_without_credit_note', rf.order_id,
 	       format('refund %s of %s paise has no credit note though the order was invoiced', rf.id, rf.amount)

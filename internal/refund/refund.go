@@ -59,7 +59,10 @@ func (s *Service) SettlePendingRefunds(ctx context.Context) (order.RefundSettlem
 // (nothing left to refund on the order), SERVICE_UNAVAILABLE (the gateway
 // refused, or its answer is not known yet: details carry refundId and
 // status), as for an order refund.
-func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID) (*returns.Return, error) {
+//
+// m makes it a manual refund (method "manual" and its reference), which an
+// order not paid through the gateway requires (order.RefundRequest.Method).
+func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID, m Manual) (*returns.Return, error) {
 	r, err := s.returns.ToRefund(ctx, id)
 	if err != nil {
 		return nil, err
@@ -69,12 +72,20 @@ func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID) (*ret
 	}
 	rid := r.ID
 	if _, err := s.orders.Refund(ctx, r.OrderID, order.RefundRequest{
-		Reason: "return " + r.ID.String(), InitiatePaymentRefund: true, AdminID: adminID, ReturnID: &rid,
+		Reason: "return " + r.ID.String(), InitiatePaymentRefund: m.Method != models.RefundManual, AdminID: adminID, ReturnID: &rid,
+		Method: m.Method, Reference: m.Reference,
 		Claim: returns.ClaimRefund(rid),
 	}, s.stageEffects); err != nil {
 		return nil, err
 	}
 	return s.returns.Get(ctx, id)
+}
+
+// Manual asks for a refund made by hand: Method "manual" and its
+// Reference (a bank transfer's UTR); the zero value is a gateway refund.
+type Manual struct {
+	Method    string
+	Reference string
 }
 
 // stageEffects stages in u what processed refund rf of the locked order o

@@ -1,7 +1,7 @@
 // Package seed fills a database with a demo shop: a category tree, active
 // products with variants, stock and pictures, a customer group, a discount code,
-// shipping (a default zone with standard and express methods) and a
-// super_admin. Running it again changes nothing but the admin's password
+// shipping (a default zone with standard and express methods), cash on
+// delivery with a limit and a fee, and a super_admin. Running it again changes nothing but the admin's password
 // (when asked), so `make run` can always print working credentials.
 package seed
 
@@ -51,8 +51,8 @@ type Result struct {
 func (r Result) Summary(port int) string {
 	var b strings.Builder
 	if r.CatalogCreated {
-		fmt.Fprintf(&b, "Seeded demo shop: %d products, %d variants, discount code %s, shipping Standard (free from %s) and Express\n",
-			r.Products, r.Variants, r.DiscountCode, DemoFreeShippingAbove)
+		fmt.Fprintf(&b, "Seeded demo shop: %d products, %d variants, discount code %s, shipping Standard (free from %s) and Express, cash on delivery up to %s (fee %s)\n",
+			r.Products, r.Variants, r.DiscountCode, DemoFreeShippingAbove, DemoCODLimit, DemoCODFee)
 	} else {
 		b.WriteString("Demo shop already seeded\n")
 	}
@@ -244,7 +244,10 @@ func seedCatalog(tx *gorm.DB, opt Options, res *Result) error {
 	if err != nil {
 		return err
 	}
-	return seedShipping(tx)
+	if err := seedShipping(tx); err != nil {
+		return err
+	}
+	return seedPayments(tx)
 }
 
 func ptr[T any](v T) *T { return &v }

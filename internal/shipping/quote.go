@@ -134,3 +134,22 @@ func (s *Service) AddressState(ctx context.Context, customerID, id uuid.UUID) (s
 	_, a, err := customer.OwnAddress(s.db.WithContext(ctx), customerID, id, "addressId")
 	return a.State, err
 }
+
+// ZoneOf returns the zone covering state (the zone naming it, else the
+// default zone), nil when none does or the state is unknown.
+func ZoneOf(db *gorm.DB, state string) (*uuid.UUID, error) {
+	name, ok := region.Canonical(state)
+	if !ok {
+		return nil, nil
+	}
+	var ids []uuid.UUID
+	err := db.Raw(`SELECT COALESCE((SELECT zone_id FROM shipping_zone_states WHERE state = ?),
+			(SELECT id FROM shipping_zones WHERE is_default)) AS id`, name).Scan(&ids).Error
+	if err != nil {
+		return nil, wrap("zone_of", err)
+	}
+	if len(ids) == 0 || ids[0] == uuid.Nil {
+		return nil, nil
+	}
+	return &ids[0], nil
+}

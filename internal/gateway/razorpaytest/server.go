@@ -5,7 +5,9 @@
 // does) and lists them (GET /v1/payments/{id}/refunds). It can answer a
 // refund request late, after the client gave up, having made the refund or
 // not, to stand for a gateway that timed out; refuse refunds (RefuseRefunds);
-// and make orders whose answer is lost (LoseOrderAnswers).
+// and make orders whose answer is lost (LoseOrderAnswers). It also makes
+// payment links (POST /v1/payment_links, one per reference_id) and finds
+// them by reference (GET /v1/payment_links?reference_id=).
 package razorpaytest
 
 import (
@@ -50,6 +52,66 @@ type Server struct {
 	keys     []string
 	requests int
 	refuse   int // refund requests still to refuse
+	links    []Link
+}
+
+// Link is a payment link the stub made.
+type Link struct {
+	ID          string `json:"id"`
+	Entity      string `json:"entity"`
+	Amount      int64  `json:"amount"`
+	Currency    string `json:"currency"`
+	ReferenceID string `json:"reference_id"`
+	ExpireBy    int64  `json:"expire_by"`
+	ShortURL    string `json:"short_url"`
+	Status      string `json:"status"`
+	Customer    struct {
+		Name    string `json:"name"`
+		Email   string `json:"email"`
+		Contact string `json:"contact"`
+	} `json:"customer"`
+}
+
+// Links returns the payment links made so far.
+func (s *Server) Links() []Link {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Link(nil), s.links...)
+}
+
+// link makes a payment link (POST /v1/payment_links), refusing a
+// reference_id already used with a 400 as Razorpay does, or lists the links
+// of a reference_id (GET /v1/payment_links?reference_id=).
+func (s *Server) link(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Method == http.MethodGet {
+		ref := r.URL.Query().Get("reference_id")
+		out := []Link{}
+		for _, l := range s.links {
+			if ref == "" || l.ReferenceID == ref {
+				out = append(out, l)
+			}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"payment_links": out})
+		return
+	}
+	var l Link
+	b, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(b, &l) != nil || l.Amount <= 0 || l.Currency == "" || l.ExpireBy <= time.Now().Unix() {
+		http.Error(w, `{"error":{"code":"BAD_REQUEST_ERROR","description":"invalid payment link"}}`, http.StatusBadRequest)
+		return
+	}
+	for _, old := range s.links {
+		if l.ReferenceID != "" && old.ReferenceID == l.ReferenceID {
+			http.Error(w, `{"error":{"code":"BAD_REQUEST_ERROR","description":"reference_id already exists"}}`, http.StatusBadRequest)
+			return
+		}
+	}
+	l.ID = fmt.Sprintf("plink_stub%06d", len(s.links)+1)
+	l.Entity, l.Status, l.ShortURL = "payment_link", "created", "https://rzp.io/i/stub"+fmt.Sprint(len(s.links)+1)
+	s.links = append(s.links, l)
+	json.NewEncoder(w).Encode(l)
 }
 
 // RefuseRefunds makes the stub refuse the next n refund requests with a
@@ -114,6 +176,10 @@ func (s *Server) IdempotencyKeys() []string {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.URL.Path == "/v1/orders" {
 		s.order(w, r)
+		return
+	}
+	if r.URL.Path == "/v1/payment_links" {
+		s.link(w, r)
 		return
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/payments/"), "/")

@@ -1,0 +1,211 @@
+package checkout
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocommerce/shop/internal/analytics"
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/cod"
+	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/outbox"
+	"github.com/gocommerce/shop/internal/password"
+	"github.com/gocommerce/shop/internal/shipping"
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
+	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// ProviderCOD is the payment_provider of a COD checkout's session and
+// order; their payment_intent_id is "cod_" and the session id, so the
+// order's unique (provider, intent) key makes one order per session.
+const ProviderCOD = "cod"
+
+// Unavailable is the refusal of a COD checkout COD is not offered for:
+// VALIDATION_ERROR naming paymentMethod, with the reason (cod.Reason*).
+func Unavailable(reason string) *apperr.Error {
+	return apperr.New(apperr.Validation, "cash on delivery is not available: "+cod.Explain(reason)).
+		WithDetails(map[string]any{"field": "paymentMethod", "issue": cod.Explain(reason), "reason": reason})
+}
+
+// CheckoutCOD places the cart of owner as a cash on delivery order at once
+// (docs/DECISIONS.md "Cash on delivery and offline payments"), in one
+// transaction: the cart is priced as for an online checkout, COD must be
+// available for it (cod.Decide, with the buyer's email and phone locked so
+// the per-customer cap holds under concurrent checkouts), the stock of
+// every line is committed directly (no reservation window), and the order
+// (confirmed, payment pending, with the COD fee and its GST), a COMPLETED
+// session, the discount's use, the emptied cart and order.created are
+// written. A pending online session of the cart is ended first (one cart
+// pays once: a late capture of it is refunded as a duplicate). The gateway
+// is never called. After commit the confirmation email is queued.
+// Errors: VALIDATION_ERROR (empty cart, an address that is not the
+// customer's, paymentMethod when COD is unavailable), CONFLICT (not enough
+// stock with details.variantId, nothing written; a product no longer on
+// sale; a discount that no longer applies; the cart's online payment is
+// being completed), FORBIDDEN (a deactivated customer's email).
+func (s *Service) CheckoutCOD(ctx context.Context, owner cart.Owner, in Input) (*models.Order, error) {
+	var hash *string
+	if in.Guest != nil && in.Guest.Password != "" {
+		h, err := password.Hash(in.Guest.Password)
+		if err != nil {
+			return nil, err
+		}
+		hash = &h
+	}
+	var o *models.Order
+	var sess *models.CheckoutSession
+	err := retryDeadlock(func() error {
+		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			c, err := cart.Lock(tx, owner, false)
+			if err != nil {
+				return err
+			}
+			if c == nil {
+				return ErrEmptyCart
+			}
+			if err := s.endPendingForCOD(tx, c); err != nil {
+				return err
+			}
+			o, sess, err = s.placeCOD(ctx, tx, c, in, hash)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, database.Translate(err, "order")
+	}
+	s.forget(ctx, sess.Lines)
+	task, opts := tasks.NewOrderEmailsTask(o.ID.String())
+	if err := tasks.Enqueue(ctx, s.queue, task, opts...); err != nil {
+		// The order stands; the email sweep of unsent order emails is the
+		// same task's retry (docs/DECISIONS.md "Payments and webhooks").
+		s.log.ErrorContext(ctx, "cod checkout: queue order emails", "order_id", o.ID, "error", err)
+	}
+	outbox.Nudge(ctx, s.queue, s.log)
+	analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
+	s.log.InfoContext(ctx, "cash on delivery order placed", "order_id", o.ID, "order_number", o.OrderNumber)
+	return o, nil
+}
+
+// endPendingForCOD ends the cart's pending online session (EXPIRED, its
+// reservations released, the cart unlocked) so the COD order replaces it;
+// one whose payment is already authorized is not ended: CONFLICT.
+func (s *Service) endPendingForCOD(tx *gorm.DB, c *models.Cart) error {
+	var sess models.CheckoutSession
+	err := tx.Raw(`SELECT * FROM checkout_sessions WHERE cart_id = ? AND state = ? FOR UPDATE`, c.ID, models.CheckoutPending).Scan(&sess).Error
+	if err != nil || sess.ID == uuid.Nil {
+		return wrap("cod_pending", err)
+	}
+	if sess.ExpiresAt.After(s.now()) && sess.PaymentStatus == models.IntentAuthorized {
+		return apperr.New(apperr.Conflict, "the payment of this cart's pending checkout is being completed").
+			WithDetails(map[string]any{"checkoutSessionId": sess.ID.String()})
+	}
+	return endSession(tx, c, sess.ID, models.CheckoutExpired)
+}
+
+// placeCOD prices the cart, decides COD, commits the stock and writes the
+// order; the caller holds the cart's lock.
+func (s *Service) placeCOD(ctx context.Context, tx *gorm.DB, c *models.Cart, in Input, hash *string) (*models.Order, *models.CheckoutSession, error) {
+	buyer, ship, bill, err := s.buyer(tx, in, hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	var group *uuid.UUID
+	if in.Customer != nil {
+		group = in.Customer.CustomerGroupID
+	}
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, discount.Fresh, s.now())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkPriced(priced); err != nil {
+		return nil, nil, err
+	}
+	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
+		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+	if err != nil {
+		return nil, nil, err
+	}
+	phone := buyer.Phone
+	if in.Guest != nil {
+		phone = in.Guest.Phone
+	}
+	d, err := cod.Decide(tx, cod.Quote{State: stateOf(ship), Total: priced.Total + charge.Cost, Email: buyer.Email, Phone: phone}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !d.Available {
+		return nil, nil, Unavailable(d.Reason)
+	}
+	sess, err := s.session(c, in, buyer, ship, bill, priced, charge)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now()
+	intent := "cod_" + sess.ID.String()
+	sess.State, sess.PaymentProvider, sess.PaymentIntentID, sess.CompletedAt = models.CheckoutCompleted, ProviderCOD, &intent, &now
+	sess.Total += d.Fee
+	sess.TaxTotal += d.FeeTax
+	if sess.PurchaseID, err = continuedPurchase(tx, c.ID); err != nil {
+		return nil, nil, err
+	}
+	lines, err := sessionLines(sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := stockItems(lines)
+	// Committed at once: a shortage refuses the checkout and the
+	// transaction writes nothing.
+	if err := stock.CommitDirect(tx, items); err != nil {
+		return nil, nil, err
+	}
+	if sess.DiscountID != nil {
+		if err := holdDiscount(tx, *sess.DiscountID, buyer.ID, sess.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := tx.Create(sess).Error; err != nil {
+		return nil, nil, wrap("cod_session", err)
+	}
+	o, err := order.CreateCOD(tx, sess, lines, order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}, s.set.StoreState)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := countDiscountUse(tx, sess, o.ID); err != nil {
+		return nil, nil, err
+	}
+	if err := emptyCart(tx, c, sess, lines); err != nil {
+		return nil, nil, err
+	}
+	if err := tx.Exec(`UPDATE checkout_sessions SET order_id = ?, updated_at = now() WHERE id = ?`, o.ID, sess.ID).Error; err != nil {
+		return nil, nil, fmt.Errorf("checkout.cod_session: %w", err)
+	}
+	if err := s.publishPlaced(tx, o, items); err != nil {
+		return nil, nil, err
+	}
+	return o, sess, nil
+}
+
+// publishPlaced writes order.created and the low-stock events of a COD
+// order in its transaction (no payment.succeeded: nothing was paid).
+func (s *Service) publishPlaced(tx *gorm.DB, o *models.Order, items []stock.Item) error {
+	if _, err := outbox.Publish(tx, outbox.OrderCreated, orderCreatedData(o)); err != nil {
+		return err
+	}
+	low, err := stock.CrossedLow(tx, items, s.set.LowStockThreshold)
+	if err != nil {
+		return err
+	}
+	for _, l := range low {
+		data := LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU, CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}
+		if _, err := outbox.Publish(tx, outbox.InventoryLowStock, data); err != nil {
+			return fmt.Errorf("checkout.low_stock: %w", err)
+		}
+	}
+	return nil
+}
