@@ -89,7 +89,7 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(fulfillment.NewView(f))
+	return c.Status(fiber.StatusCreated).JSON(NewView(f))
 }
 
 // deliver answers POST .../fulfillments/{fulfillmentId}/deliver with the
@@ -129,5 +129,5 @@ func (h *handlers) onFulfillment(c *fiber.Ctx, do move) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fulfillment.NewView(f))
+	return c.JSON(NewView(f))
 }

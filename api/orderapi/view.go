@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -87,35 +87,35 @@ type detailView struct {
 	Status        string `json:"status"`
 	PaymentStatus string `json:"paymentStatus"`
 	// FulfillmentStatus and Fulfillments: docs/DECISIONS.md "Fulfilment".
-	FulfillmentStatus string             `json:"fulfillmentStatus"`
-	Fulfillments      []fulfillment.View `json:"fulfillments"`
-	CustomerID        string             `json:"customerId"`
-	Email             string             `json:"email"`
-	Name              string             `json:"name"`
-	Phone             string             `json:"phone"`
-	Items             []order.Line       `json:"items"`
-	Subtotal          money.Amount       `json:"subtotal"`
-	DiscountTotal     money.Amount       `json:"discountTotal"`
-	DiscountCode      *string            `json:"discountCode"`
-	TaxTotal          money.Amount       `json:"taxTotal"`
-	Tax               taxView            `json:"tax"`
-	ShippingCost      money.Amount       `json:"shippingCost"`
-	ShippingMethod    *shipping.Ref      `json:"shippingMethod"`
-	Total             money.Amount       `json:"total"`
-	PaidTotal         money.Amount       `json:"paidTotal"`
-	RefundedTotal     money.Amount       `json:"refundedTotal"`
-	Currency          string             `json:"currency"`
-	ShippingAddress   json.RawMessage    `json:"shippingAddress"`
-	BillingAddress    json.RawMessage    `json:"billingAddress"`
-	PaymentProvider   string             `json:"paymentProvider"`
-	PaymentMethod     string             `json:"paymentMethod"`
-	CODFee            money.Amount       `json:"codFee"`
-	PaymentIntentID   string             `json:"paymentIntentId"`
-	Payments          []paymentView      `json:"payments"`
-	Refunds           []refundView       `json:"refunds"`
-	History           []historyView      `json:"history"`
-	CreatedAt         string             `json:"createdAt"`
-	UpdatedAt         string             `json:"updatedAt"`
+	FulfillmentStatus string                `json:"fulfillmentStatus"`
+	Fulfillments      []fulfillmentapi.View `json:"fulfillments"`
+	CustomerID        string                `json:"customerId"`
+	Email             string                `json:"email"`
+	Name              string                `json:"name"`
+	Phone             string                `json:"phone"`
+	Items             []order.Line          `json:"items"`
+	Subtotal          money.Amount          `json:"subtotal"`
+	DiscountTotal     money.Amount          `json:"discountTotal"`
+	DiscountCode      *string               `json:"discountCode"`
+	TaxTotal          money.Amount          `json:"taxTotal"`
+	Tax               taxView               `json:"tax"`
+	ShippingCost      money.Amount          `json:"shippingCost"`
+	ShippingMethod    *shipping.Ref         `json:"shippingMethod"`
+	Total             money.Amount          `json:"total"`
+	PaidTotal         money.Amount          `json:"paidTotal"`
+	RefundedTotal     money.Amount          `json:"refundedTotal"`
+	Currency          string                `json:"currency"`
+	ShippingAddress   json.RawMessage       `json:"shippingAddress"`
+	BillingAddress    json.RawMessage       `json:"billingAddress"`
+	PaymentProvider   string                `json:"paymentProvider"`
+	PaymentMethod     string                `json:"paymentMethod"`
+	CODFee            money.Amount          `json:"codFee"`
+	PaymentIntentID   string                `json:"paymentIntentId"`
+	Payments          []paymentView         `json:"payments"`
+	Refunds           []refundView          `json:"refunds"`
+	History           []historyView         `json:"history"`
+	CreatedAt         string                `json:"createdAt"`
+	UpdatedAt         string                `json:"updatedAt"`
 
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
@@ -155,7 +155,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 	o := d.Order
 	v := detailView{
 		ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
-		FulfillmentStatus: o.FulfillmentStatus, Fulfillments: fulfillment.Views(fs),
+		FulfillmentStatus: o.FulfillmentStatus, Fulfillments: fulfillmentapi.Views(fs),
 		CustomerID: o.CustomerID.String(), Email: o.Email, Name: o.Name, Phone: o.Phone,
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
-	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -56,7 +56,7 @@ func toOrder(o *models.Order) orderBody {
 // (docs/openapi.yaml, StoreOrderDetail).
 type orderDetailBody struct {
 	orderBody
-	Fulfillments []fulfillment.View `json:"fulfillments"`
+	Fulfillments []fulfillmentapi.View `json:"fulfillments"`
 }
 
 // listOrders: GET /orders → the customer's orders, paged, newest first.
@@ -92,5 +92,5 @@ func (h *handlers) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillment.Views(fs)})
+	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillmentapi.Views(fs)})
 }

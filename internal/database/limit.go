@@ -13,7 +13,8 @@ import (
 // tenth of the rows, so the generic plan of a prepared statement with
 // LIMIT $n always looks worse than one planned for the actual number, and
 // every execution is planned again. For the admin order list that planning
-// took longer than the query (0.3 ms against 0.23 ms warm). With the numbers
+// took longer than the query itself (measured in
+// docs/BENCHMARKS.md, "Figures behind code comments"). With the numbers
 // in the text, pgx's per-connection statement cache keeps one statement per
 // distinct limit and offset, and Postgres reuses its plan.
 //

@@ -9,9 +9,10 @@ import (
 // registerUUID makes pgx send uuid.UUID and *uuid.UUID arguments as the 16
 // bytes they are. By default pgx takes them as driver.Valuers: the value's
 // text, which it then fails to encode as a binary uuid (the failure is an
-// error built with fmt), parses back and encodes: 2.9 µs and 21 allocations
-// an argument instead of 0.2 µs and 3, about 4 % of the API's CPU on a
-// fulfilment. Reading is unchanged: database/sql receives uuids as text.
+// error built with fmt), parses back and encodes, several times the work of
+// sending the bytes, on every uuid argument of every statement (the figures
+// are in docs/BENCHMARKS.md, "Figures behind code comments"). Reading is unchanged:
+// database/sql receives uuids as text.
 func registerUUID(m *pgtype.Map) {
 	pgxuuid.Register(m)
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapUUIDPointer}, m.TryWrapEncodePlanFuncs...)

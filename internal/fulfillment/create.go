@@ -91,9 +91,10 @@ func (s *Service) ShipRest(ctx context.Context, orderID uuid.UUID, note string, 
 // and committed stock, the order's statuses and history, the events, the
 // email row and the administrator's audit entry, and its tax invoice
 // (numbered at commit). Everything after the read of the lines is the
-// unit's one statement at its commit: with the order's lock (the lines'
-// read brings the stock locations too), begin and commit, a fulfilment is
-// five round trips to Postgres, with invoicing or not. The units leave sh.LocationID, else the
+// unit's one statement at its commit, so what a fulfilment writes (with
+// invoicing or not) adds no round trip to Postgres (the count is in
+// docs/BENCHMARKS.md, "Figures behind code comments"; the lines' read
+// brings the stock locations too). The units leave sh.LocationID, else the
 // first active location (by priority) holding them all (chooseOrigin).
 func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*models.Fulfillment, error) {
 	if err := refusedRefunded(o); err != nil {

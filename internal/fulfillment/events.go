@@ -7,68 +7,40 @@ import (
 	"github.com/google/uuid"
 )
 
-// ItemView is one line's units in a fulfilment, as the APIs and the
-// order.fulfillment_created event show them.
-type ItemView struct {
+// eventItem is one line's units in a fulfilment's event data
+// (order.fulfillment_created, order.items_cancelled). It is the events' own
+// type, not the APIs' view, so a change to a response shape cannot change a
+// published payload (docs/WEBHOOKS.md).
+type eventItem struct {
 	OrderItemID uuid.UUID `json:"orderItemId"`
 	Quantity    int       `json:"quantity"`
 }
 
-// View is a fulfilment as both the admin order detail and the customer's
-// order show it (docs/DECISIONS.md "Fulfilment").
-type View struct {
-	ID             uuid.UUID  `json:"id"`
-	Items          []ItemView `json:"items"`
-	Carrier        string     `json:"carrier"`
-	TrackingNumber string     `json:"trackingNumber"`
-	TrackingURL    string     `json:"trackingUrl"`
-	Status         string     `json:"status"`
-	ShippedAt      time.Time  `json:"shippedAt"`
-	DeliveredAt    *time.Time `json:"deliveredAt"`
-	// LocationID is the stock location the units left from.
-	LocationID *uuid.UUID `json:"locationId"`
-}
-
-// NewView renders f, its times in UTC.
-func NewView(f *models.Fulfillment) View {
-	v := View{ID: f.ID, Items: make([]ItemView, len(f.Items)), Carrier: f.Carrier, TrackingNumber: f.TrackingNumber,
-		TrackingURL: f.TrackingURL, Status: f.Status, ShippedAt: f.ShippedAt.UTC(), LocationID: f.LocationID}
-	for i, it := range f.Items {
-		v.Items[i] = ItemView{OrderItemID: it.OrderItemID, Quantity: it.Quantity}
-	}
-	if f.DeliveredAt != nil {
-		d := f.DeliveredAt.UTC()
-		v.DeliveredAt = &d
-	}
-	return v
-}
-
-// Views renders fulfilments, never nil.
-func Views(fs []models.Fulfillment) []View {
-	out := make([]View, len(fs))
-	for i := range fs {
-		out[i] = NewView(&fs[i])
+// eventItems lists the units of items as event data, never nil.
+func eventItems(items []models.FulfillmentItem) []eventItem {
+	out := make([]eventItem, len(items))
+	for i, it := range items {
+		out[i] = eventItem{OrderItemID: it.OrderItemID, Quantity: it.Quantity}
 	}
 	return out
 }
 
 // createdEvent is the data of order.fulfillment_created (docs/WEBHOOKS.md).
 type createdEvent struct {
-	OrderID           uuid.UUID  `json:"orderId"`
-	OrderNumber       string     `json:"orderNumber"`
-	CustomerID        uuid.UUID  `json:"customerId"`
-	FulfillmentID     uuid.UUID  `json:"fulfillmentId"`
-	Items             []ItemView `json:"items"`
-	Carrier           string     `json:"carrier"`
-	TrackingNumber    string     `json:"trackingNumber"`
-	TrackingURL       string     `json:"trackingUrl"`
-	FulfillmentStatus string     `json:"fulfillmentStatus"`
-	ShippedAt         time.Time  `json:"shippedAt"`
+	OrderID           uuid.UUID   `json:"orderId"`
+	OrderNumber       string      `json:"orderNumber"`
+	CustomerID        uuid.UUID   `json:"customerId"`
+	FulfillmentID     uuid.UUID   `json:"fulfillmentId"`
+	Items             []eventItem `json:"items"`
+	Carrier           string      `json:"carrier"`
+	TrackingNumber    string      `json:"trackingNumber"`
+	TrackingURL       string      `json:"trackingUrl"`
+	FulfillmentStatus string      `json:"fulfillmentStatus"`
+	ShippedAt         time.Time   `json:"shippedAt"`
 }
 
 func newCreatedEvent(o *models.Order, f *models.Fulfillment, fulfillmentStatus string) createdEvent {
-	v := NewView(f)
 	return createdEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, FulfillmentID: f.ID,
-		Items: v.Items, Carrier: f.Carrier, TrackingNumber: f.TrackingNumber, TrackingURL: f.TrackingURL,
-		FulfillmentStatus: fulfillmentStatus, ShippedAt: v.ShippedAt}
+		Items: eventItems(f.Items), Carrier: f.Carrier, TrackingNumber: f.TrackingNumber, TrackingURL: f.TrackingURL,
+		FulfillmentStatus: fulfillmentStatus, ShippedAt: f.ShippedAt.UTC()}
 }

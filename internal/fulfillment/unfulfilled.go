@@ -143,7 +143,7 @@ func stageRelease(u *uow.Unit, o *models.Order, ls []line, items []Item, why, no
 	ev := itemsCancelledEvent{OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, Reason: why,
 		Note: note, FulfillmentStatus: fs, CancelledAt: now}
 	for _, it := range items {
-		ev.Items = append(ev.Items, ItemView{OrderItemID: it.OrderItemID, Quantity: it.Quantity})
+		ev.Items = append(ev.Items, eventItem{OrderItemID: it.OrderItemID, Quantity: it.Quantity})
 	}
 	ev.Status = o.Status
 	if len(steps) > 0 {
@@ -173,10 +173,10 @@ func historyNote(why string, what []string, note string) string {
 
 // itemsCancelledEvent is the data of order.items_cancelled (docs/WEBHOOKS.md).
 type itemsCancelledEvent struct {
-	OrderID     uuid.UUID  `json:"orderId"`
-	OrderNumber string     `json:"orderNumber"`
-	CustomerID  uuid.UUID  `json:"customerId"`
-	Items       []ItemView `json:"items"`
+	OrderID     uuid.UUID   `json:"orderId"`
+	OrderNumber string      `json:"orderNumber"`
+	CustomerID  uuid.UUID   `json:"customerId"`
+	Items       []eventItem `json:"items"`
 	// Reason is admin or full_refund.
 	Reason string `json:"reason"`
 	Note   string `json:"note"`

@@ -31,8 +31,9 @@ var counterTables = []struct {
 // that count nothing. A writer that finds every row of its key held adds a
 // new one (migration 00019), so without this a key keeps as many rows as it
 // ever had writers at once, and every count, deep page and rollup reads
-// them all: after 8,000 fulfilments at 16 and 64 connections the 91 days
-// of the benchmark had 381 day rows instead of about 180. Sums are
+// them all: under a benchmark's concurrent fulfilments the day counters
+// grew to about twice the rows they need (the count is in
+// docs/BENCHMARKS.md, "Figures behind code comments"). Sums are
 // unchanged, in every snapshot: a key's rows are deleted and its kept row
 // raised in one statement.
 //

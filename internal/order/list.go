@@ -173,8 +173,9 @@ func list(db *gorm.DB, f Filter, p Page) (Listed, error) {
 }
 
 // scanPage runs q (the columns of listRow, in its order) and scans its rows
-// by position: GORM's reflective Scan into structs cost the API 0.06 ms of
-// CPU per list request (0.61–0.64 → 0.55–0.56 ms, first page).
+// by position: GORM's reflective Scan into structs was a visible share of
+// the API's CPU per list request (measured in
+// docs/BENCHMARKS.md, "Figures behind code comments").
 func scanPage(q *gorm.DB) ([]listRow, error) {
 	cur, err := q.Rows()
 	if err != nil {
@@ -276,8 +277,9 @@ func (f Filter) skipTo(offset, limit int) (string, []any) {
 	// days reads 10 days' rows, not all of them, and a shop's years of days
 	// cost no more. No outer ORDER BY: the rows reach the LIMIT newest day
 	// first already, and one made the planner aggregate and sort every day
-	// again (0.26 → 0.15 ms for the day statement after a day of
-	// fulfilments, 381 counter rows).
+	// again, which cost the day statement more than half again its time
+	// (measured in
+	// docs/BENCHMARKS.md, "Figures behind code comments").
 	days, dayArgs := f.dayCounts()
 	cond, args := f.conditions()
 	// The offset is an expression, so it is a parameter; the limit is a
