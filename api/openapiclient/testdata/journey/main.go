@@ -104,7 +104,12 @@ func run(ctx context.Context) error {
 	if err := expect(checkout, err, http.StatusCreated); err != nil {
 		return fmt.Errorf("checkout: %w", err)
 	}
-	intent := checkout.JSON201.PaymentIntent
+	// An online checkout answers the Checkout (a COD one, the order itself).
+	online, err := checkout.JSON201.AsCheckout()
+	if err != nil {
+		return fmt.Errorf("checkout: %w", err)
+	}
+	intent := online.PaymentIntent
 	if intent.Amount != 3048.5 || intent.Status != "CREATED" {
 		return fmt.Errorf("checkout: %s", checkout.Body)
 	}
