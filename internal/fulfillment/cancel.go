@@ -23,24 +23,7 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
-		if err := load(u.Tx(), o.ID, id, &f); err != nil {
-			return err
-		}
-		if f.Status != models.ShipmentShipped {
-			return illegal(&f, "cancelled")
-		}
-		if err := s.checkNotReturned(u.Tx(), o.ID, &f); err != nil {
-			return err
-		}
-		items, err := stockOf(u.Tx(), f.Items)
-		if err != nil {
-			return err
-		}
-		var at uuid.UUID
-		if f.LocationID != nil {
-			at = *f.LocationID
-		}
-		back, err := stock.LockPlace(u.Tx(), at)
+		items, back, err := s.takeBack(u, o.ID, id, &f, "cancelled")
 		if err != nil {
 			return err
 		}
@@ -77,6 +60,32 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 
 // stockOf returns the variant units of fulfilment items (lines whose variant
 // was deleted hold no stock).
+// takeBack loads shipped fulfilment id of the locked order orderID into f
+// for a change that brings its units back (verb names it in the 409): it
+// must be shipped and none of its units in a live return. It answers the
+// units' stock and the location they left from, locked.
+func (s *Service) takeBack(u *uow.Unit, orderID, id uuid.UUID, f *models.Fulfillment, verb string) ([]stock.Item, stock.Place, error) {
+	if err := load(u.Tx(), orderID, id, f); err != nil {
+		return nil, stock.Place{}, err
+	}
+	if f.Status != models.ShipmentShipped {
+		return nil, stock.Place{}, illegal(f, verb)
+	}
+	if err := s.checkNotReturned(u.Tx(), orderID, f); err != nil {
+		return nil, stock.Place{}, err
+	}
+	items, err := stockOf(u.Tx(), f.Items)
+	if err != nil {
+		return nil, stock.Place{}, err
+	}
+	var at uuid.UUID // the default location when the fulfilment names none
+	if f.LocationID != nil {
+		at = *f.LocationID
+	}
+	back, err := stock.LockPlace(u.Tx(), at)
+	return items, back, err
+}
+
 func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) {
 	ids := make([]uuid.UUID, len(items))
 	qty := make(map[uuid.UUID]int, len(items))

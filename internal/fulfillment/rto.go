@@ -26,25 +26,8 @@ func (s *Service) ReturnToOrigin(ctx context.Context, orderID, id uuid.UUID, by 
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
-		if err := load(u.Tx(), o.ID, id, &f); err != nil {
-			return err
-		}
-		if f.Status != models.ShipmentShipped {
-			return illegal(&f, "returned to origin")
-		}
-		if err := s.checkNotReturned(u.Tx(), o.ID, &f); err != nil {
-			return err
-		}
-		items, err := stockOf(u.Tx(), f.Items)
-		if err != nil {
-			return err
-		}
 		// The units go back to the location they left from.
-		var at uuid.UUID
-		if f.LocationID != nil {
-			at = *f.LocationID
-		}
-		back, err := stock.LockPlace(u.Tx(), at)
+		items, back, err := s.takeBack(u, o.ID, id, &f, "returned to origin")
 		if err != nil {
 			return err
 		}
