@@ -3,14 +3,11 @@ package checkout
 import (
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
-	"github.com/google/uuid"
 )
 
 // Providers of the sessions and orders of drafts placed at once: the order's
@@ -43,23 +40,9 @@ type Placement struct {
 // VALIDATION_ERROR (the offline payment's method).
 func (s *Service) PlaceDraft(u *uow.Unit, in LinkCheckout, how Placement) (*models.Order, error) {
 	tx := u.Tx()
-	c, err := cart.LockForDraft(tx, in.DraftID)
+	c, err := s.lockDraftCart(tx, in.DraftID)
 	if err != nil {
 		return nil, err
-	}
-	var pending models.CheckoutSession
-	if err := tx.Raw(`SELECT * FROM checkout_sessions WHERE cart_id = ? AND state = ? FOR UPDATE`, c.ID, models.CheckoutPending).
-		Scan(&pending).Error; err != nil {
-		return nil, wrap("draft_pending", err)
-	}
-	if pending.ID != uuid.Nil {
-		if pending.ExpiresAt.After(s.now()) {
-			return nil, apperr.New(apperr.Conflict, "a payment link of this draft order is still payable").
-				WithDetails(map[string]any{"checkoutSessionId": pending.ID.String()})
-		}
-		if err := endSession(tx, c, pending.ID, models.CheckoutExpired); err != nil {
-			return nil, err
-		}
 	}
 	if err := checkPriced(in.Priced); err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 )
 
 // A payment link is a checkout staff opens for a customer (a draft order
@@ -51,23 +52,9 @@ type LinkCheckout struct {
 // enough stock, with details.variantId; a product no longer on sale).
 func (s *Service) OpenLink(u *uow.Unit, in LinkCheckout) (*models.CheckoutSession, error) {
 	tx := u.Tx()
-	c, err := cart.LockForDraft(tx, in.DraftID)
+	c, err := s.lockDraftCart(tx, in.DraftID)
 	if err != nil {
 		return nil, err
-	}
-	var pending models.CheckoutSession
-	if err := tx.Raw(`SELECT * FROM checkout_sessions WHERE cart_id = ? AND state = ? FOR UPDATE`, c.ID, models.CheckoutPending).
-		Scan(&pending).Error; err != nil {
-		return nil, wrap("link_pending", err)
-	}
-	if pending.ID != uuid.Nil {
-		if pending.ExpiresAt.After(s.now()) {
-			return nil, apperr.New(apperr.Conflict, "a payment link of this draft order is still payable").
-				WithDetails(map[string]any{"checkoutSessionId": pending.ID.String()})
-		}
-		if err := endSession(tx, c, pending.ID, models.CheckoutExpired); err != nil {
-			return nil, err
-		}
 	}
 	if err := checkPriced(in.Priced); err != nil {
 		return nil, err
@@ -125,3 +112,29 @@ func (s *Service) FailLink(ctx context.Context, sess *models.CheckoutSession) er
 
 // Provider is the payment provider's name, which link sessions record.
 func (s *Service) Provider() string { return s.provider.Name() }
+
+// lockDraftCart locks the cart of draft draftID for a link or a placement:
+// a link of it still payable is a 409 (its session named), one expired
+// but not yet swept is ended here, so its stock is released before the
+// draft takes it again.
+func (s *Service) lockDraftCart(tx *gorm.DB, draftID uuid.UUID) (*models.Cart, error) {
+	c, err := cart.LockForDraft(tx, draftID)
+	if err != nil {
+		return nil, err
+	}
+	var pending models.CheckoutSession
+	if err := tx.Raw(`SELECT * FROM checkout_sessions WHERE cart_id = ? AND state = ? FOR UPDATE`, c.ID, models.CheckoutPending).
+		Scan(&pending).Error; err != nil {
+		return nil, wrap("draft_pending", err)
+	}
+	if pending.ID != uuid.Nil {
+		if pending.ExpiresAt.After(s.now()) {
+			return nil, apperr.New(apperr.Conflict, "a payment link of this draft order is still payable").
+				WithDetails(map[string]any{"checkoutSessionId": pending.ID.String()})
+		}
+		if err := endSession(tx, c, pending.ID, models.CheckoutExpired); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
