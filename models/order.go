@@ -26,8 +26,11 @@ var OrderStatuses = []string{
 
 // Order payment statuses.
 const (
-	PaymentPending           = "pending"
-	PaymentPaid              = "paid"
+	PaymentPending = "pending"
+	PaymentPaid    = "paid"
+	// PaymentPartiallyPaid: an edit raised the total of a paid order and
+	// BalanceDue is still owed.
+	PaymentPartiallyPaid     = "partially_paid"
 	PaymentPartiallyRefunded = "partially_refunded"
 	PaymentRefunded          = "refunded"
 )
@@ -62,6 +65,9 @@ type Order struct {
 	Total             money.Amount
 	PaidTotal         money.Amount
 	RefundedTotal     money.Amount
+	// BalanceDue is what an edit that raised the total of a paid order left
+	// owed (docs/DECISIONS.md "Order edits").
+	BalanceDue        money.Amount
 	Currency          string
 	DiscountID        *uuid.UUID `gorm:"type:uuid"`
 	DiscountCode      *string
@@ -199,6 +205,9 @@ type Refund struct {
 	PaymentID *string
 	// ReturnID names the return this refund pays for; nil for an order refund.
 	ReturnID *uuid.UUID `gorm:"type:uuid"`
+	// OrderEditID names the edit whose lower total this refund returns:
+	// that total already left the order's, so revenue does not count it twice.
+	OrderEditID *uuid.UUID `gorm:"type:uuid"`
 	// GatewayKey is the gateway idempotency key derived from the admin's
 	// Idempotency-Key and Attempt; nil: the key derived from ID.
 	GatewayKey *string
@@ -334,3 +343,20 @@ type PaymentSettings struct {
 
 // TableName pins the table name.
 func (PaymentSettings) TableName() string { return "payment_settings" }
+
+// OrderEdit is one applied edit of a placed order's lines
+// (docs/DECISIONS.md "Order edits"): Lines holds each changed line before
+// and after.
+type OrderEdit struct {
+	ID            uuid.UUID  `gorm:"type:uuid;primaryKey"`
+	OrderID       uuid.UUID  `gorm:"type:uuid"`
+	AdminID       *uuid.UUID `gorm:"type:uuid"`
+	Note          string
+	Lines         JSON
+	PreviousTotal money.Amount
+	NewTotal      money.Amount
+	Difference    money.Amount
+	RefundAmount  money.Amount
+	BalanceDue    money.Amount
+	CreatedAt     time.Time
+}

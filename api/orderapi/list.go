@@ -102,15 +102,24 @@ func (h *handlers) detail(c *fiber.Ctx, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	fs, err := h.shipments.ForOrder(c.UserContext(), id)
+	v, err := h.detailOf(c, d)
 	if err != nil {
 		return err
 	}
-	docs, err := h.taxDocumentsOf(c, id)
+	return c.JSON(v)
+}
+
+// detailOf is the answer of order d with its shipments and tax documents.
+func (h *handlers) detailOf(c *fiber.Ctx, d *order.Detail) (detailView, error) {
+	fs, err := h.shipments.ForOrder(c.UserContext(), d.ID)
 	if err != nil {
-		return err
+		return detailView{}, err
+	}
+	docs, err := h.taxDocumentsOf(c, d.ID)
+	if err != nil {
+		return detailView{}, err
 	}
 	v := newDetailView(d, fs)
 	v.TaxDocuments = docs
-	return c.JSON(v)
+	return v, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderedit"
 	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/refund"
@@ -18,6 +19,7 @@ const (
 	actionRefund       = "order.refund"
 	actionExport       = "order.export"
 	actionCancelItems  = "order.cancel_items"
+	actionEdit         = "order.edit"
 )
 
 // Services are what the order routes call.
@@ -32,6 +34,8 @@ type Services struct {
 	Invoices TaxDocumentLister
 	// Refunds refunds an order.
 	Refunds *refund.Service
+	// Edits changes the lines of a placed order.
+	Edits *orderedit.Service
 }
 
 type handlers struct {
@@ -40,12 +44,13 @@ type handlers struct {
 	exports   *orderexport.Service
 	invoices  TaxDocumentLister
 	refunds   *refund.Service
+	edits     *orderedit.Service
 }
 
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
 	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports, invoices: svc.Invoices,
-		refunds: svc.Refunds}
+		refunds: svc.Refunds, edits: svc.Edits}
 	a.Get("/orders", rbac.OrdersRead, h.list)
 	// Before /orders/:orderId, which would take "export" for an id.
 	a.Get("/orders/export", rbac.OrdersRead, h.exportNow, adminroute.RateBucket(adminroute.Bulk))
@@ -54,5 +59,6 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Get("/orders/:orderId", rbac.OrdersRead, h.get)
 	a.Patch("/orders/:orderId/status", rbac.OrdersWrite, h.updateStatus, adminroute.Audit(actionStatusUpdate, "orderId"))
 	a.Post("/orders/:orderId/refund", rbac.RefundsWrite, h.refund, adminroute.Audit(actionRefund, "orderId"))
+	a.Post("/orders/:orderId/edits", rbac.OrdersWrite, h.edit, adminroute.Audit(actionEdit, "orderId"))
 	a.Post("/orders/:orderId/unfulfilled-items/cancel", rbac.OrdersWrite, h.cancelItems, adminroute.Audit(actionCancelItems, "orderId"))
 }

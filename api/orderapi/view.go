@@ -81,6 +81,21 @@ type historyView struct {
 	CreatedAt  string  `json:"createdAt"`
 }
 
+// editView is an applied edit of the order: the lines it changed, before
+// and after, and what it did to the money.
+type editView struct {
+	ID            string          `json:"id"`
+	Note          string          `json:"note"`
+	Lines         json.RawMessage `json:"lines"`
+	PreviousTotal money.Amount    `json:"previousTotal"`
+	NewTotal      money.Amount    `json:"newTotal"`
+	Difference    money.Amount    `json:"difference"`
+	RefundAmount  money.Amount    `json:"refundAmount"`
+	BalanceDue    money.Amount    `json:"balanceDue"`
+	AdminID       *string         `json:"adminId"`
+	CreatedAt     string          `json:"createdAt"`
+}
+
 type detailView struct {
 	ID            string `json:"id"`
 	OrderNumber   string `json:"orderNumber"`
@@ -104,18 +119,21 @@ type detailView struct {
 	Total             money.Amount          `json:"total"`
 	PaidTotal         money.Amount          `json:"paidTotal"`
 	RefundedTotal     money.Amount          `json:"refundedTotal"`
-	Currency          string                `json:"currency"`
-	ShippingAddress   json.RawMessage       `json:"shippingAddress"`
-	BillingAddress    json.RawMessage       `json:"billingAddress"`
-	PaymentProvider   string                `json:"paymentProvider"`
-	PaymentMethod     string                `json:"paymentMethod"`
-	CODFee            money.Amount          `json:"codFee"`
-	PaymentIntentID   string                `json:"paymentIntentId"`
-	Payments          []paymentView         `json:"payments"`
-	Refunds           []refundView          `json:"refunds"`
-	History           []historyView         `json:"history"`
-	CreatedAt         string                `json:"createdAt"`
-	UpdatedAt         string                `json:"updatedAt"`
+	// BalanceDue is what an edit that raised the total left owed.
+	BalanceDue      money.Amount    `json:"balanceDue"`
+	Currency        string          `json:"currency"`
+	ShippingAddress json.RawMessage `json:"shippingAddress"`
+	BillingAddress  json.RawMessage `json:"billingAddress"`
+	PaymentProvider string          `json:"paymentProvider"`
+	PaymentMethod   string          `json:"paymentMethod"`
+	CODFee          money.Amount    `json:"codFee"`
+	PaymentIntentID string          `json:"paymentIntentId"`
+	Payments        []paymentView   `json:"payments"`
+	Refunds         []refundView    `json:"refunds"`
+	History         []historyView   `json:"history"`
+	Edits           []editView      `json:"edits"`
+	CreatedAt       string          `json:"createdAt"`
+	UpdatedAt       string          `json:"updatedAt"`
 
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
@@ -160,6 +178,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
+		BalanceDue: o.BalanceDue, Edits: make([]editView, 0, len(d.Edits)),
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName,
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID, PaymentMethod: o.PaymentMethod, CODFee: o.CODFee,
@@ -175,6 +194,11 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 	}
 	for _, r := range d.Refunds {
 		v.Refunds = append(v.Refunds, newRefundView(r))
+	}
+	for _, e := range d.Edits {
+		v.Edits = append(v.Edits, editView{ID: e.ID.String(), Note: e.Note, Lines: rawJSON(e.Lines), PreviousTotal: e.PreviousTotal,
+			NewTotal: e.NewTotal, Difference: e.Difference, RefundAmount: e.RefundAmount, BalanceDue: e.BalanceDue,
+			AdminID: uuidPtr(e.AdminID), CreatedAt: httpx.Timestamp(e.CreatedAt)})
 	}
 	for _, h := range d.History {
 		v.History = append(v.History, historyView{FromStatus: h.FromStatus, ToStatus: h.ToStatus, Note: h.Note,

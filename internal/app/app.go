@@ -34,6 +34,7 @@ import (
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderedit"
 	"github.com/gocommerce/shop/internal/orderexport"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/reconcile"
@@ -169,6 +170,8 @@ type App struct {
 	// Refunds refunds orders and returns, with what a refund changes in
 	// returns, invoices and fulfilments (package refund).
 	Refunds *refund.Service
+	// OrderEdits changes the lines of placed orders.
+	OrderEdits *orderedit.Service
 
 	// Back office.
 	Analytics *analytics.Service
@@ -408,6 +411,7 @@ func (a *App) build() error {
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
+	a.OrderEdits = orderedit.New(a.DB, a.Tasks, a.Refunds, storeState, log.With("component", "orderedit"))
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,

@@ -106,7 +106,7 @@ func Evaluate(in Input) Result {
 	weights := make([]money.Amount, len(in.Lines))
 	for i, l := range in.Lines {
 		subtotal += l.Total
-		if d.Scope != models.DiscountScopeProduct || in.Target.matches(l) {
+		if in.Target.Covers(l) {
 			weights[i] = l.Total
 			eligible += l.Total
 		}
@@ -124,6 +124,12 @@ func Evaluate(in Input) Result {
 		amount = money.Min(money.Amount(d.Value), eligible)
 	}
 	return Result{Amount: amount, PerLine: Allocate(amount, weights)}
+}
+
+// Covers reports whether the discount takes off line l: every line for
+// ORDER scope, the listed products' and categories' for PRODUCT scope.
+func (t Target) Covers(l Line) bool {
+	return t.Discount.Scope != models.DiscountScopeProduct || t.matches(l)
 }
 
 func (t Target) matches(l Line) bool {

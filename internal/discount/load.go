@@ -29,6 +29,17 @@ func LoadByCode(ctx context.Context, db *gorm.DB, code string) (*Target, error) 
 	return loadTargets(ctx, db, d)
 }
 
+// LoadByID returns discount id with its scope targets, whatever its
+// status: an order edit applies the discount the order was placed with.
+// Errors: NOT_FOUND.
+func LoadByID(ctx context.Context, db *gorm.DB, id uuid.UUID) (*Target, error) {
+	var d models.Discount
+	if err := db.WithContext(ctx).Take(&d, "id = ?", id).Error; err != nil {
+		return nil, database.Translate(err, "discount")
+	}
+	return loadTargets(ctx, db, d)
+}
+
 // LoadAutomatic returns every active AUTOMATIC discount with its targets.
 func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 	var ds []models.Discount

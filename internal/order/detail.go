@@ -16,10 +16,11 @@ type Detail struct {
 	Payments []models.Payment
 	Refunds  []models.Refund
 	History  []models.OrderStatusHistory
+	Edits    []models.OrderEdit
 }
 
-// Get returns the order id with its lines, payments, refunds and status
-// history (oldest first). Errors: NOT_FOUND.
+// Get returns the order id with its lines, payments, refunds, status
+// history and edits (oldest first). Errors: NOT_FOUND.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	db := s.db.WithContext(ctx)
 	var d Detail
@@ -35,6 +36,9 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.History).Error; err != nil {
 		return nil, fmt.Errorf("order.get: history: %w", err)
+	}
+	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Edits).Error; err != nil {
+		return nil, fmt.Errorf("order.get: edits: %w", err)
 	}
 	return &d, nil
 }

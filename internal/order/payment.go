@@ -79,22 +79,27 @@ func (s *Service) RecordPayment(ctx context.Context, id uuid.UUID, p OfflinePaym
 }
 
 // StageOfflinePayment stages in u payment p of the locked order o: its
-// payments row (provider offline; at most one per order, a unique index
-// keeps it so), the order paid in full (paid_total, payment_status), a
-// history note and order.paid. The amount must be what is due: the
-// order's total less what was paid. Errors: VALIDATION_ERROR (method,
-// amount), CONFLICT (ErrAlreadyPaid, ErrCancelledUnpaid).
+// payments row (provider offline), the order paid in full (paid_total,
+// payment_status, balance_due), a history note and order.paid. The amount
+// must be what is due: an unpaid order's total, or the balance an edit left
+// owed on a partially paid one (docs/DECISIONS.md "Order edits"). Errors:
+// VALIDATION_ERROR (method, amount), CONFLICT (ErrAlreadyPaid,
+// ErrCancelledUnpaid).
 func StageOfflinePayment(u *uow.Unit, o *models.Order, p OfflinePayment) (*models.Payment, error) {
 	if !slices.Contains(models.OfflineMethods, p.Method) {
 		return nil, apperr.Invalid("method", "must be one of cod, upi, bank_transfer, cash")
 	}
-	if o.PaymentStatus != models.PaymentPending {
+	due := o.Total - o.PaidTotal
+	switch o.PaymentStatus {
+	case models.PaymentPending:
+	case models.PaymentPartiallyPaid:
+		due = o.BalanceDue
+	default:
 		return nil, ErrAlreadyPaid.WithDetails(map[string]any{"paymentStatus": o.PaymentStatus})
 	}
 	if o.Status == models.OrderCancelled {
 		return nil, ErrCancelledUnpaid.WithDetails(map[string]any{"status": o.Status})
 	}
-	due := o.Total - o.PaidTotal
 	if p.Amount != due {
 		return nil, apperr.Invalid("amount", "must equal the amount due, "+due.String())
 	}
@@ -112,7 +117,11 @@ func StageOfflinePayment(u *uow.Unit, o *models.Order, p OfflinePayment) (*model
 		return nil, fmt.Errorf("order.record_payment: %w", err)
 	}
 	o.PaidTotal += p.Amount
+	o.BalanceDue = 0
 	o.PaymentStatus = models.PaymentPaid
+	if o.RefundedTotal > 0 {
+		o.PaymentStatus = models.PaymentPartiallyRefunded
+	}
 	note := fmt.Sprintf("payment of %s received (%s)", p.Amount, p.Method)
 	if p.Reference != "" {
 		note += ", reference " + p.Reference
@@ -120,7 +129,8 @@ func StageOfflinePayment(u *uow.Unit, o *models.Order, p OfflinePayment) (*model
 	if err := StageNote(u, o, note, p.AdminID); err != nil {
 		return nil, err
 	}
-	if err := StageMoves(u, o, nil, "", p.AdminID, map[string]any{"paid_total": o.PaidTotal, "payment_status": o.PaymentStatus}); err != nil {
+	if err := StageMoves(u, o, nil, "", p.AdminID, map[string]any{"paid_total": o.PaidTotal, "payment_status": o.PaymentStatus,
+		"balance_due": o.BalanceDue}); err != nil {
 		return nil, err
 	}
 	StageRollup(u, o)

@@ -25,6 +25,8 @@ type RefundRequest struct {
 	AdminID               uuid.UUID
 	// ReturnID names the return the refund pays for (docs/DECISIONS.md "Returns").
 	ReturnID *uuid.UUID
+	// OrderEditID names the edit whose lower total the refund returns.
+	OrderEditID *uuid.UUID
 	// Claim, when set, decides the amount inside the refund's unit of work,
 	// with the order locked: it is given what is left to refund (paid less
 	// refunded less pending) and returns the amount, which then meets the
@@ -148,7 +150,7 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, eff
 				WithRetryAfter(pendingRetryAfter)
 		}
 		res.Refund = models.Refund{ID: uuid.New(), OrderID: o.ID, Amount: r.Amount, Reason: r.Reason, Status: models.RefundProcessed,
-			ReturnID: r.ReturnID, CreatedAt: time.Now().UTC(), Attempt: attempt}
+			ReturnID: r.ReturnID, OrderEditID: r.OrderEditID, CreatedAt: time.Now().UTC(), Attempt: attempt}
 		if requestKey != "" {
 			res.Refund.RequestKey = &requestKey
 		}
@@ -269,9 +271,13 @@ func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 // again after the commit.
 func stageCounted(u *uow.Unit, o *models.Order, rf *models.Refund, effects RefundEffects) error {
 	o.RefundedTotal += rf.Amount
-	o.PaymentStatus = models.PaymentPartiallyRefunded
-	if o.RefundedTotal >= o.PaidTotal {
+	switch {
+	case o.RefundedTotal >= o.PaidTotal:
 		o.PaymentStatus = models.PaymentRefunded
+	case o.BalanceDue > 0: // what an edit left owed still is
+		o.PaymentStatus = models.PaymentPartiallyPaid
+	default:
+		o.PaymentStatus = models.PaymentPartiallyRefunded
 	}
 	if err := stageRefundCreated(u, o, rf); err != nil {
 		return err

@@ -46,12 +46,15 @@ const (
 	// OrderPaid: money received outside the gateway was recorded for an
 	// order (docs/DECISIONS.md "Cash on delivery and offline payments").
 	OrderPaid = "order.paid"
+	// OrderEdited: staff changed the lines of a placed order
+	// (docs/DECISIONS.md "Order edits").
+	OrderEdited = "order.edited"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
 	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
-	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled, OrderPaid}
+	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled, OrderPaid, OrderEdited}
 
 // Draft is an event to publish: its type and its data.
 type Draft struct {

@@ -1,0 +1,285 @@
+package orderapi_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+)
+
+// editBody is the answer of POST /admin/orders/{id}/edits.
+type editBody struct {
+	Order struct {
+		Total         money.Amount `json:"total"`
+		Subtotal      money.Amount `json:"subtotal"`
+		PaymentStatus string       `json:"paymentStatus"`
+		BalanceDue    money.Amount `json:"balanceDue"`
+		RefundedTotal money.Amount `json:"refundedTotal"`
+		Items         []struct {
+			ID        string       `json:"id"`
+			VariantID string       `json:"variantId"`
+			Quantity  int          `json:"quantity"`
+			LineTotal money.Amount `json:"lineTotal"`
+		} `json:"items"`
+		Edits []struct {
+			Difference money.Amount     `json:"difference"`
+			Lines      []map[string]any `json:"lines"`
+		} `json:"edits"`
+		History []struct {
+			Note string `json:"note"`
+		} `json:"history"`
+	} `json:"order"`
+	Difference   money.Amount `json:"difference"`
+	BalanceDue   money.Amount `json:"balanceDue"`
+	RefundAmount money.Amount `json:"refundAmount"`
+	DryRun       bool         `json:"dryRun"`
+	EditID       *string      `json:"editId"`
+	Lines        []struct {
+		OrderItemID    *string      `json:"orderItemId"`
+		Added          bool         `json:"added"`
+		QuantityBefore int          `json:"quantityBefore"`
+		QuantityAfter  int          `json:"quantityAfter"`
+		LineTotalAfter money.Amount `json:"lineTotalAfter"`
+	} `json:"lines"`
+	Refund *struct {
+		Amount money.Amount `json:"amount"`
+		Status string       `json:"status"`
+		Method string       `json:"method"`
+	} `json:"refund"`
+	RefundError *struct {
+		Code string `json:"code"`
+	} `json:"refundError"`
+}
+
+// editEnv is an order paid ₹2,000 online for 2 × A at ₹1,000 (A has 10 on
+// hand), B (₹500, 5 on hand) to add, and a staff member's token.
+type editEnv struct {
+	app   *testkit.App
+	token string
+	a, b  models.Variant
+	order models.Order
+}
+
+func newEditEnv(t *testing.T) editEnv {
+	t.Helper()
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
+	pa := fixtures.MustProduct(t, app.DB, "Kurta "+uuid.NewString()[:6], 100000)
+	pb := fixtures.MustProduct(t, app.DB, "Dupatta "+uuid.NewString()[:6], 50000)
+	a := fixtures.MustVariant(t, app.DB, pa.ID, 10)
+	b := fixtures.MustVariant(t, app.DB, pb.ID, 5)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "Meera"),
+		Lines: []fixtures.Line{{Product: pa, Variant: a, Qty: 2}}})
+	return editEnv{app: app, token: token, a: a, b: b, order: o}
+}
+
+func (e editEnv) edit(t *testing.T, body map[string]any) *testkit.Response {
+	t.Helper()
+	return e.app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+e.order.ID.String()+"/edits", testkit.Req{Token: e.token, Body: body})
+}
+
+func (e editEnv) line() string { return e.order.Items[0].ID.String() }
+
+func countRows(t *testing.T, app *testkit.App, sql string, args ...any) int64 {
+	t.Helper()
+	var n int64
+	if err := app.DB.Raw(sql, args...).Scan(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A dry run answers the new totals and writes nothing; applied, the edit
+// commits the added units, changes the lines and totals, records the edit
+// with its lines, publishes order.edited, and leaves a paid order
+// partially_paid with the difference owed, which a recorded payment of
+// exactly that balance settles.
+func TestOrderEditRaisesTheTotalAndLeavesABalance(t *testing.T) {
+	e := newEditEnv(t)
+	body := map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 3}},
+		"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 2}}, "note": "customer called"}
+
+	dry := map[string]any{"dryRun": true}
+	for k, v := range body {
+		dry[k] = v
+	}
+	var preview editBody
+	e.edit(t, dry).Expect(t, http.StatusOK).JSON(t, &preview)
+	if !preview.DryRun || preview.EditID != nil || preview.Order.Total != 400000 || preview.Difference != 200000 ||
+		preview.Order.PaymentStatus != "partially_paid" || preview.BalanceDue != 200000 || len(preview.Lines) != 2 ||
+		preview.Lines[1].OrderItemID != nil || !preview.Lines[1].Added || len(preview.Order.Items) != 2 {
+		t.Fatalf("dry run %+v", preview)
+	}
+	stockIs(t, e.app, e.a, 10, 2)
+	stockIs(t, e.app, e.b, 5, 0)
+	if n := countRows(t, e.app, `SELECT count(*) FROM order_edits WHERE order_id = ?`, e.order.ID); n != 0 {
+		t.Fatalf("a dry run wrote %d edits", n)
+	}
+	if got := reloadOrder(t, e.app, e.order.ID); got.Total != 200000 {
+		t.Fatalf("a dry run changed the total to %s", got.Total)
+	}
+
+	var res editBody
+	e.edit(t, body).Expect(t, http.StatusOK).JSON(t, &res)
+	if res.DryRun || res.EditID == nil || res.Order.Total != 400000 || res.Order.Subtotal != 400000 || res.Difference != 200000 ||
+		res.Order.PaymentStatus != "partially_paid" || res.BalanceDue != 200000 || res.Order.BalanceDue != 200000 ||
+		len(res.Order.Items) != 2 || res.Order.Items[0].Quantity != 3 || res.Order.Items[1].Quantity != 2 || res.Refund != nil {
+		t.Fatalf("applied %+v", res)
+	}
+	if len(res.Order.Edits) != 1 || len(res.Order.Edits[0].Lines) != 2 || res.Order.Edits[0].Lines[0]["quantityBefore"] != float64(2) ||
+		res.Order.Edits[0].Lines[0]["quantityAfter"] != float64(3) {
+		t.Fatalf("edits %+v", res.Order.Edits)
+	}
+	if last := res.Order.History[len(res.Order.History)-1].Note; !strings.Contains(last, "order edited") || !strings.Contains(last, "customer called") {
+		t.Fatalf("history note %q", last)
+	}
+	stockIs(t, e.app, e.a, 10, 3)
+	stockIs(t, e.app, e.b, 5, 2)
+	noDrift(t, e.app, e.a, e.b)
+	evs := eventsOf(t, e.app, "order.edited", e.order)
+	if len(evs) != 1 || evs[0]["difference"] != float64(2000) || evs[0]["balanceDue"] != float64(2000) {
+		t.Fatalf("order.edited %+v", evs)
+	}
+
+	pay := "/api/v1/admin/orders/" + e.order.ID.String() + "/payments"
+	e.app.Do(t, http.MethodPost, pay, testkit.Req{Token: e.token, Body: map[string]any{"method": "upi", "amount": 4000, "reference": "UPI-1"}}).
+		ExpectField(t, "amount")
+	e.app.Do(t, http.MethodPost, pay, testkit.Req{Token: e.token, Body: map[string]any{"method": "upi", "amount": 2000, "reference": "UPI-1"}}).
+		Expect(t, http.StatusCreated)
+	got := reloadOrder(t, e.app, e.order.ID)
+	if got.PaymentStatus != models.PaymentPaid || got.BalanceDue != 0 || got.PaidTotal != 400000 {
+		t.Fatalf("after the balance: %s due %s paid %s", got.PaymentStatus, got.BalanceDue, got.PaidTotal)
+	}
+}
+
+// A lower total of an order paid online is refunded through the gateway
+// for the difference; the removed units go back to available, and revenue
+// counts the order at its new total once.
+func TestOrderEditLowersTheTotalAndRefunds(t *testing.T) {
+	e := newEditEnv(t)
+	var res editBody
+	e.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}).
+		Expect(t, http.StatusOK).JSON(t, &res)
+	if res.Order.Total != 100000 || res.Difference != -100000 || res.RefundAmount != 100000 || res.Refund == nil ||
+		res.Refund.Amount != 100000 || res.Refund.Status != models.RefundProcessed || res.Refund.Method != models.RefundByGateway ||
+		res.Order.RefundedTotal != 100000 || res.Order.PaymentStatus != "partially_refunded" {
+		t.Fatalf("applied %+v refund %+v", res, res.Refund)
+	}
+	stockIs(t, e.app, e.a, 10, 1)
+	noDrift(t, e.app, e.a)
+	if n := countRows(t, e.app, `SELECT count(*) FROM refunds WHERE order_id = ? AND order_edit_id = ?`, e.order.ID, *res.EditID); n != 1 {
+		t.Fatalf("%d refunds name the edit", n)
+	}
+}
+
+// Edits are refused with the error envelope and nothing written: shipped
+// units, unknown lines and variants, an empty edit, a missing quantity,
+// removing every unit, an order past processing; a variant short of units
+// is 409.
+func TestOrderEditRefusals(t *testing.T) {
+	e := newEditEnv(t)
+	e.app.Do(t, "POST", "/api/v1/admin/orders/"+e.order.ID.String()+"/fulfillments", testkit.Req{Token: e.token, Body: map[string]any{
+		"carrier": "Delhivery", "trackingNumber": "DL9", "items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}}).
+		Expect(t, http.StatusCreated)
+	item := func(id any, q any) map[string]any {
+		return map[string]any{"items": []any{map[string]any{"orderItemId": id, "quantity": q}}}
+	}
+	for _, c := range []struct {
+		body  map[string]any
+		field string
+	}{
+		{item(e.line(), 0), "items[0].quantity"}, // one unit shipped
+		{item(uuid.NewString(), 1), "items[0].orderItemId"},
+		{item("not-a-uuid", 1), "items[0].orderItemId"},
+		{map[string]any{"items": []any{map[string]any{"orderItemId": e.line()}}}, "items[0].quantity"},
+		{map[string]any{"add": []any{map[string]any{"variantId": uuid.NewString(), "quantity": 1}}}, "add[0].variantId"},
+		{map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 0}}}, "add[0].quantity"},
+		{map[string]any{"note": "nothing"}, "items"},
+		{item(e.line(), 2), "items"}, // the same quantity: no change
+	} {
+		e.app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+e.order.ID.String()+"/edits", testkit.Req{Token: e.token, Body: c.body,
+			Invalid: true}).ExpectField(t, c.field)
+	}
+	e.edit(t, map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 6}}}).ExpectError(t, http.StatusConflict, "CONFLICT")
+	stockIs(t, e.app, e.b, 5, 0)
+	if n := countRows(t, e.app, `SELECT count(*) FROM order_edits WHERE order_id = ?`, e.order.ID); n != 0 {
+		t.Fatalf("refused edits wrote %d edits", n)
+	}
+
+	whole := newEditEnv(t)
+	whole.edit(t, item(whole.line(), 0)).ExpectField(t, "items")
+	shipped := newEditEnv(t)
+	shipped.app.DB.Exec(`UPDATE orders SET status = 'shipped' WHERE id = ?`, shipped.order.ID)
+	shipped.edit(t, item(shipped.line(), 3)).ExpectField(t, "status")
+	_, viewer := testkit.MustAdmin(t, e.app, string(rbac.Viewer))
+	e.app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+e.order.ID.String()+"/edits", testkit.Req{Token: viewer,
+		Body: map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 1}}}}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+}
+
+// Two edits racing for the last unit of a variant: one adds it, the other
+// is 409, and the committed counter is exact. Two edits setting one line
+// to the same new quantity: the order's lock serializes them, the first
+// applies and the second finds nothing to change.
+func TestConcurrentOrderEdits(t *testing.T) {
+	e := newEditEnv(t)
+	other := fixtures.MustOrder(t, e.app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, e.app.DB, "Ravi"),
+		Lines: []fixtures.Line{{Product: models.Product{ID: *e.order.Items[0].ProductID, Title: "Kurta", Price: 100000}, Variant: e.a, Qty: 1}}})
+	e.app.DB.Exec(`UPDATE variants SET inventory = 1 WHERE id = ?`, e.b.ID)
+	statuses := race(func(i int) int {
+		o := []models.Order{e.order, other}[i]
+		return e.app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+o.ID.String()+"/edits", testkit.Req{Token: e.token, Invalid: true,
+			Body: map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 1}}}}).Status
+	})
+	if !(statuses[0] == 200 && statuses[1] == 409 || statuses[0] == 409 && statuses[1] == 200) {
+		t.Fatalf("statuses %v, want one 200 and one 409", statuses)
+	}
+	stockIs(t, e.app, e.b, 1, 1)
+
+	edits := countRows(t, e.app, `SELECT count(*) FROM order_edits WHERE order_id = ?`, e.order.ID)
+	same := race(func(int) int {
+		return e.app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+e.order.ID.String()+"/edits", testkit.Req{Token: e.token, Invalid: true,
+			Body: map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 4}}}}).Status
+	})
+	if !(same[0] == 200 && same[1] == 400 || same[0] == 400 && same[1] == 200) {
+		t.Fatalf("statuses %v, want one 200 and one 400", same)
+	}
+	stockIs(t, e.app, e.a, 10, 5) // 4 of this order, 1 of the other
+	if n := countRows(t, e.app, `SELECT count(*) FROM order_edits WHERE order_id = ?`, e.order.ID); n != edits+1 {
+		t.Fatalf("%d edits of one quantity", n-edits)
+	}
+	noDrift(t, e.app, e.a, e.b)
+}
+
+func reloadOrder(t *testing.T, app *testkit.App, id uuid.UUID) models.Order {
+	t.Helper()
+	var o models.Order
+	if err := app.DB.Take(&o, "id = ?", id).Error; err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// race runs fn(0) and fn(1) at once and returns their statuses.
+func race(fn func(i int) int) [2]int {
+	var out [2]int
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			out[i] = fn(i)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return out
+}
