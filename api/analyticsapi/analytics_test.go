@@ -345,3 +345,25 @@ func waitCompleted(t *testing.T, app *testkit.App, queue, id string) {
 		return info.State.String() == "completed"
 	})
 }
+
+// An edit that lowers a paid order's total refunds the difference; revenue
+// counts the order at its new total, not the new total less that refund.
+func TestEditRefundCountsOnce(t *testing.T) {
+	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) {
+		c.AdminAnalyticsRateLimit = 100000 // the test polls
+	}))
+	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
+	p := fixtures.MustProduct(t, app.DB, "Lamp", 30000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 50)
+	at := time.Date(2026, 1, 12, 12, 0, 0, 0, time.UTC)
+	o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, app.DB, "E"),
+		CreatedAt: at, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 3}}})
+	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/edits", testkit.Req{Token: admin, Body: map[string]any{
+		"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1}}}}).Expect(t, 200)
+	testkit.Eventually(t, 15*time.Second, "the edited day to be rolled up at the new total", func() bool {
+		var got ordersAnswer
+		app.Do(t, "GET", "/api/v1/admin/analytics/orders?dateFrom=2026-01-12&dateTo=2026-01-12", testkit.Req{Token: admin}).
+			Expect(t, 200).JSON(t, &got)
+		return got.TotalOrders == 1 && got.TotalRevenue == 30000
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/orderedit"
+	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/refund"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -73,7 +74,8 @@ func (h *handlers) edit(c *fiber.Ctx) error {
 		return err
 	}
 	r := orderedit.Request{Note: req.Note, DryRun: req.DryRun, By: adminroute.ActorOf(c),
-		Refund: refund.Manual{Method: req.Method, Reference: strings.TrimSpace(req.Reference)}}
+		MayRefund: rbac.Allows(rbac.Role(adminroute.PrincipalOf(c).Role), rbac.RefundsWrite),
+		Refund:    refund.Manual{Method: req.Method, Reference: strings.TrimSpace(req.Reference)}}
 	for _, it := range req.Items {
 		r.Items = append(r.Items, orderedit.Change{OrderItemID: uuid.MustParse(it.OrderItemID), Quantity: *it.Quantity})
 	}

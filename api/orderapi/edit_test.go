@@ -164,6 +164,11 @@ func TestOrderEditRaisesTheTotalAndLeavesABalance(t *testing.T) {
 // counts the order at its new total once.
 func TestOrderEditLowersTheTotalAndRefunds(t *testing.T) {
 	e := newEditEnv(t)
+	lower := map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}
+	// Staff may edit, but a refund needs the refunds permission.
+	e.edit(t, lower).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+	stockIs(t, e.app, e.a, 10, 2)
+	_, e.token = testkit.MustAdmin(t, e.app, string(rbac.Admin))
 	var res editBody
 	e.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}).
 		Expect(t, http.StatusOK).JSON(t, &res)
@@ -282,4 +287,57 @@ func race(fn func(i int) int) [2]int {
 	close(start)
 	wg.Wait()
 	return out
+}
+
+// A cash on delivery order, unpaid, is simply due its new total: an edit
+// moves no money and the courier collects the new total. Once paid, a
+// lower total is refunded by hand, with its reference (required).
+func TestOrderEditOfACashOnDeliveryOrder(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
+	app.Do(t, http.MethodPut, "/api/v1/admin/settings/payments", testkit.Req{Token: super, Body: map[string]any{
+		"cod": map[string]any{"enabled": true, "fee": 0, "feeGstRate": 18, "maxOrderAmount": 0, "maxOpenPerCustomer": 3, "zoneIds": []string{}}}}).
+		Expect(t, http.StatusOK)
+	p := fixtures.MustProduct(t, app.DB, "Saree "+uuid.NewString()[:6], 150000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 10)
+	guest := testkit.Req{Headers: map[string]string{"X-Session-Id": "guest-" + uuid.NewString()}}
+	cart := guest
+	cart.Body = map[string]any{"variantId": v.ID, "quantity": 3}
+	app.Do(t, http.MethodPost, "/cart/items", cart).Expect(t, http.StatusCreated)
+	checkout := guest
+	checkout.Body = map[string]any{"email": "cod-" + uuid.NewString()[:8] + "@example.com", "name": "Asha", "phone": "+91 98450 11111",
+		"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001", "district": "Bengaluru Urban", "country": "India"}, "shippingCost": 0, "paymentMethod": "cod"}
+	var placed struct {
+		ID    uuid.UUID    `json:"id"`
+		Total money.Amount `json:"total"`
+	}
+	app.Do(t, http.MethodPost, "/orders", checkout).Expect(t, http.StatusCreated).JSON(t, &placed)
+	var line string
+	app.DB.Raw(`SELECT id FROM order_items WHERE order_id = ?`, placed.ID).Scan(&line)
+	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
+	edit := func(body map[string]any) *testkit.Response {
+		return app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+placed.ID.String()+"/edits", testkit.Req{Token: admin, Body: body})
+	}
+
+	var res editBody
+	edit(map[string]any{"items": []any{map[string]any{"orderItemId": line, "quantity": 2}}}).Expect(t, http.StatusOK).JSON(t, &res)
+	if res.Order.Total != placed.Total-150000 || res.Order.PaymentStatus != "pending" || res.RefundAmount != 0 || res.Refund != nil || res.BalanceDue != 0 {
+		t.Fatalf("unpaid COD edit %+v", res)
+	}
+	pay := "/api/v1/admin/orders/" + placed.ID.String() + "/payments"
+	app.Do(t, http.MethodPost, pay, testkit.Req{Token: admin, Body: map[string]any{"method": "cod", "amount": res.Order.Total, "reference": "COD-1"}}).
+		Expect(t, http.StatusCreated)
+
+	lower := map[string]any{"items": []any{map[string]any{"orderItemId": line, "quantity": 1}}}
+	edit(lower).ExpectField(t, "reference")
+	stockIs(t, app, v, 10, 2)
+	lower["reference"] = "UTR-77"
+	edit(lower).Expect(t, http.StatusOK).JSON(t, &res)
+	if res.RefundAmount != 150000 || res.Refund == nil || res.Refund.Method != models.RefundManual || res.Refund.Status != models.RefundProcessed ||
+		res.Order.RefundedTotal != 150000 || res.Order.Total != placed.Total-300000 {
+		t.Fatalf("paid COD edit %+v refund %+v", res, res.Refund)
+	}
+	stockIs(t, app, v, 10, 1)
+	noDrift(t, app, v)
 }

@@ -107,8 +107,8 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 func (s *Service) paymentMethods(ctx context.Context, r Range, rep *OrdersReport) error {
 	db := s.db.WithContext(ctx)
 	var rows []MethodTotal
-	if err := db.Raw(`SELECT payment_method AS method, count(*) AS orders, COALESCE(sum(total - refunded_total), 0)::bigint AS amount
-		FROM orders WHERE created_at >= ?::date AND created_at < ?::date + 1 AND status <> ?
+	if err := db.Raw(`SELECT payment_method AS method, count(*) AS orders, COALESCE(sum(o.total - `+refundedSQL+`), 0)::bigint AS amount
+		FROM orders o WHERE created_at >= ?::date AND created_at < ?::date + 1 AND status <> ?
 		GROUP BY payment_method`, date(r.From), date(r.To), models.OrderCancelled).Scan(&rows).Error; err != nil {
 		return fmt.Errorf("analytics.payment_methods: %w", err)
 	}

@@ -17,6 +17,13 @@ var rollupTables = []string{"analytics_daily", "analytics_product_daily"}
 // would both delete and then both insert its rows.
 const rollupLock = 727100
 
+// refundedSQL is what was refunded on order o that its total still counts:
+// refunded_total less the refunds of edits, whose lower total already left
+// the order's (docs/DECISIONS.md "Order edits"), so revenue (total less
+// refunds) does not take them off twice.
+const refundedSQL = `(o.refunded_total - COALESCE((SELECT sum(r.amount) FROM refunds r
+	WHERE r.order_id = o.id AND r.order_edit_id IS NOT NULL AND r.status = 'processed'), 0))`
+
 // Rollup recomputes the rollups of every day in r from the raw orders, in
 // one transaction. Days without orders end with no rows (reports read them
 // as zero). Running it twice gives the same rows.
@@ -37,7 +44,7 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 			SELECT (o.created_at AT TIME ZONE 'UTC')::date, count(*),
 			       count(*) FILTER (WHERE o.status <> 'cancelled'),
 			       COALESCE(sum(o.total) FILTER (WHERE o.status <> 'cancelled'), 0),
-			       COALESCE(sum(o.refunded_total) FILTER (WHERE o.status <> 'cancelled'), 0),
+			       COALESCE(sum(`+refundedSQL+`) FILTER (WHERE o.status <> 'cancelled'), 0),
 			       now()
 			FROM orders o
 			WHERE o.created_at >= ? AND o.created_at < ?

@@ -69,7 +69,10 @@ type Request struct {
 	// Refund is how a lower total is refunded on an order not paid through
 	// the gateway: by hand, with its reference (required then).
 	Refund refund.Manual
-	By     audit.Actor
+	// MayRefund says the actor holds the refunds permission: an edit that
+	// refunds is refused without it (a dry run shows it all the same).
+	MayRefund bool
+	By        audit.Actor
 }
 
 // Line is a line the edit changes or adds, before and after.
@@ -128,7 +131,8 @@ var errDryRun = errors.New("orderedit: dry run")
 // hand with r.Refund for an order not paid through it). Errors: NOT_FOUND,
 // VALIDATION_ERROR (the order is not confirmed or processing, shipped units,
 // unknown lines or variants, nothing left to ship, a manual refund without
-// its reference), CONFLICT (stock short).
+// its reference), FORBIDDEN (a refund without r.MayRefund), CONFLICT (stock
+// short).
 func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, error) {
 	if r.DryRun {
 		return s.preview(ctx, id, r)
@@ -146,6 +150,10 @@ func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, e
 		}
 		if err := checkRefund(&o, p, r.Refund); err != nil {
 			return err
+		}
+		if p.refundDue > 0 && !r.MayRefund {
+			return apperr.New(apperr.Forbidden, "this edit refunds "+p.refundDue.String()+", which needs the refunds permission").
+				WithDetails(map[string]any{"refundAmount": p.refundDue})
 		}
 		if err := stock.CommitDirect(u.Tx(), p.commit); err != nil {
 			return err
