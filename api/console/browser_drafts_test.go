@@ -30,7 +30,8 @@ type draftView struct {
 // created with its first line, its totals are the server's and follow the
 // quantity typed, and it is completed as cash on delivery, becoming an
 // order. Another draft is completed as paid offline with a reference, and
-// a third by a payment link whose address the page shows.
+// a third by a payment link whose address the page shows; a fourth is
+// deleted.
 func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	bin := needChromium(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
@@ -125,7 +126,14 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 		t.Fatalf("after the link: %+v", d)
 	}
 	b.waitUntil("the link's address", fmt.Sprintf(`(document.querySelector('a.payment-link') || {}).textContent === %s`, js(d.PaymentLink.URL)))
-	b.open("/admin/draft-orders", "Draft orders")
+	// An open draft is deleted.
+	dropped := do("POST", "/draft-orders", body("kiran.drop@example.com")).Expect(t, 201).Map(t)["id"].(string)
+	b.open("/admin/draft-orders/"+dropped, "Draft order for Kiran Rao")
+	b.press("", "Delete draft")
+	b.press("", "Delete draft") // the confirmation
+	b.waitHeading("Draft orders")
+	b.waitText("Draft order deleted.")
+	do("GET", "/draft-orders/"+dropped, nil).Expect(t, 404)
 	b.waitUntil("three drafts listed", `document.querySelectorAll('main tbody tr').length === 3`)
 	b.accessible()
 	b.check()

@@ -2,7 +2,7 @@
 // stock adjustment and their stock per location; pricing with
 // customer-group overrides; collections.
 
-import { h } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { api, ApiError, referenceList } from '../api.js';
 import { form } from '../forms.js';
 import { allowed, can } from '../perm.js';
@@ -139,7 +139,7 @@ function stockByLocation(v) {
     if (!el.open || el.dataset.loaded) return;
     el.dataset.loaded = 'true';
     api('GET', `/variants/${v.id}/stock`).then((res) => {
-      box.replaceChildren(table([
+      replace(box, table([
         { label: 'Location', cell: (l) => h('span', {}, l.locationName, ' ', h('span', { class: 'muted' }, l.locationCode),
           l.sellsOnline ? null : h('span', { class: 'muted' }, ' (not selling online)')) },
         { label: 'On hand', class: 'num', cell: (l) => String(l.onHand) },

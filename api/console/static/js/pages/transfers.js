@@ -47,10 +47,11 @@ export async function transfersPage({ query, rerender }) {
       { label: 'Note', cell: (t) => t.note || '—' },
       { label: 'Status', cell: (t) => h('span', {}, badge(t.status), t.receivedAt ? ` ${fmtTime(t.receivedAt)}` : '', t.cancelledAt ? ` ${fmtTime(t.cancelledAt)}` : '') },
       { label: 'Actions', cell: (t) => (t.status !== 'in_transit' ? '' : h('span', { class: 'row-actions' },
-        canAct('receive') ? button('Receive', act(t, 'receive', `Transfer received at ${place(t.toLocationId)}.`), { kind: 'small' }) : null,
+        canAct('receive') ? button('Receive', act(t, 'receive', `Transfer received at ${place(t.toLocationId)}.`),
+          { kind: 'small', attrs: { 'aria-label': `Receive the transfer to ${place(t.toLocationId)} made ${fmtTime(t.createdAt)}` } }) : null,
         canAct('cancel') ? button('Cancel', async () => {
           if (await confirm(`Cancel this transfer? Its units go back to ${place(t.fromLocationId)}.`, 'Cancel transfer', 'Keep transfer')) await act(t, 'cancel', 'Transfer cancelled; its units are back at the source.')();
-        }, { kind: 'small danger', attrs: { 'aria-label': 'Cancel transfer' } }) : null)) },
+        }, { kind: 'small danger', attrs: { 'aria-label': `Cancel the transfer from ${place(t.fromLocationId)} made ${fmtTime(t.createdAt)}` } }) : null)) },
     ], res.data, { empty: 'No transfers match.', caption: 'Transfers' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'transfers'),
   ];
