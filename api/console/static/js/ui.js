@@ -35,12 +35,13 @@ export function button(text, onClick, { kind = '', attrs = {} } = {}) {
 
 /**
  * table renders rows under columns ({label, cell(row), class}). On a narrow
- * screen each row becomes a card whose cells are labelled (data-label).
+ * screen each row becomes a card whose cells are labelled (data-label),
+ * unless compact (a small table inside a card).
  */
-export function table(columns, rows, { empty = 'Nothing here yet.', caption } = {}) {
+export function table(columns, rows, { empty = 'Nothing here yet.', caption, compact = false } = {}) {
   if (!rows.length) return h('p', { class: 'empty' }, empty);
   return h('div', { class: 'table-wrap' },
-    h('table', { class: 'data' },
+    h('table', { class: ['data', compact ? 'compact' : ''] },
       caption ? h('caption', { class: 'visually-hidden' }, caption) : null,
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.class }, c.label)))),
       h('tbody', {}, rows.map((row) => h('tr', {},

@@ -1,12 +1,13 @@
 // Product page: edit, archive or delete the product; its variants with
-// stock adjustment; pricing with customer-group overrides; collections.
+// stock adjustment and their stock per location; pricing with
+// customer-group overrides; collections.
 
-import { h } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { api, ApiError, referenceList } from '../api.js';
 import { form } from '../forms.js';
 import { allowed, can } from '../perm.js';
 import { navigate } from '../router.js';
-import { pageHead, section, facts, badge, button, confirm, errorNotice, link } from '../ui.js';
+import { pageHead, section, facts, badge, button, confirm, errorNotice, link, table } from '../ui.js';
 import { formatMoney, formatRate, parseDecimal } from '../money.js';
 import { fmtTime } from '../format.js';
 import { session, currency } from '../session.js';
@@ -123,8 +124,35 @@ function variantsList(p, rerender) {
         ['Low-stock threshold', v.lowStockThreshold === null ? 'default' : String(v.lowStockThreshold)],
         v.weight !== null && v.weight !== undefined ? ['Weight', String(v.weight)] : null,
       ]),
+      allowed('GET', '/variants/{}/stock') ? stockByLocation(v) : null,
       status, parts);
   }));
+}
+
+// stockByLocation is a variant's units per location, asked for when it is
+// opened: the page stays within its request budget however many variants
+// the product has.
+function stockByLocation(v) {
+  const box = h('div', { class: 'stock-levels' }, h('p', { class: 'muted' }, 'Loading…'));
+  const el = h('details', { class: 'stock-by-location', dataset: { variant: v.id } }, h('summary', {}, 'Stock per location'), box);
+  el.addEventListener('toggle', () => {
+    if (!el.open || el.dataset.loaded) return;
+    el.dataset.loaded = 'true';
+    api('GET', `/variants/${v.id}/stock`).then((res) => {
+      replace(box, table([
+        { label: 'Location', cell: (l) => h('span', {}, l.locationName, ' ', h('span', { class: 'muted' }, l.locationCode),
+          l.sellsOnline ? null : h('span', { class: 'muted' }, ' (not selling online)')) },
+        { label: 'On hand', class: 'num', cell: (l) => String(l.onHand) },
+        { label: 'Committed', class: 'num', cell: (l) => String(l.committed) },
+        { label: 'Available', class: 'num', cell: (l) => String(l.available) },
+      ], res.data, { empty: 'No units at any location.', caption: `Stock of ${v.sku} per location`, compact: true }),
+      res.total.inTransit ? h('p', { class: 'muted' }, `${res.total.inTransit} in transit between locations.`) : null);
+    }).catch((err) => {
+      delete el.dataset.loaded;
+      box.replaceChildren(errorNotice(err));
+    });
+  });
+  return el;
 }
 
 function variantFields({ withStock }) {
