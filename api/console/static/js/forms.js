@@ -158,6 +158,19 @@ export function form(spec) {
     return true;
   };
 
+  /** values is what the form would send now, for a preview; a field that
+   * does not convert is left out (submitting names it). */
+  el.values = () => {
+    const out = {};
+    for (const [name, c] of controls) {
+      try {
+        const v = convert(c.f, read(c.f, c.input));
+        if (v !== undefined) out[name] = v;
+      } catch { /* reported when the form is submitted */ }
+    }
+    return out;
+  };
+
   el.addEventListener('submit', async (e) => {
     e.preventDefault();
     clearErrors();

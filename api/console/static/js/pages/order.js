@@ -1,7 +1,7 @@
 // Order detail: lines named by product, size, colour and SKU, totals with
 // the GST split, payments, refunds, fulfilments, returns and one history of
 // all of them, and the actions the admin's role allows (status moves,
-// cancel, refund, fulfil with tracking, deliver). Three requests: the
+// cancel, refund, record a payment, edit, fulfil with tracking, deliver). Three requests: the
 // order (with its tax documents), its returns and the names of its
 // variants (with their products' thumbnails).
 
@@ -17,6 +17,7 @@ import { orderReturns, loadReturns, lineName } from '../returnsui.js';
 import { orderHistory, shipmentName } from '../orderhistory.js';
 import { names } from '../sources.js';
 import { thumbnails } from '../media.js';
+import { linesEditor } from '../lines.js';
 import { orderDocuments } from '../taxdocsui.js';
 
 export async function orderPage({ params, rerender }) {
@@ -157,8 +158,9 @@ function actions(o, rerender) {
       }, { kind: 'danger' })));
     }
   }
-  const due = toPaise(o.total) - toPaise(o.paidTotal);
-  if (allowed('POST', '/orders/{}/payments') && o.paymentStatus === 'pending' && o.status !== 'cancelled' && due > 0n) {
+  // What is due: an unpaid order's total, or the balance an edit left owed.
+  const due = o.paymentStatus === 'partially_paid' ? toPaise(o.balanceDue) : toPaise(o.total) - toPaise(o.paidTotal);
+  if (allowed('POST', '/orders/{}/payments') && ['pending', 'partially_paid'].includes(o.paymentStatus) && o.status !== 'cancelled' && due > 0n) {
     out.push(h('details', { class: 'record-payment' }, h('summary', {}, 'Record payment…'), form({
       label: 'Record payment',
       values: { method: o.paymentMethod === 'cod' ? 'cod' : 'upi', amount: fromPaise(due) },
@@ -207,8 +209,60 @@ function actions(o, rerender) {
       done: (r) => { session.flash = `Refund of ${formatMoney(r.amount, cur)} ${label(r.status).toLowerCase()}.`; rerender(); },
     })));
   }
+  const edit = editOrder(o, rerender);
+  if (edit) out.push(edit);
   if (out.length === 1) out.push(h('p', { class: 'muted' }, 'No action is open to you on this order.'));
   return out;
+}
+
+// editOrder is "Edit order" (docs/DECISIONS.md "Order edits"): a new
+// quantity for each line (not below what shipped) and variants to add; Preview
+// asks the server for the new total and the difference without writing
+// (dryRun), and the edit is applied once confirmed with that difference.
+function editOrder(o, rerender) {
+  if (!allowed('POST', '/orders/{}/edits') || !['confirmed', 'processing'].includes(o.status)) return null;
+  const cur = o.currency;
+  const shipped = shippedByLine(o);
+  const live = (l) => l.quantity - (l.cancelledQuantity || 0);
+  let added = [];
+  const adds = linesEditor({ label: 'Add a variant', onChange: (ls) => { added = ls; } });
+  const preview = h('div', { class: 'edit-preview', 'aria-live': 'polite' });
+  const byHand = o.paymentMethod !== 'online';
+  const body = (v, dryRun) => ({
+    items: o.items.filter((l) => v['q_' + l.id] !== live(l)).map((l) => ({ orderItemId: l.id, quantity: v['q_' + l.id] })),
+    add: added, note: v.note || '', dryRun, ...(byHand && v.reference ? { reference: v.reference } : {}),
+  });
+  const said = (r) => [`New total ${formatMoney(r.order.total, cur)} (${r.difference >= 0 ? '+' : '−'}${formatMoney(Math.abs(r.difference), cur)})`,
+    r.refundAmount > 0 ? `, ${formatMoney(r.refundAmount, cur)} refunded` : '',
+    r.balanceDue > (o.balanceDue || 0) ? `, ${formatMoney(r.balanceDue, cur)} owed by the customer` : ''].join('');
+  const el = form({
+    label: 'Edit order',
+    values: Object.fromEntries(o.items.map((l) => ['q_' + l.id, live(l)])),
+    fields: [
+      ...o.items.map((l) => ({ name: 'q_' + l.id, label: `Units of ${l.title} (${l.sku})`, type: 'number', required: true,
+        help: shipped.get(l.id) ? `${shipped.get(l.id)} shipped` : undefined })),
+      { name: 'note', label: 'Note', maxlength: 1000 },
+      byHand ? { name: 'reference', label: 'Reference of money paid back by hand, if the total falls (e.g. the UTR)', maxlength: 100 } : null,
+    ],
+    extra: adds,
+    actions: button('Preview', async () => {
+      try {
+        const r = await api('POST', `/orders/${o.id}/edits`, body(el.values(), true));
+        preview.replaceChildren(h('p', {}, said(r), '.'));
+      } catch (err) {
+        preview.replaceChildren(errorNotice(err));
+      }
+    }),
+    confirm: () => ({ message: `Apply this edit to order ${o.orderNumber}? ${preview.textContent || 'Preview it first to see the new total.'}`,
+      yes: 'Apply edit', no: 'Don\'t edit' }),
+    submit: 'Apply edit',
+    onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/edits`, body(v, false), { headers: { 'Idempotency-Key': key } }),
+    done: (r) => {
+      session.flash = r.refundError ? `Order edited; the refund was not made: ${r.refundError.message}` : `Order edited. ${said(r)}.`;
+      rerender();
+    },
+  });
+  return h('details', { class: 'edit-order' }, h('summary', {}, 'Edit order…'), el, preview);
 }
 
 // shipFrom is the fulfil form's choice of location: Automatic (the API picks
