@@ -28,6 +28,22 @@ CREATE TABLE order_edits (
 CREATE INDEX order_edits_order_idx ON order_edits (order_id, created_at);
 ALTER TABLE refunds ADD COLUMN order_edit_id uuid REFERENCES order_edits (id) ON DELETE SET NULL;
 
+-- A payment link for the balance an edit left owed: the gateway's
+-- payment_link.paid names link_id, and the payment is recorded on the order.
+CREATE TABLE order_payment_links (
+    id         uuid PRIMARY KEY,
+    order_id   uuid NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+    amount     bigint NOT NULL CHECK (amount > 0),
+    link_id    text UNIQUE,
+    url        text,
+    status     text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'paid')),
+    payment_id uuid REFERENCES payments (id) ON DELETE SET NULL,
+    expires_at timestamptz NOT NULL,
+    admin_id   uuid REFERENCES admins (id) ON DELETE SET NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX order_payment_links_order_idx ON order_payment_links (order_id, created_at);
+
 -- An order paid offline and then edited up takes a second recorded payment
 -- (its balance). The order row's lock and its payment_status decide which
 -- payment is due; a courier file still applies at most once per order.
@@ -37,6 +53,7 @@ CREATE UNIQUE INDEX payments_one_remittance_per_order ON payments (order_id, rem
 -- +goose Down
 DROP INDEX payments_one_remittance_per_order;
 CREATE UNIQUE INDEX payments_one_offline_per_order ON payments (order_id) WHERE provider = 'offline';
+DROP TABLE order_payment_links;
 ALTER TABLE refunds DROP COLUMN order_edit_id;
 DROP TABLE order_edits;
 ALTER TABLE orders DROP CONSTRAINT orders_payment_status_check;

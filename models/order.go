@@ -360,3 +360,24 @@ type OrderEdit struct {
 	BalanceDue    money.Amount
 	CreatedAt     time.Time
 }
+
+// Statuses of an order's payment link.
+const (
+	LinkOpen = "open"
+	LinkPaid = "paid"
+)
+
+// OrderPaymentLink is a payment link for the balance an edit left owed on
+// an order (docs/DECISIONS.md "Order edits").
+type OrderPaymentLink struct {
+	ID        uuid.UUID `gorm:"type:uuid;primaryKey"`
+	OrderID   uuid.UUID `gorm:"type:uuid"`
+	Amount    money.Amount
+	LinkID    *string
+	URL       *string    `gorm:"column:url"`
+	Status    string     `gorm:"default:open"`
+	PaymentID *uuid.UUID `gorm:"type:uuid"`
+	ExpiresAt time.Time
+	AdminID   *uuid.UUID `gorm:"type:uuid"`
+	CreatedAt time.Time
+}

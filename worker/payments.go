@@ -14,7 +14,6 @@ import (
 
 // registerPayments handles verified gateway events.
 func registerPayments(mux *asynq.ServeMux, a *app.App) {
-	svc := a.Checkout
 	mux.HandleFunc(tasks.TypeGatewayEvent, func(ctx context.Context, t *asynq.Task) error {
 		var p tasks.GatewayEventPayload
 		if err := tasks.Decode(t, &p); err != nil {
@@ -26,7 +25,7 @@ func registerPayments(mux *asynq.ServeMux, a *app.App) {
 			return fmt.Errorf("gateway event: %v: %w", err, asynq.SkipRetry)
 		}
 		start := time.Now()
-		err = svc.Handle(ctx, ev)
+		err = handle(ctx, a, ev)
 		metrics.WebhookDuration.WithLabelValues(ev.Name, "worker").Observe(time.Since(start).Seconds())
 		if err != nil {
 			metrics.WebhookFailed.WithLabelValues(ev.Name).Inc()
@@ -35,4 +34,16 @@ func registerPayments(mux *asynq.ServeMux, a *app.App) {
 		metrics.WebhookProcessed.WithLabelValues(ev.Name).Inc()
 		return nil
 	})
+}
+
+// handle applies gateway event ev: a paid payment link is an order's
+// balance link (package orderedit) or a draft order's checkout; every other
+// event is the checkout's.
+func handle(ctx context.Context, a *app.App, ev gateway.Event) error {
+	if ev.Name == gateway.PaymentLinkPaid {
+		if balance, err := a.OrderEdits.SettleLink(ctx, ev); balance || err != nil {
+			return err
+		}
+	}
+	return a.Checkout.Handle(ctx, ev)
 }

@@ -113,3 +113,25 @@ func (h *handlers) edit(c *fiber.Ctx) error {
 	}
 	return c.JSON(out)
 }
+
+// paymentLinkResponse is a balance's payment link and what it asks.
+type paymentLinkResponse struct {
+	PaymentLink paymentLinkView `json:"paymentLink"`
+	Amount      money.Amount    `json:"amount"`
+	Currency    string          `json:"currency"`
+}
+
+// linkBalance answers POST /admin/orders/{orderId}/payment-link with a
+// payment link for the balance an edit left owed.
+func (h *handlers) linkBalance(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	l, err := h.edits.LinkBalance(c.UserContext(), id, adminroute.ActorOf(c))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(paymentLinkResponse{PaymentLink: newPaymentLinkView(l.OrderPaymentLink),
+		Amount: l.Amount, Currency: l.Currency})
+}

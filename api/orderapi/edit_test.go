@@ -5,8 +5,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -69,7 +72,11 @@ type editEnv struct {
 
 func newEditEnv(t *testing.T) editEnv {
 	t.Helper()
-	app := testkit.MustApp(t)
+	return newEditEnvOn(t, testkit.MustApp(t))
+}
+
+func newEditEnvOn(t *testing.T, app *testkit.App) editEnv {
+	t.Helper()
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	pa := fixtures.MustProduct(t, app.DB, "Kurta "+uuid.NewString()[:6], 100000)
 	pb := fixtures.MustProduct(t, app.DB, "Dupatta "+uuid.NewString()[:6], 50000)
@@ -340,4 +347,45 @@ func TestOrderEditOfACashOnDeliveryOrder(t *testing.T) {
 	}
 	stockIs(t, app, v, 10, 1)
 	noDrift(t, app, v)
+}
+
+// The balance an edit left owed is payable by a payment link: asked twice
+// it is one link; the gateway's payment_link.paid (delivered twice, under
+// two event ids) records one payment and the order is paid.
+func TestOrderEditBalancePaidByLink(t *testing.T) {
+	fresh := newEditEnvOn(t, testkit.MustApp(t, testkit.WithWorker()))
+	fresh.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": fresh.line(), "quantity": 3}}}).Expect(t, http.StatusOK)
+	path := "/api/v1/admin/orders/" + fresh.order.ID.String() + "/payment-link"
+	var link, again struct {
+		PaymentLink struct {
+			ID     string `json:"id"`
+			URL    string `json:"url"`
+			Status string `json:"status"`
+		} `json:"paymentLink"`
+		Amount money.Amount `json:"amount"`
+	}
+	fresh.app.Do(t, http.MethodPost, path, testkit.Req{Token: fresh.token}).Expect(t, http.StatusCreated).JSON(t, &link)
+	fresh.app.Do(t, http.MethodPost, path, testkit.Req{Token: fresh.token}).Expect(t, http.StatusCreated).JSON(t, &again)
+	if link.Amount != 100000 || !strings.HasPrefix(link.PaymentLink.ID, "plink_") || link.PaymentLink.Status != "open" || again.PaymentLink.ID != link.PaymentLink.ID {
+		t.Fatalf("links %+v %+v", link, again)
+	}
+	payment := "pay_sim_" + uuid.NewString()[:12]
+	for range 2 {
+		body := gateway.BuildEvent(gateway.Simulated{Name: gateway.PaymentLinkPaid, EventID: gateway.NewEventID(), LinkID: link.PaymentLink.ID,
+			PaymentID: payment, Amount: 100000, Currency: "INR"})
+		fresh.app.Do(t, http.MethodPost, gatewayapi.Path, testkit.Req{Body: body,
+			Headers: map[string]string{gateway.SignatureHeader: gateway.Sign(fresh.app.Config.GatewayWebhookSecret, body)}}).Expect(t, http.StatusOK)
+	}
+	testkit.Eventually(t, 10*time.Second, "the balance paid", func() bool {
+		o := reloadOrder(t, fresh.app, fresh.order.ID)
+		return o.PaymentStatus == models.PaymentPaid && o.BalanceDue == 0 && o.PaidTotal == 300000
+	})
+	time.Sleep(300 * time.Millisecond) // the second delivery's task
+	if n := countRows(t, fresh.app, `SELECT count(*) FROM payments WHERE order_id = ?`, fresh.order.ID); n != 2 {
+		t.Fatalf("%d payments, want the checkout's and the link's", n)
+	}
+	if o := reloadOrder(t, fresh.app, fresh.order.ID); o.PaidTotal != 300000 {
+		t.Fatalf("paid %s after a second delivery", o.PaidTotal)
+	}
+	fresh.app.Do(t, http.MethodPost, path, testkit.Req{Token: fresh.token}).ExpectError(t, http.StatusConflict, "CONFLICT")
 }

@@ -20,6 +20,7 @@ const (
 	actionExport       = "order.export"
 	actionCancelItems  = "order.cancel_items"
 	actionEdit         = "order.edit"
+	actionBalanceLink  = "order.balance_link"
 )
 
 // Services are what the order routes call.
@@ -60,5 +61,6 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Patch("/orders/:orderId/status", rbac.OrdersWrite, h.updateStatus, adminroute.Audit(actionStatusUpdate, "orderId"))
 	a.Post("/orders/:orderId/refund", rbac.RefundsWrite, h.refund, adminroute.Audit(actionRefund, "orderId"))
 	a.Post("/orders/:orderId/edits", rbac.OrdersWrite, h.edit, adminroute.Audit(actionEdit, "orderId"))
+	a.Post("/orders/:orderId/payment-link", rbac.OrdersWrite, h.linkBalance, adminroute.Audit(actionBalanceLink, "orderId"))
 	a.Post("/orders/:orderId/unfulfilled-items/cancel", rbac.OrdersWrite, h.cancelItems, adminroute.Audit(actionCancelItems, "orderId"))
 }

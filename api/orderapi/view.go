@@ -96,6 +96,21 @@ type editView struct {
 	CreatedAt     string          `json:"createdAt"`
 }
 
+// paymentLinkView is a payment link for a balance an edit left owed.
+type paymentLinkView struct {
+	ID        *string      `json:"id"`
+	URL       *string      `json:"url"`
+	Amount    money.Amount `json:"amount"`
+	Status    string       `json:"status"`
+	ExpiresAt string       `json:"expiresAt"`
+	CreatedAt string       `json:"createdAt"`
+}
+
+func newPaymentLinkView(l models.OrderPaymentLink) paymentLinkView {
+	return paymentLinkView{ID: l.LinkID, URL: l.URL, Amount: l.Amount, Status: l.Status,
+		ExpiresAt: httpx.Timestamp(l.ExpiresAt), CreatedAt: httpx.Timestamp(l.CreatedAt)}
+}
+
 type detailView struct {
 	ID            string `json:"id"`
 	OrderNumber   string `json:"orderNumber"`
@@ -120,20 +135,21 @@ type detailView struct {
 	PaidTotal         money.Amount          `json:"paidTotal"`
 	RefundedTotal     money.Amount          `json:"refundedTotal"`
 	// BalanceDue is what an edit that raised the total left owed.
-	BalanceDue      money.Amount    `json:"balanceDue"`
-	Currency        string          `json:"currency"`
-	ShippingAddress json.RawMessage `json:"shippingAddress"`
-	BillingAddress  json.RawMessage `json:"billingAddress"`
-	PaymentProvider string          `json:"paymentProvider"`
-	PaymentMethod   string          `json:"paymentMethod"`
-	CODFee          money.Amount    `json:"codFee"`
-	PaymentIntentID string          `json:"paymentIntentId"`
-	Payments        []paymentView   `json:"payments"`
-	Refunds         []refundView    `json:"refunds"`
-	History         []historyView   `json:"history"`
-	Edits           []editView      `json:"edits"`
-	CreatedAt       string          `json:"createdAt"`
-	UpdatedAt       string          `json:"updatedAt"`
+	BalanceDue      money.Amount      `json:"balanceDue"`
+	Currency        string            `json:"currency"`
+	ShippingAddress json.RawMessage   `json:"shippingAddress"`
+	BillingAddress  json.RawMessage   `json:"billingAddress"`
+	PaymentProvider string            `json:"paymentProvider"`
+	PaymentMethod   string            `json:"paymentMethod"`
+	CODFee          money.Amount      `json:"codFee"`
+	PaymentIntentID string            `json:"paymentIntentId"`
+	Payments        []paymentView     `json:"payments"`
+	Refunds         []refundView      `json:"refunds"`
+	History         []historyView     `json:"history"`
+	Edits           []editView        `json:"edits"`
+	PaymentLinks    []paymentLinkView `json:"paymentLinks"`
+	CreatedAt       string            `json:"createdAt"`
+	UpdatedAt       string            `json:"updatedAt"`
 
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
@@ -178,7 +194,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
-		BalanceDue: o.BalanceDue, Edits: make([]editView, 0, len(d.Edits)),
+		BalanceDue: o.BalanceDue, Edits: make([]editView, 0, len(d.Edits)), PaymentLinks: make([]paymentLinkView, 0, len(d.Links)),
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),
 		BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName,
 		PaymentProvider: o.PaymentProvider, PaymentIntentID: o.PaymentIntentID, PaymentMethod: o.PaymentMethod, CODFee: o.CODFee,
@@ -199,6 +215,9 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		v.Edits = append(v.Edits, editView{ID: e.ID.String(), Note: e.Note, Lines: rawJSON(e.Lines), PreviousTotal: e.PreviousTotal,
 			NewTotal: e.NewTotal, Difference: e.Difference, RefundAmount: e.RefundAmount, BalanceDue: e.BalanceDue,
 			AdminID: uuidPtr(e.AdminID), CreatedAt: httpx.Timestamp(e.CreatedAt)})
+	}
+	for _, l := range d.Links {
+		v.PaymentLinks = append(v.PaymentLinks, newPaymentLinkView(l))
 	}
 	for _, h := range d.History {
 		v.History = append(v.History, historyView{FromStatus: h.FromStatus, ToStatus: h.ToStatus, Note: h.Note,

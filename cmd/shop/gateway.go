@@ -25,8 +25,8 @@ func gatewayCmd() *cobra.Command {
 		Use:   "simulate EVENT (--order-id ID | --link-id ID) [--amount N] [--url U]",
 		Short: "Sign and post a gateway webhook (payment.captured, order.paid, payment.failed, payment.authorized, payment_link.paid)",
 		Long: `Builds a well-formed gateway event for the checkout whose paymentIntentId is
---order-id (or, for payment_link.paid, for the draft order whose
-paymentLink.id is --link-id), signs it with GATEWAY_WEBHOOK_SECRET and posts
+--order-id (or, for payment_link.paid, for the draft order or the order's
+balance whose paymentLink.id is --link-id), signs it with GATEWAY_WEBHOOK_SECRET and posts
 it to the webhook, as the gateway would. --amount is in minor units (paise);
 without it the checkout session's total and currency are read from
 DATABASE_URL.
@@ -105,8 +105,10 @@ func sessionTotal(ctx context.Context, cfg *config.Config, log *slog.Logger, ord
 		Total    int64
 		Currency string
 	}
-	err = db.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?`,
-		cfg.PaymentProvider, orderID).Scan(&row).Error
+	// A payment link is a draft order's checkout, or an order's balance.
+	err = db.WithContext(ctx).Raw(`SELECT total, currency FROM checkout_sessions WHERE payment_provider = ? AND payment_intent_id = ?
+		UNION ALL SELECT l.amount, o.currency FROM order_payment_links l JOIN orders o ON o.id = l.order_id WHERE l.link_id = ?
+		LIMIT 1`, cfg.PaymentProvider, orderID, orderID).Scan(&row).Error
 	if err != nil {
 		return 0, "", fmt.Errorf("reading the checkout total (or pass --amount): %w", err)
 	}

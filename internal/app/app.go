@@ -411,7 +411,8 @@ func (a *App) build() error {
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
-	a.OrderEdits = orderedit.New(a.DB, a.Tasks, a.Refunds, storeState, log.With("component", "orderedit"))
+	a.OrderEdits = orderedit.New(a.DB, a.Tasks, a.Refunds, links, orderedit.Settings{StoreState: storeState,
+		Provider: provider.Name(), LinkTTL: cfg.DraftLinkTTL}, log.With("component", "orderedit"))
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,

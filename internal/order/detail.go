@@ -17,10 +17,12 @@ type Detail struct {
 	Refunds  []models.Refund
 	History  []models.OrderStatusHistory
 	Edits    []models.OrderEdit
+	// Links are the payment links made for balances an edit left owed.
+	Links []models.OrderPaymentLink
 }
 
 // Get returns the order id with its lines, payments, refunds, status
-// history and edits (oldest first). Errors: NOT_FOUND.
+// history, edits and balance payment links (oldest first). Errors: NOT_FOUND.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	db := s.db.WithContext(ctx)
 	var d Detail
@@ -39,6 +41,9 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Edits).Error; err != nil {
 		return nil, fmt.Errorf("order.get: edits: %w", err)
+	}
+	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Links).Error; err != nil {
+		return nil, fmt.Errorf("order.get: payment links: %w", err)
 	}
 	return &d, nil
 }

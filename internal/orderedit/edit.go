@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -33,17 +34,28 @@ import (
 
 // Service edits placed orders.
 type Service struct {
-	db         *gorm.DB
-	units      uow.Runner
-	refunds    *refund.Service
-	storeState string
-	log        *slog.Logger
+	db      *gorm.DB
+	units   uow.Runner
+	refunds *refund.Service
+	links   gateway.LinkProvider
+	set     Settings
+	log     *slog.Logger
 }
 
-// New returns the service; storeState decides the GST split of an order
-// that carried no tax before its edit.
-func New(db *gorm.DB, queue tasks.Enqueuer, refunds *refund.Service, storeState string, log *slog.Logger) *Service {
-	return &Service{db: db, units: uow.NewRunner(db, queue, log), refunds: refunds, storeState: storeState, log: log}
+// Settings are the service's configuration.
+type Settings struct {
+	// StoreState decides the GST split of an order that carried no tax
+	// before its edit.
+	StoreState string
+	// Provider is the payment provider's name, recorded on a balance paid
+	// by link; LinkTTL how long such a link takes payments.
+	Provider string
+	LinkTTL  time.Duration
+}
+
+// New returns the service; links makes the payment links of balances.
+func New(db *gorm.DB, queue tasks.Enqueuer, refunds *refund.Service, links gateway.LinkProvider, set Settings, log *slog.Logger) *Service {
+	return &Service{db: db, units: uow.NewRunner(db, queue, log), refunds: refunds, links: links, set: set, log: log}
 }
 
 // Change is a line's new quantity: its units to ship and shipped, not

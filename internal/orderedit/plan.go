@@ -209,7 +209,7 @@ func (s *Service) split(o *models.Order, tax money.Amount) (cgst, sgst, igst mon
 	case o.IGSTTotal > 0:
 		return 0, 0, tax
 	}
-	return order.GSTSplit(tax, shipState(o.ShippingAddress), s.storeState)
+	return order.GSTSplit(tax, shipState(o.ShippingAddress), s.set.StoreState)
 }
 
 // price prices the lines to add at today's price for the order's
