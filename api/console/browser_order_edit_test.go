@@ -15,7 +15,7 @@ import (
 // "Order edits"): one more unit of its line, previewed first (the new total
 // and what the customer will owe, nothing written), then applied after a
 // confirmation; the order then owes the difference, and the page offers to
-// record that balance.
+// record that balance or to make a payment link for it.
 func TestConsoleEditsAnOrder(t *testing.T) {
 	bin := testkit.Chromium()
 	if bin == "" {
@@ -49,6 +49,8 @@ func TestConsoleEditsAnOrder(t *testing.T) {
 	b.press("", "Apply edit") // the confirmation
 	b.waitText("Order edited.")
 	b.waitText("Record payment…")
+	b.press("", "Payment link for the balance")
+	b.waitText("payments.simulator.invalid/pl/plink_sim_")
 	b.accessible()
 	b.check()
 

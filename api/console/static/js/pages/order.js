@@ -175,6 +175,22 @@ function actions(o, rerender) {
       done: () => { session.flash = 'Payment recorded; the order is paid.'; rerender(); },
     })));
   }
+  if (allowed('POST', '/orders/{}/payment-link') && o.paymentStatus === 'partially_paid' && o.status !== 'cancelled') {
+    const shown = h('div', { 'aria-live': 'polite' });
+    const open = (o.paymentLinks || []).filter((l) => l.status === 'open' && l.url);
+    const linkLine = (l) => h('p', {}, `Payment link for ${formatMoney(l.amount, cur)}, open until ${fmtTime(l.expiresAt)}: `,
+      h('a', { href: safeURL(l.url), rel: 'noopener', target: '_blank' }, l.url));
+    shown.replaceChildren(...open.map(linkLine));
+    const keys = keyedSender();
+    out.push(h('div', { class: 'balance-link' }, button('Payment link for the balance', async () => {
+      try {
+        const r = await keys.send((key) => api('POST', `/orders/${o.id}/payment-link`, {}, { headers: { 'Idempotency-Key': key } }));
+        shown.replaceChildren(linkLine({ ...r.paymentLink, amount: r.amount }), h('p', { class: 'muted' }, 'Share it with the customer; the order is paid when they pay it.'));
+      } catch (err) {
+        shown.replaceChildren(errorNotice(err));
+      }
+    }), shown));
+  }
   const left = toPaise(o.paidTotal) - toPaise(o.refundedTotal);
   if (allowed('POST', '/orders/{}/refund') && left > 0n) {
     // The amount starts empty (a refund of the whole balance is typed, not
