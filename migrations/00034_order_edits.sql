@@ -3,6 +3,9 @@
 -- raises the total of a paid order leaves the difference owed: balance_due,
 -- with payment_status 'partially_paid' until a recorded payment settles it.
 ALTER TABLE orders ADD COLUMN balance_due bigint NOT NULL DEFAULT 0 CHECK (balance_due >= 0);
+-- How many edits the order has had: the order detail reads its edits and
+-- balance links only when there are some (most orders are never edited).
+ALTER TABLE orders ADD COLUMN edit_count int NOT NULL DEFAULT 0;
 ALTER TABLE orders DROP CONSTRAINT orders_payment_status_check;
 ALTER TABLE orders ADD CONSTRAINT orders_payment_status_check
     CHECK (payment_status IN ('pending', 'paid', 'partially_paid', 'partially_refunded', 'refunded'));
@@ -60,3 +63,4 @@ ALTER TABLE orders DROP CONSTRAINT orders_payment_status_check;
 ALTER TABLE orders ADD CONSTRAINT orders_payment_status_check
     CHECK (payment_status IN ('pending', 'paid', 'partially_refunded', 'refunded'));
 ALTER TABLE orders DROP COLUMN balance_due;
+ALTER TABLE orders DROP COLUMN edit_count;

@@ -67,7 +67,9 @@ type Order struct {
 	RefundedTotal     money.Amount
 	// BalanceDue is what an edit that raised the total of a paid order left
 	// owed (docs/DECISIONS.md "Order edits").
-	BalanceDue        money.Amount
+	BalanceDue money.Amount
+	// EditCount is how many edits the order has had.
+	EditCount         int
 	Currency          string
 	DiscountID        *uuid.UUID `gorm:"type:uuid"`
 	DiscountCode      *string

@@ -1,6 +1,7 @@
 package orderapi_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -8,7 +9,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -388,4 +391,44 @@ func TestOrderEditBalancePaidByLink(t *testing.T) {
 		t.Fatalf("paid %s after a second delivery", o.PaidTotal)
 	}
 	fresh.app.Do(t, http.MethodPost, path, testkit.Req{Token: fresh.token}).ExpectError(t, http.StatusConflict, "CONFLICT")
+}
+
+// The gateway makes an edit's refund but answers after GATEWAY_TIMEOUT:
+// the edit stands and says its refund is pending; the client's retry with
+// the same Idempotency-Key is answered the same and refunds nothing more;
+// reconcile settles the pending refund, so the difference is refunded
+// exactly once.
+func TestOrderEditRefundAfterAGatewayTimeoutIsMadeOnce(t *testing.T) {
+	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
+	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
+		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"
+		c.GatewayTimeout = gatewayTimeout
+	}))
+	e := newEditEnvOn(t, app)
+	_, e.token = testkit.MustAdmin(t, app, string(rbac.Admin))
+	req := testkit.Req{Token: e.token, Headers: map[string]string{"Idempotency-Key": "edit-" + e.order.ID.String()},
+		Body: map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}}
+	path := "/api/v1/admin/orders/" + e.order.ID.String() + "/edits"
+	var first editBody
+	r := app.Do(t, http.MethodPost, path, req).Expect(t, http.StatusOK)
+	r.JSON(t, &first)
+	if first.RefundAmount != 100000 || first.Refund != nil || first.RefundError == nil || first.RefundError.Code != "SERVICE_UNAVAILABLE" ||
+		first.Order.Total != 100000 {
+		t.Fatalf("answer after the timeout %s", r.Body)
+	}
+	again := app.Do(t, http.MethodPost, path, req).Expect(t, http.StatusOK)
+	if again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the retry was not a replay: %v", again.Header)
+	}
+	if _, err := app.Reconcile.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	o := reloadOrder(t, app, e.order.ID)
+	var refunds []models.Refund
+	app.DB.Where("order_id = ?", e.order.ID).Find(&refunds)
+	if n := len(gw.Refunds()); n != 1 || gw.Refunded() != 100000 || o.RefundedTotal != 100000 || len(refunds) != 1 ||
+		refunds[0].Status != models.RefundProcessed || o.Total != 100000 {
+		t.Fatalf("gateway made %d refunds of %d; order refunded %s of %s; refunds %+v", n, gw.Refunded(), o.RefundedTotal, o.Total, refunds)
+	}
+	stockIs(t, app, e.a, 10, 1)
 }

@@ -39,6 +39,9 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.History).Error; err != nil {
 		return nil, fmt.Errorf("order.get: history: %w", err)
 	}
+	if d.EditCount == 0 { // never edited: no edits, no balance links
+		return &d, nil
+	}
 	if err := db.Where("order_id = ?", id).Order("created_at, id").Find(&d.Edits).Error; err != nil {
 		return nil, fmt.Errorf("order.get: edits: %w", err)
 	}

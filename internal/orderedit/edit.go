@@ -291,6 +291,7 @@ func (s *Service) stage(u *uow.Unit, o *models.Order, p *plan, editID uuid.UUID,
 		"subtotal": n.Subtotal, "discount_total": n.DiscountTotal, "tax_total": n.TaxTotal,
 		"cgst_total": n.CGSTTotal, "sgst_total": n.SGSTTotal, "igst_total": n.IGSTTotal, "total": n.Total,
 		"balance_due": n.BalanceDue, "payment_status": n.PaymentStatus, "fulfillment_status": n.FulfillmentStatus,
+		"edit_count": o.EditCount + 1,
 	}); err != nil {
 		return err
 	}
