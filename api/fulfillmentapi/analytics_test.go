@@ -19,7 +19,7 @@ import (
 // always the breakdown's sum) show the move at once, with no worker running, and no rollup of the order's day is
 // queued. Cancelling an order changes the rollups' counts and revenue, so
 // that move does queue the rollup of its day.
-func TestFulfilmentNeedsNoAnalyticsRollup(t *testing.T) {
+func TestFulfillmentNeedsNoAnalyticsRollup(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	cust, _ := testkit.MustCustomer(t, app)

@@ -32,7 +32,7 @@ func returnPath(id, verb string) string { return "/api/v1/admin/returns/" + id +
 // restock put 14 on the books with 12 on the shelf. The cancel is refused
 // while the units are in the return (409 naming it), whatever its status,
 // and the return then brings them back once: 12 on hand.
-func TestFulfilmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
+func TestFulfillmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Lamp", 180000)
@@ -71,7 +71,7 @@ func TestFulfilmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
 // units than asked) no longer holds the fulfilment: it may be cancelled,
 // and a unit delivered by another fulfilment of the line does not hold it
 // either.
-func TestFulfilmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
+func TestFulfillmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Rug", 90000)
@@ -118,7 +118,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 	p := fixtures.MustProduct(t, app.DB, "Vase", 70000)
 	cust := fixtures.MustCustomer(t, app.DB, "Dev")
 	const n = 6 // half cancel, half take the return path
-	parcel := func(t *testing.T) (models.Variant, models.Order, fulfilmentBody) {
+	parcel := func(t *testing.T) (models.Variant, models.Order, fulfillmentBody) {
 		v := fixtures.MustVariant(t, app.DB, p.ID, 12)
 		o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 		f := ship(t, app, cancelling, o, nil, map[string]any{"notifyCustomer": false})

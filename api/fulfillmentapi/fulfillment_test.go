@@ -24,7 +24,7 @@ import (
 // with notes naming the fulfilments, the events are written once each, both
 // detail views show the fulfilments, and each notified shipment is emailed
 // once with its tracking link.
-func TestPartialFulfilmentsThenTheRest(t *testing.T) {
+func TestPartialFulfillmentsThenTheRest(t *testing.T) {
 	smtp := testkit.StartSMTP(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.SMTPURL = smtp.URL() }))
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
@@ -64,13 +64,13 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 	stockIs(t, app, b, 3, 0, 3)
 
 	// Nothing is left: another fulfilment is refused and changes nothing.
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: map[string]any{"carrier": "X", "trackingNumber": "1"}}).
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: map[string]any{"carrier": "X", "trackingNumber": "1"}}).
 		ExpectError(t, http.StatusConflict, "CONFLICT")
 	stockIs(t, app, a, 7, 0, 7)
 
 	var detail struct {
 		FulfillmentStatus string           `json:"fulfillmentStatus"`
-		Fulfillments      []fulfilmentBody `json:"fulfillments"`
+		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 		History           []struct {
 			ToStatus string `json:"toStatus"`
 			Note     string `json:"note"`
@@ -86,7 +86,7 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 	}
 	var mine struct {
 		FulfillmentStatus string           `json:"fulfillmentStatus"`
-		Fulfillments      []fulfilmentBody `json:"fulfillments"`
+		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 	}
 	app.Do(t, "GET", "/orders/"+o.ID.String(), testkit.Req{Token: custToken}).Expect(t, 200).JSON(t, &mine)
 	if mine.FulfillmentStatus != "fulfilled" || len(mine.Fulfillments) != 3 || mine.Fulfillments[2].TrackingURL != "https://track.example.com/three" {
@@ -134,7 +134,7 @@ func TestPartialFulfilmentsThenTheRest(t *testing.T) {
 // stands between the requests. A loser must be told the units have shipped
 // (the order is shipped: 409 naming its status; or 400, more than
 // unfulfilled), never that the counters are out of step.
-func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
+func TestConcurrentFulfillmentsShipOnce(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
@@ -154,7 +154,7 @@ func TestConcurrentFulfilmentsShipOnce(t *testing.T) {
 	testkit.Race(t, n, func(i int) {
 		body := map[string]any{"carrier": "BlueDart", "trackingNumber": "BD1",
 			"items": []map[string]any{{"orderItemId": o.Items[0].ID, "quantity": 2}}}
-		answers[i] = app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body})
+		answers[i] = app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: body})
 	})
 	if !met() {
 		t.Fatalf("the %d requests were never all waiting at once", n)
@@ -214,7 +214,7 @@ func TestCancelAndDeliver(t *testing.T) {
 	orderIs(t, app, o, "shipped", "fulfilled")
 	stockIs(t, app, v, 7, 0, 7)
 
-	var c fulfilmentBody
+	var c fulfillmentBody
 	act(t, app, token, o, f1.ID, "cancel").Expect(t, 200).JSON(t, &c)
 	if c.Status != "cancelled" {
 		t.Fatalf("cancelled fulfilment %+v", c)
@@ -225,7 +225,7 @@ func TestCancelAndDeliver(t *testing.T) {
 	act(t, app, token, o, f1.ID, "deliver").ExpectError(t, http.StatusConflict, "CONFLICT")
 	stockIs(t, app, v, 8, 1, 7)
 
-	var d fulfilmentBody
+	var d fulfillmentBody
 	act(t, app, token, o, f2.ID, "deliver").Expect(t, 200).JSON(t, &d)
 	if d.Status != "delivered" || d.DeliveredAt == nil {
 		t.Fatalf("delivered fulfilment %+v", d)
@@ -239,7 +239,7 @@ func TestCancelAndDeliver(t *testing.T) {
 	stockIs(t, app, v, 7, 0, 7)
 	act(t, app, token, o, f3.ID, "deliver").Expect(t, 200)
 	orderIs(t, app, o, "delivered", "fulfilled")
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: map[string]any{"carrier": "X", "trackingNumber": "1"}}).
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: map[string]any{"carrier": "X", "trackingNumber": "1"}}).
 		ExpectError(t, http.StatusConflict, "CONFLICT")
 
 	audits := map[string]int64{}
@@ -256,7 +256,7 @@ func TestCancelAndDeliver(t *testing.T) {
 
 // Bad requests are 400 naming the field, an order in the wrong status 409,
 // and none of them ships anything.
-func TestFulfilmentRequestErrors(t *testing.T) {
+func TestFulfillmentRequestErrors(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
@@ -297,13 +297,13 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: tc.body, Invalid: tc.invalid}).ExpectField(t, tc.field)
+			app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: tc.body, Invalid: tc.invalid}).ExpectField(t, tc.field)
 		})
 	}
 	stockIs(t, app, v, 10, 3, 7)
 	orderIs(t, app, o, "confirmed", "unfulfilled")
 
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: viewer, Body: ok}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: viewer, Body: ok}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
 	app.Do(t, "POST", "/api/v1/admin/orders/"+uuid.NewString()+"/fulfillments", testkit.Req{Token: token, Body: ok}).
 		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
 	for _, status := range []string{"pending", "shipped", "delivered", "cancelled"} {
@@ -311,7 +311,7 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 			o := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: cust, Status: status,
 				Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 			before := fixtures.Reload(t, app.DB, v)
-			e := app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: ok}).ExpectError(t, http.StatusConflict, "CONFLICT")
+			e := app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: ok}).ExpectError(t, http.StatusConflict, "CONFLICT")
 			if e.Error.Details["status"] != status {
 				t.Fatalf("details %v", e.Error.Details)
 			}
@@ -326,7 +326,7 @@ func TestFulfilmentRequestErrors(t *testing.T) {
 // unfulfilled unit in one fulfilment without tracking (and no email),
 // delivered delivers every live fulfilment, and an order with shipped units
 // cannot be cancelled.
-func TestStatusPatchGoesThroughFulfilments(t *testing.T) {
+func TestStatusPatchGoesThroughFulfillments(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Shawl", 90000)
@@ -344,7 +344,7 @@ func TestStatusPatchGoesThroughFulfilments(t *testing.T) {
 	var detail struct {
 		Status            string           `json:"status"`
 		FulfillmentStatus string           `json:"fulfillmentStatus"`
-		Fulfillments      []fulfilmentBody `json:"fulfillments"`
+		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 	}
 	app.Do(t, "PATCH", status, testkit.Req{Token: token, Body: map[string]any{"status": "shipped", "note": "all packed"}}).
 		Expect(t, 200).JSON(t, &detail)
@@ -378,7 +378,7 @@ func TestStatusPatchGoesThroughFulfilments(t *testing.T) {
 // One fulfilment of every unit moves a confirmed order through processing to
 // shipped in one request: the order row is written once, yet the history
 // and the events show each step, in order, once.
-func TestOneFulfilmentOfEverythingRecordsEachStep(t *testing.T) {
+func TestOneFulfillmentOfEverythingRecordsEachStep(t *testing.T) {
 	app := testkit.MustApp(t)
 	admin, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	cust, _ := testkit.MustCustomer(t, app)
@@ -424,7 +424,7 @@ func TestOneFulfilmentOfEverythingRecordsEachStep(t *testing.T) {
 // The audit entry of a fulfilment is written in the fulfilment's own
 // statement: when the entry cannot be stored nothing ships, and when it can
 // there is exactly one, naming the new fulfilment and the request.
-func TestAuditEntryCommitsWithTheFulfilment(t *testing.T) {
+func TestAuditEntryCommitsWithTheFulfillment(t *testing.T) {
 	app := testkit.MustApp(t)
 	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Kettle", 150000)
@@ -454,7 +454,7 @@ func TestAuditEntryCommitsWithTheFulfilment(t *testing.T) {
 	t.Cleanup(drop)
 
 	body := map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-AUDIT-1"}
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: body}).
 		ExpectError(t, http.StatusInternalServerError, "INTERNAL_ERROR")
 	var shipped int64
 	app.DB.Model(&models.Fulfillment{}).Where("order_id = ?", o.ID).Count(&shipped)
@@ -468,8 +468,8 @@ func TestAuditEntryCommitsWithTheFulfilment(t *testing.T) {
 	}
 
 	drop()
-	var f fulfilmentBody
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).Expect(t, http.StatusCreated).JSON(t, &f)
+	var f fulfillmentBody
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: body}).Expect(t, http.StatusCreated).JSON(t, &f)
 	var entries []models.AdminAuditLog
 	app.DB.Where("admin_id = ? AND action = ?", adm.ID, "fulfillment.create").Find(&entries)
 	if len(entries) != 1 || entries[0].EntityID == nil || *entries[0].EntityID != f.ID {

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// fulfilmentBody is a fulfilment as answered.
-type fulfilmentBody struct {
+// fulfillmentBody is a fulfilment as answered.
+type fulfillmentBody struct {
 	ID    string `json:"id"`
 	Items []struct {
 		OrderItemID string `json:"orderItemId"`
@@ -25,13 +25,13 @@ type fulfilmentBody struct {
 	DeliveredAt    *string `json:"deliveredAt"`
 }
 
-func fulfilmentsPath(o models.Order) string {
+func fulfillmentsPath(o models.Order) string {
 	return "/api/v1/admin/orders/" + o.ID.String() + "/fulfillments"
 }
 
 // ship posts a fulfilment of lines (nil: every unfulfilled unit) and
 // expects 201.
-func ship(t *testing.T, app *testkit.App, token string, o models.Order, lines map[uuid.UUID]int, extra map[string]any) fulfilmentBody {
+func ship(t *testing.T, app *testkit.App, token string, o models.Order, lines map[uuid.UUID]int, extra map[string]any) fulfillmentBody {
 	t.Helper()
 	body := map[string]any{"carrier": "Delhivery", "trackingNumber": "DL" + uuid.NewString()[:8],
 		"trackingUrl": "https://track.example.com/DL"}
@@ -45,15 +45,15 @@ func ship(t *testing.T, app *testkit.App, token string, o models.Order, lines ma
 		}
 		body["items"] = items
 	}
-	var f fulfilmentBody
-	app.Do(t, "POST", fulfilmentsPath(o), testkit.Req{Token: token, Body: body}).Expect(t, http.StatusCreated).JSON(t, &f)
+	var f fulfillmentBody
+	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: body}).Expect(t, http.StatusCreated).JSON(t, &f)
 	return f
 }
 
 // act posts deliver or cancel of fulfilment id and returns the response.
 func act(t *testing.T, app *testkit.App, token string, o models.Order, id, verb string) *testkit.Response {
 	t.Helper()
-	return app.Do(t, "POST", fulfilmentsPath(o)+"/"+id+"/"+verb, testkit.Req{Token: token})
+	return app.Do(t, "POST", fulfillmentsPath(o)+"/"+id+"/"+verb, testkit.Req{Token: token})
 }
 
 // stockIs fails t unless v's on-hand, committed and available units are as given.

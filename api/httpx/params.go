@@ -18,7 +18,7 @@ import (
 func PathUUID(c *fiber.Ctx, name, resource string) (uuid.UUID, error) {
 	id, err := uuid.Parse(c.Params(name))
 	if err != nil {
-		return uuid.Nil, apperr.NotFoundf(resource)
+		return uuid.Nil, apperr.Missing(resource)
 	}
 	return id, nil
 }

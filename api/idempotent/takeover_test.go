@@ -56,7 +56,7 @@ func shopOrder(t *testing.T, app *testkit.App) (models.Order, models.Variant) {
 // A partial fulfilment (items) whose process died after it committed is
 // not shipped again by the retry that takes its key over: the retry
 // answers with the fulfilment made, one unit leaves stock, one audit entry.
-func TestFulfilmentRetriedAfterACrashShipsOnce(t *testing.T) {
+func TestFulfillmentRetriedAfterACrashShipsOnce(t *testing.T) {
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	o, v := shopOrder(t, app)

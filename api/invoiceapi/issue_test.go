@@ -17,7 +17,7 @@ import (
 // on in the series, the invoices add up to the order's lines and
 // shipping, each is announced once, and the customer sees them (another
 // customer gets 404).
-func TestInvoicePerFulfilment(t *testing.T) {
+func TestInvoicePerFulfillment(t *testing.T) {
 	app := testkit.MustApp(t)
 	token := mustTaxIdentity(t, app)
 	cust, custToken := testkit.MustCustomer(t, app)

@@ -20,7 +20,7 @@ import (
 // invoice numbers; a fulfilment refused after its number was taken (its
 // stock counters are out of step) leaves no gap; numbers fit 16
 // characters.
-func TestConcurrentFulfilmentsNumberWithoutGaps(t *testing.T) {
+func TestConcurrentFulfillmentsNumberWithoutGaps(t *testing.T) {
 	app := testkit.MustApp(t)
 	token := mustTaxIdentity(t, app)
 	const n = 50
@@ -173,9 +173,9 @@ func TestFullSeriesIsRefused(t *testing.T) {
 	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/fulfillments", testkit.Req{Token: token,
 		Body: map[string]any{"carrier": "Delhivery", "trackingNumber": "DL-FULL", "notifyCustomer": false}}).
 		ExpectError(t, http.StatusConflict, "CONFLICT")
-	var fulfilments int64
-	app.DB.Table("fulfillments").Where("order_id = ?", o.ID).Count(&fulfilments)
-	if fulfilments != 1 {
-		t.Fatalf("%d fulfilments after the refused one", fulfilments)
+	var fulfillments int64
+	app.DB.Table("fulfillments").Where("order_id = ?", o.ID).Count(&fulfillments)
+	if fulfillments != 1 {
+		t.Fatalf("%d fulfilments after the refused one", fulfillments)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // A fulfilment without locationId takes the active location with the lowest
 // priority number holding all its units; a named one must hold them all;
 // none able: 409 naming the short units. The units leave that location.
-func TestFulfilmentFromALocation(t *testing.T) {
+func TestFulfillmentFromALocation(t *testing.T) {
 	e := newEnv(t)
 	def := e.defaultLocation(t)
 	near := e.location(t, "NEAR", "Karnataka", "", 1, nil)
@@ -29,7 +29,7 @@ func TestFulfilmentFromALocation(t *testing.T) {
 	}
 	// 2 units: near (priority 1) holds 1; the default (priority 0) holds 2.
 	a := order(2)
-	var f fulfilmentBody
+	var f fulfillmentBody
 	e.ship(t, a, "").Expect(t, http.StatusCreated).JSON(t, &f)
 	if f.LocationID != def.ID {
 		t.Fatalf("shipped from %s, want the default location %s", f.LocationID, def.ID)
@@ -65,7 +65,7 @@ func TestFulfilmentFromALocation(t *testing.T) {
 // Many fulfilments of different orders from one location that holds units
 // for only some of them: the location never goes below zero, exactly as
 // many ship as it can supply, the others get 409, counters exact.
-func TestConcurrentFulfilmentsFromOneLocation(t *testing.T) {
+func TestConcurrentFulfillmentsFromOneLocation(t *testing.T) {
 	e := newEnv(t)
 	def := e.defaultLocation(t)
 	wh := e.location(t, "WH", "Karnataka", "", 1, nil)
@@ -105,7 +105,7 @@ func TestConcurrentFulfilmentsFromOneLocation(t *testing.T) {
 
 // A transfer and a fulfilment race for the same units of one location: one
 // wins, the other is refused, and every counter is exact.
-func TestTransferAndFulfilmentRace(t *testing.T) {
+func TestTransferAndFulfillmentRace(t *testing.T) {
 	e := newEnv(t)
 	def := e.defaultLocation(t)
 	wh := e.location(t, "WH", "Karnataka", "", 1, nil)
@@ -141,7 +141,7 @@ func TestTransferAndFulfilmentRace(t *testing.T) {
 			// The units left for the default location; the order still needs 3
 			// and the default location has 3: it ships from there.
 			e.levelsAre(t, v, map[string]int{wh.ID: 0, def.ID: 3}, 3, 3)
-			var f fulfilmentBody
+			var f fulfillmentBody
 			e.ship(t, o, "").Expect(t, http.StatusCreated).JSON(t, &f)
 			if f.LocationID != def.ID {
 				t.Fatalf("shipped from %s", f.LocationID)

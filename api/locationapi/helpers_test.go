@@ -154,7 +154,7 @@ func (e *env) ship(t *testing.T, o models.Order, loc string) *testkit.Response {
 	return e.do(t, http.MethodPost, "/api/v1/admin/orders/"+o.ID.String()+"/fulfillments", body)
 }
 
-type fulfilmentBody struct {
+type fulfillmentBody struct {
 	ID         string `json:"id"`
 	LocationID string `json:"locationId"`
 }

@@ -32,7 +32,7 @@ func serveFile(dir *local.Store) fiber.Handler {
 		key := c.Params("*")
 		m := publicKey.FindStringSubmatch(key)
 		if m == nil {
-			return apperr.NotFoundf("file")
+			return apperr.Missing("file")
 		}
 		etag := `"` + m[1] + `"`
 		setFileHeaders(c, m[2], path.Base(key))
@@ -43,7 +43,7 @@ func serveFile(dir *local.Store) fiber.Handler {
 		f, info, err := dir.Open(key)
 		if errors.Is(err, storage.ErrNotFound) || errors.Is(err, storage.ErrInvalidKey) {
 			clearFileHeaders(c)
-			return apperr.NotFoundf("file")
+			return apperr.Missing("file")
 		}
 		if err != nil {
 			clearFileHeaders(c)

@@ -61,7 +61,7 @@ type jobView struct {
 func (h *handlers) job(c *fiber.Ctx) error {
 	id := c.Params("jobId")
 	if len(id) == 0 || len(id) > 128 {
-		return apperr.NotFoundf("job")
+		return apperr.Missing("job")
 	}
 	j, err := h.system.Job(c.UserContext(), id)
 	if err != nil {

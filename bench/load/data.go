@@ -111,7 +111,7 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 	}
 	// A production database has been vacuumed by autovacuum: without it the
 	// visibility map is empty and no count can use an index-only scan.
-	if err := settle(ctx, db, ""); err != nil {
+	if err := vacuumAndCheckpoint(ctx, db, ""); err != nil {
 		return nil, fmt.Errorf("seed bench: %w", err)
 	}
 	ds := &dataset{}
@@ -131,10 +131,10 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 	return ds, nil
 }
 
-// settle vacuums and analyzes table (every table when empty), then forces a
+// vacuumAndCheckpoint vacuums and analyzes table (every table when empty), then forces a
 // checkpoint, so the runs that follow neither pay for the seed's dirty pages
 // being flushed nor meet autovacuum catching up with it.
-func settle(ctx context.Context, db *gorm.DB, table string) error {
+func vacuumAndCheckpoint(ctx context.Context, db *gorm.DB, table string) error {
 	for _, stmt := range []string{strings.TrimSpace("VACUUM ANALYZE " + table), "CHECKPOINT"} {
 		if err := db.WithContext(ctx).Exec(stmt).Error; err != nil {
 			return fmt.Errorf("%s: %w", stmt, err)

@@ -104,7 +104,7 @@ func (b *bench) measureTaxDocuments(ctx context.Context) error {
 	if err := b.db.WithContext(ctx).Exec(seed, benchGSTIN, month).Error; err != nil {
 		return fmt.Errorf("seed invoices: %w", err)
 	}
-	if err := settle(ctx, b.db, ""); err != nil {
+	if err := vacuumAndCheckpoint(ctx, b.db, ""); err != nil {
 		return err
 	}
 	var f taxFigures

@@ -163,7 +163,7 @@ func (b *bench) seedAudit(ctx context.Context, rows int64) error {
 			return fmt.Errorf("seed audit: %w", err)
 		}
 	}
-	if err := settle(ctx, b.db, "admin_audit_logs"); err != nil {
+	if err := vacuumAndCheckpoint(ctx, b.db, "admin_audit_logs"); err != nil {
 		return fmt.Errorf("seed audit: %w", err)
 	}
 	b.db.Raw(`SELECT count(*) FROM admin_audit_logs`).Scan(&b.scale.auditRows)

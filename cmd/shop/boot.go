@@ -59,7 +59,9 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-func must(err error, what string) error {
+// annotate prefixes a failed step's error with what was being done; nil
+// stays nil.
+func annotate(err error, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

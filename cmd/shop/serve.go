@@ -22,7 +22,7 @@ func apiCmd() *cobra.Command {
 		Use:   "api",
 		Short: "Run the HTTP API (admin, storefront, gateway webhook)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProcesses("", false, true, false, false)
+			return runProcesses("", processes{API: true})
 		},
 	}
 }
@@ -32,7 +32,7 @@ func workerCmd() *cobra.Command {
 		Use:   "worker",
 		Short: "Run the task worker (webhooks, deliveries, bulk jobs, rollups)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProcesses("", false, false, true, false)
+			return runProcesses("", processes{Worker: true})
 		},
 	}
 }
@@ -42,7 +42,7 @@ func schedulerCmd() *cobra.Command {
 		Use:   "scheduler",
 		Short: "Run the cron scheduler that enqueues periodic tasks",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProcesses("", false, false, false, true)
+			return runProcesses("", processes{Scheduler: true})
 		},
 	}
 }
@@ -52,28 +52,48 @@ func devCmd() *cobra.Command {
 		Use:   "dev",
 		Short: "Local development: create and migrate the database, seed a demo shop, run api + worker + scheduler in one process",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProcesses(config.Development, true, true, true, true)
+			return runProcesses(config.Development, processes{Prepare: true, API: true, Worker: true, Scheduler: true})
 		},
 	}
 }
 
+// processes are what one `shop` process runs: `shop dev` all three, after
+// preparing the database (Prepare); `shop api`, `worker` and `scheduler`
+// one each.
+type processes struct {
+	Prepare, API, Worker, Scheduler bool
+}
+
+// name names the process for tracing: the one it runs, or dev.
+func (p processes) name() string {
+	switch {
+	case p.API && !p.Worker && !p.Scheduler:
+		return "api"
+	case p.Worker && !p.API && !p.Scheduler:
+		return "worker"
+	case p.Scheduler && !p.API && !p.Worker:
+		return "scheduler"
+	}
+	return "dev"
+}
+
 // runProcesses runs the chosen processes in this process until SIGINT or
-// SIGTERM, then shuts each down gracefully. With prepare, it first creates
+// SIGTERM, then shuts each down gracefully. With Prepare, it first creates
 // and migrates the database and seeds the demo shop.
-func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) error {
+func runProcesses(env string, run processes) error {
 	ctx, stop := signalContext()
 	defer stop()
-	if prepare {
+	if run.Prepare {
 		if err := prepareDatabase(ctx, env); err != nil {
 			return err
 		}
 	}
-	a, err := boot(ctx, env, processName(runAPI, runWorker, runScheduler))
+	a, err := boot(ctx, env, run.name())
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	if prepare {
+	if run.Prepare {
 		if err := printSeed(ctx, a); err != nil {
 			return err
 		}
@@ -82,10 +102,10 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 	if addr := a.Config.PprofAddr; addr != "" {
 		servePprof(ctx, addr, a.Log)
 	}
-	if addr := a.Config.MetricsAddr; addr != "" && !runAPI {
+	if addr := a.Config.MetricsAddr; addr != "" && !run.API {
 		serveMetrics(ctx, addr, a, a.Log)
 	}
-	if runAPI {
+	if run.API {
 		srv := api.New(a)
 		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", a.Config.Port))
 		if err != nil {
@@ -94,28 +114,15 @@ func runProcesses(env string, prepare, runAPI, runWorker, runScheduler bool) err
 		a.Log.Info("api listening", "addr", ln.Addr().String())
 		g.Go(func() error { return srv.Serve(ctx, ln) })
 	}
-	if runWorker {
+	if run.Worker {
 		w := worker.New(a)
 		g.Go(func() error { return w.Run(ctx) })
 	}
-	if runScheduler {
+	if run.Scheduler {
 		s := scheduler.New(a)
 		g.Go(func() error { return s.Run(ctx) })
 	}
 	return g.Wait()
-}
-
-// processName names the process for tracing: the one it runs, or dev.
-func processName(runAPI, runWorker, runScheduler bool) string {
-	switch {
-	case runAPI && !runWorker && !runScheduler:
-		return "api"
-	case runWorker && !runAPI && !runScheduler:
-		return "worker"
-	case runScheduler && !runAPI && !runWorker:
-		return "scheduler"
-	}
-	return "dev"
 }
 
 func prepareDatabase(ctx context.Context, env string) error {
@@ -130,13 +137,13 @@ func prepareDatabase(ctx context.Context, env string) error {
 	if created {
 		log.Info("created database")
 	}
-	return must(database.Migrate(ctx, database.WithStoreState(cfg.DatabaseURL, cfg.StoreState), "up", nil), "migrate")
+	return annotate(database.Migrate(ctx, database.WithStoreState(cfg.DatabaseURL, cfg.StoreState), "up", nil), "migrate")
 }
 
 func printSeed(ctx context.Context, a *app.App) error {
 	res, err := seed.Run(ctx, a.DB, seed.Options{ResetAdminPassword: a.Config.IsDev(), Images: a.Media})
 	if err != nil {
-		return must(err, "seed")
+		return annotate(err, "seed")
 	}
 	fmt.Println(res.Summary(a.Config.Port))
 	printAddresses(os.Stdout, a.Config.Port)

@@ -122,8 +122,9 @@ func Invalid(field, issue string) *Error {
 	}
 }
 
-// NotFoundf returns a NOT_FOUND error for the named resource.
-func NotFoundf(resource string) *Error {
+// Missing returns the NOT_FOUND error of the named resource ("order not
+// found").
+func Missing(resource string) *Error {
 	return New(NotFound, resource+" not found")
 }
 

@@ -78,7 +78,7 @@ type CollectionPage struct {
 func (s *Service) Collection(ctx context.Context, group *uuid.UUID, slug string, w paging.Window) (*CollectionPage, error) {
 	slug = strings.TrimSpace(slug)
 	if slug == "" || len(slug) > 200 {
-		return nil, apperr.NotFoundf("collection")
+		return nil, apperr.Missing("collection")
 	}
 	// Only collections that exist are cached, so the keys are bounded by
 	// the catalog.
@@ -89,7 +89,7 @@ func (s *Service) Collection(ctx context.Context, group *uuid.UUID, slug string,
 			return nil, 0, false, fmt.Errorf("browse.collection: %w", err)
 		}
 		if len(rows) == 0 {
-			return nil, 0, false, apperr.NotFoundf("collection")
+			return nil, 0, false, apperr.Missing("collection")
 		}
 		return rows[0], 1, true, nil
 	})

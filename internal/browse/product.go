@@ -15,7 +15,7 @@ import (
 func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string) (*Page, error) {
 	idOrSlug = strings.TrimSpace(idOrSlug)
 	if idOrSlug == "" || len(idOrSlug) > 200 {
-		return nil, apperr.NotFoundf("product")
+		return nil, apperr.Missing("product")
 	}
 	id, err := uuid.Parse(idOrSlug)
 	byID := err == nil
@@ -46,7 +46,7 @@ func (s *Service) Product(ctx context.Context, group *uuid.UUID, idOrSlug string
 		return nil, fmt.Errorf("browse.product: %w", err)
 	}
 	if len(rows) == 0 {
-		return nil, apperr.NotFoundf("product")
+		return nil, apperr.Missing("product")
 	}
 	ids, parts, err := s.assemble(ctx, group, rows, false)
 	if err != nil {

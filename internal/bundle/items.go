@@ -165,7 +165,7 @@ func (s *Service) DeleteItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		}
 		res := tx.Where("id = ? AND set_id = ?", itemID, setID).Delete(&models.BundleSetItem{})
 		if res.Error == nil && res.RowsAffected == 0 {
-			return apperr.NotFoundf(resItem)
+			return apperr.Missing(resItem)
 		}
 		return res.Error
 	})

@@ -79,7 +79,7 @@ func PriceSelection(ctx context.Context, db *gorm.DB, group *uuid.UUID, bundleID
 		return nil, 0, err
 	}
 	if !b.IsActive {
-		return nil, 0, apperr.NotFoundf(resBundle)
+		return nil, 0, apperr.Missing(resBundle)
 	}
 	items, err := checkSelection(b, selection)
 	if err != nil {

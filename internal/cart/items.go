@@ -71,7 +71,7 @@ func (s *Service) AddItem(ctx context.Context, owner Owner, variantID uuid.UUID,
 			return err
 		}
 		if !sc.Found || !sc.ProductActive {
-			return apperr.NotFoundf("variant")
+			return apperr.Missing("variant")
 		}
 		if sc.LineQuantity+quantity > MaxQuantity {
 			return apperr.Invalid("quantity", "would bring the line past 1000 units")
@@ -99,7 +99,7 @@ func lockItem(tx *gorm.DB, c *models.Cart, id uuid.UUID) (*models.CartItem, erro
 		return nil, wrap("item", err)
 	}
 	if it.ID == uuid.Nil {
-		return nil, apperr.NotFoundf("cart item")
+		return nil, apperr.Missing("cart item")
 	}
 	return &it, nil
 }

@@ -217,7 +217,7 @@ func (s *Service) DeleteCategory(ctx context.Context, id uuid.UUID) error {
 			return err
 		}
 		if !ok {
-			return apperr.NotFoundf(resCategory)
+			return apperr.Missing(resCategory)
 		}
 		var use struct{ Children, Products int64 }
 		if err := tx.Raw(`SELECT (SELECT count(*) FROM categories WHERE parent_id = @id) AS children,

@@ -74,7 +74,7 @@ func mustExist(tx *gorm.DB, table string, id uuid.UUID, resource string) error {
 		return err
 	}
 	if !ok {
-		return apperr.NotFoundf(resource)
+		return apperr.Missing(resource)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (s *Service) adjust(tx *gorm.DB, id uuid.UUID, op string, qty int, location
 	}
 	switch refused.Reason {
 	case stock.RefusedMissing:
-		return nil, apperr.NotFoundf("variant")
+		return nil, apperr.Missing("variant")
 	case stock.RefusedOverflow:
 		return nil, apperr.Invalid("inventory", "would make stock exceed the largest allowed figure")
 	case stock.RefusedLocation:

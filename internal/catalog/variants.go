@@ -121,7 +121,7 @@ func lockVariant(tx *gorm.DB, id uuid.UUID) (*models.Variant, error) {
 		return nil, err
 	}
 	if v.ID == uuid.Nil {
-		return nil, apperr.NotFoundf(resVariant)
+		return nil, apperr.Missing(resVariant)
 	}
 	return &v, nil
 }

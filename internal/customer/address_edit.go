@@ -28,7 +28,7 @@ type AddressPatch struct {
 
 // errAddressNotFound answers another customer's address exactly like an
 // unknown one.
-var errAddressNotFound = apperr.NotFoundf("address")
+var errAddressNotFound = apperr.Missing("address")
 
 // UpdateAddress applies p to customerID's address id and checks the result
 // as a new address is checked (a new country re-checks the postal code).

@@ -82,7 +82,7 @@ func Translate(err error, resource string) error {
 	}
 	switch {
 	case IsNotFound(err):
-		return apperr.NotFoundf(resource)
+		return apperr.Missing(resource)
 	case IsUnique(err):
 		return apperr.Wrap(apperr.Conflict, resource+" already exists", err)
 	case IsUnavailable(err):

@@ -227,7 +227,7 @@ func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
 		return translate(res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return apperr.NotFoundf(resDiscount)
+		return apperr.Missing(resDiscount)
 	}
 	return nil
 }

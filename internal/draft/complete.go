@@ -94,7 +94,7 @@ func (s *Service) CompleteLink(ctx context.Context, id uuid.UUID, by audit.Actor
 		tx := u.Tx()
 		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&d, "id = ?", id).Error
 		if database.IsNotFound(err) {
-			return apperr.NotFoundf("draft order")
+			return apperr.Missing("draft order")
 		}
 		if err != nil {
 			return fmt.Errorf("draft.complete: %w", err)

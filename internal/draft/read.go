@@ -20,7 +20,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*View, error) {
 		var d models.DraftOrder
 		err := tx.Take(&d, "id = ?", id).Error
 		if database.IsNotFound(err) {
-			return apperr.NotFoundf("draft order")
+			return apperr.Missing("draft order")
 		}
 		if err != nil {
 			return fmt.Errorf("draft.get: %w", err)

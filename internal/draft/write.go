@@ -191,7 +191,7 @@ func (s *Service) lockOpen(tx *gorm.DB, id uuid.UUID) (*models.DraftOrder, *mode
 	var d models.DraftOrder
 	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&d, "id = ?", id).Error
 	if database.IsNotFound(err) {
-		return nil, nil, apperr.NotFoundf("draft order")
+		return nil, nil, apperr.Missing("draft order")
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("draft.lock: %w", err)

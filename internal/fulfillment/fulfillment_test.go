@@ -289,7 +289,7 @@ func TestFulfillmentService(t *testing.T) {
 // statements besides begin and commit: the order's lock, the read of its
 // lines, and the one statement its unit sends at the commit. The audit
 // entry is written once, with the fulfilment as its entity.
-func TestFulfilmentIsThreeStatements(t *testing.T) {
+func TestFulfillmentIsThreeStatements(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	p := e.place(t, models.OrderConfirmed, 1, 1)

@@ -98,7 +98,7 @@ func translate(err error) error {
 func load(tx *gorm.DB, orderID, id uuid.UUID, f *models.Fulfillment) error {
 	err := tx.Preload("Items").Take(f, "id = ? AND order_id = ?", id, orderID).Error
 	if database.IsNotFound(err) {
-		return apperr.NotFoundf("fulfillment")
+		return apperr.Missing("fulfillment")
 	}
 	return err
 }

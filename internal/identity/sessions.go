@@ -50,7 +50,7 @@ func (s *Service) RevokeSession(ctx context.Context, adminID, sid uuid.UUID) err
 		return database.Translate(res.Error, "session")
 	}
 	if res.RowsAffected == 0 {
-		return apperr.NotFoundf("session")
+		return apperr.Missing("session")
 	}
 	s.stamps.Changed(ctx, adminID)
 	return nil

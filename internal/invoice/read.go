@@ -118,7 +118,7 @@ func (s *Service) one(q *gorm.DB) (*Document, error) {
 	var d models.TaxDocument
 	if err := q.Take(&d).Error; err != nil {
 		if database.IsNotFound(err) {
-			return nil, apperr.NotFoundf("invoice")
+			return nil, apperr.Missing("invoice")
 		}
 		return nil, database.Translate(err, "invoice")
 	}
@@ -140,7 +140,7 @@ func (s *Service) ForCustomer(ctx context.Context, customerID, orderID uuid.UUID
 		return nil, 0, database.Translate(err, "order")
 	}
 	if !mine {
-		return nil, 0, apperr.NotFoundf("order")
+		return nil, 0, apperr.Missing("order")
 	}
 	return s.page(db.Model(&models.TaxDocument{}).Where("order_id = ?", orderID), w)
 }

@@ -125,7 +125,7 @@ func get(tx *gorm.DB, id uuid.UUID, lock string) (*Location, error) {
 		return nil, fmt.Errorf("location.get: %w", err)
 	}
 	if len(rows) == 0 {
-		return nil, apperr.NotFoundf(resLocation)
+		return nil, apperr.Missing(resLocation)
 	}
 	l, err := rows[0].location()
 	return &l, err

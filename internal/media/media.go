@@ -82,8 +82,8 @@ func (s *Service) Limits() Limits { return s.limits }
 
 // Errors a client sees.
 var (
-	errProductNotFound = apperr.NotFoundf("product")
-	errImageNotFound   = apperr.NotFoundf("image")
+	errProductNotFound = apperr.Missing("product")
+	errImageNotFound   = apperr.Missing("image")
 	// ErrUnsupportedMedia is content that is not a JPEG, PNG, WebP or GIF
 	// image (415).
 	ErrUnsupportedMedia = &apperr.Error{Code: apperr.Validation, Status: 415,

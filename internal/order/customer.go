@@ -45,7 +45,7 @@ func (s *Service) CustomerOrder(ctx context.Context, customerID, id uuid.UUID) (
 		Preload("Items", func(tx *gormDB) *gormDB { return tx.Order("created_at, id") }).Take(&o).Error
 	if err != nil {
 		if database.IsNotFound(err) {
-			return nil, apperr.NotFoundf("order")
+			return nil, apperr.Missing("order")
 		}
 		return nil, database.Translate(err, "order")
 	}

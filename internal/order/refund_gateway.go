@@ -66,7 +66,7 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult, effect
 			return err
 		}
 		if rf == nil {
-			return apperr.NotFoundf("order") // deleted meanwhile, with its refunds
+			return apperr.Missing("order") // deleted meanwhile, with its refunds
 		}
 		if rf.Status != models.RefundPending {
 			// Settled by someone else between our commit and this lock.

@@ -176,7 +176,7 @@ func (s *Service) Download(ctx context.Context, admin, id uuid.UUID) ([]byte, er
 	}
 	switch {
 	case !row.Found:
-		return nil, apperr.NotFoundf("export")
+		return nil, apperr.Missing("export")
 	case row.CompletedAt == nil:
 		return nil, apperr.Conflictf("the export is still being written; follow its job until it completes")
 	}

@@ -57,7 +57,7 @@ func (s *Service) ForCustomer(ctx context.Context, customerID, orderID uuid.UUID
 		return nil, 0, fmt.Errorf("returns.for_customer: %w", err)
 	}
 	if n == 0 {
-		return nil, 0, apperr.NotFoundf("order")
+		return nil, 0, apperr.Missing("order")
 	}
 	return s.page(ctx, s.db.WithContext(ctx).Model(&models.Return{}).Where("order_id = ?", orderID), limit, offset)
 }

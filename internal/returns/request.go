@@ -55,7 +55,7 @@ func (s *Service) Request(ctx context.Context, in RequestInput) (*Return, error)
 			return err
 		}
 		if in.CustomerID != nil && o.CustomerID != *in.CustomerID {
-			return apperr.NotFoundf("order")
+			return apperr.Missing("order")
 		}
 		lines, err := loadLines(u.Tx(), &o)
 		if err != nil {

@@ -25,7 +25,7 @@ func (s *Service) made(ctx context.Context, orderID uuid.UUID) (r *Return, ok bo
 		return nil, true, err
 	}
 	if r.OrderID != orderID {
-		return nil, true, apperr.NotFoundf("return")
+		return nil, true, apperr.Missing("return")
 	}
 	return r, true, nil
 }

@@ -93,7 +93,7 @@ func lockReturn(tx *gorm.DB, id uuid.UUID, o *models.Order, r *models.Return) er
 		return err
 	}
 	if row.OrderID == uuid.Nil {
-		return apperr.NotFoundf("return")
+		return apperr.Missing("return")
 	}
 	if err := lockOrder(tx, row.OrderID, o); err != nil {
 		return err

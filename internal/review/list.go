@@ -123,7 +123,7 @@ func (s *Service) Moderate(ctx context.Context, id uuid.UUID, status string) (*A
 			return fmt.Errorf("review.moderate: %w", err)
 		}
 		if r.ID == uuid.Nil {
-			return apperr.NotFoundf("review")
+			return apperr.Missing("review")
 		}
 		if r.Status == status {
 			return nil
@@ -149,7 +149,7 @@ func (s *Service) Moderate(ctx context.Context, id uuid.UUID, status string) (*A
 		return nil, database.Translate(err, "review")
 	}
 	if len(rows) == 0 {
-		return nil, apperr.NotFoundf("review")
+		return nil, apperr.Missing("review")
 	}
 	return &AdminReview{Review: toReview(rows[0].Review, rows[0].AuthorName), CustomerEmail: rows[0].AuthorEmail}, nil
 }

@@ -74,7 +74,7 @@ func productID(tx *gorm.DB, idOrSlug string) (uuid.UUID, error) {
 		return uuid.Nil, fmt.Errorf("review.product: %w", err)
 	}
 	if row.ID == uuid.Nil {
-		return uuid.Nil, apperr.NotFoundf("product")
+		return uuid.Nil, apperr.Missing("product")
 	}
 	return row.ID, nil
 }

@@ -67,7 +67,7 @@ func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodI
 			return wrap("method_zone", err)
 		}
 		if found == 0 {
-			return apperr.NotFoundf(resZone)
+			return apperr.Missing(resZone)
 		}
 		return wrap("create_method", tx.Create(m).Error)
 	})
@@ -86,7 +86,7 @@ func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch)
 			return wrap("method", err)
 		}
 		if m.ID == uuid.Nil {
-			return apperr.NotFoundf(resMethod)
+			return apperr.Missing(resMethod)
 		}
 		applyMethodPatch(&m, p)
 		if err := checkMethod(&m); err != nil {

@@ -55,7 +55,7 @@ func (s *Service) deleteRow(ctx context.Context, model any, id uuid.UUID, resour
 		return database.Translate(res.Error, resource)
 	}
 	if res.RowsAffected == 0 {
-		return apperr.NotFoundf(resource)
+		return apperr.Missing(resource)
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*m
 			return zoneWriteError(res.Error)
 		}
 		if res.RowsAffected == 0 {
-			return apperr.NotFoundf(resZone)
+			return apperr.Missing(resZone)
 		}
 		if states == nil {
 			return nil

@@ -54,7 +54,7 @@ func (s *Levels) VariantStock(ctx context.Context, id uuid.UUID) ([]LocationLeve
 			 WHERE i.variant_id = v.id AND tr.status = 'in_transit') AS in_transit
 		FROM variants v WHERE v.id = ?`, id).Row().Scan(&t.Committed, &t.Reserved, &t.Available, &t.OnHand, &t.InTransit); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, apperr.NotFoundf("variant")
+			return nil, nil, apperr.Missing("variant")
 		}
 		return nil, nil, fmt.Errorf("stock.variant_stock: %w", err)
 	}

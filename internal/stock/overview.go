@@ -67,7 +67,7 @@ func (s *Levels) LocationOverview(ctx context.Context, locationID uuid.UUID) (*O
 		return nil, fmt.Errorf("stock.location_overview: %w", err)
 	}
 	if found == 0 {
-		return nil, apperr.NotFoundf("location")
+		return nil, apperr.Missing("location")
 	}
 	var row struct {
 		Total, InStock, OutOfStock, LowStock int64

@@ -248,7 +248,7 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 			return fmt.Errorf("stock.end_transfer: %w", err)
 		}
 		if t.ID == uuid.Nil {
-			return apperr.NotFoundf("transfer")
+			return apperr.Missing("transfer")
 		}
 		if t.Status != TransferInTransit {
 			return apperr.Conflictf("the transfer is %s, not in transit", t.Status).WithDetails(map[string]any{"status": t.Status})
@@ -295,7 +295,7 @@ func (s *Levels) Transfer(ctx context.Context, id uuid.UUID) (*Transfer, error) 
 		return nil, fmt.Errorf("stock.transfer: %w", err)
 	}
 	if t.ID == uuid.Nil {
-		return nil, apperr.NotFoundf("transfer")
+		return nil, apperr.Missing("transfer")
 	}
 	var err error
 	t.Items, err = transferItems(db, id)

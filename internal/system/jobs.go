@@ -50,7 +50,7 @@ func (s *Service) Job(ctx context.Context, id string) (*Job, error) {
 		}
 		return newJob(info), nil
 	}
-	return nil, apperr.NotFoundf("job")
+	return nil, apperr.Missing("job")
 }
 
 func newJob(info *asynq.TaskInfo) *Job {

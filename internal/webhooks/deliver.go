@@ -88,7 +88,7 @@ func (d *Deliverer) Deliver(ctx context.Context, deliveryID uuid.UUID, attempt i
 		return fmt.Errorf("webhooks.deliver: %w", err)
 	}
 	if !sub.IsActive {
-		return d.settle(ctx, del, attempt, models.DeliveryFailed, "subscription is disabled")
+		return d.endWithoutAttempt(ctx, del, attempt, models.DeliveryFailed, "subscription is disabled")
 	}
 	var ev models.Event
 	if err := d.db.WithContext(ctx).Take(&ev, "id = ?", del.EventID).Error; err != nil {
@@ -96,11 +96,11 @@ func (d *Deliverer) Deliver(ctx context.Context, deliveryID uuid.UUID, attempt i
 	}
 	payload, err := body(&ev)
 	if err != nil {
-		return d.settle(ctx, del, attempt, models.DeliveryFailed, "event data is not valid JSON")
+		return d.endWithoutAttempt(ctx, del, attempt, models.DeliveryFailed, "event data is not valid JSON")
 	}
 	key, err := SecretKey(sub.Secret)
 	if err != nil {
-		return d.settle(ctx, del, attempt, models.DeliveryFailed, "subscription secret is invalid")
+		return d.endWithoutAttempt(ctx, del, attempt, models.DeliveryFailed, "subscription secret is invalid")
 	}
 	res := d.send(ctx, sub.URL, key, del.ID.String(), payload)
 	if ctx.Err() != nil {
@@ -221,9 +221,9 @@ func logAttempt(tx *gorm.DB, del models.WebhookDelivery, attempt int, res attemp
 	return true, tx.Create(&row).Error
 }
 
-// settle ends a delivery without an HTTP attempt (subscription disabled,
+// endWithoutAttempt ends a delivery without an HTTP attempt (subscription disabled,
 // unusable secret or event), logging why as the attempt.
-func (d *Deliverer) settle(ctx context.Context, del models.WebhookDelivery, attempt int, status, reason string) error {
+func (d *Deliverer) endWithoutAttempt(ctx context.Context, del models.WebhookDelivery, attempt int, status, reason string) error {
 	err := d.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		_, err := logAttempt(tx, del, attempt, attemptResult{errText: reason}, status, time.Time{})
 		return err

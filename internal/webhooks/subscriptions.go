@@ -148,7 +148,7 @@ func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput
 		return nil, database.Translate(res.Error, "webhook")
 	}
 	if res.RowsAffected == 0 {
-		return nil, apperr.NotFoundf("webhook")
+		return nil, apperr.Missing("webhook")
 	}
 	return s.Get(ctx, id)
 }
@@ -161,7 +161,7 @@ func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
 		return database.Translate(res.Error, "webhook")
 	}
 	if res.RowsAffected == 0 {
-		return apperr.NotFoundf("webhook")
+		return apperr.Missing("webhook")
 	}
 	return nil
 }

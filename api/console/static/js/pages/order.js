@@ -30,7 +30,7 @@ export async function orderPage({ params, rerender }) {
   const cur = o.currency;
   const m = (v) => formatMoney(v, cur);
   const shipped = shippedByLine(o);
-  const fulfilments = Array.isArray(o.fulfillments);
+  const hasFulfillments = Array.isArray(o.fulfillments);
   // The variants lookup carries their products' thumbnails; only a line
   // whose variant is gone asks for its product's.
   const thumbs = thumbnails(new Map([...variants.values()].map((v) => [v.variant.productId, v.variant.productThumbnail || null])));
@@ -62,7 +62,7 @@ export async function orderPage({ params, rerender }) {
         h('span', {}, l.productId ? link('/products/' + l.productId, l.title) : l.title, h('br'),
           h('span', { class: 'muted' }, [options(variants.get(l.variantId)), l.sku].filter(Boolean).join(' · ')))) },
       { label: 'Qty', class: 'num', cell: (l) => String(l.quantity) },
-      fulfilments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
+      hasFulfillments ? { label: 'Shipped', class: 'num', cell: (l) => String(shipped.get(l.id) || 0) } : null,
       o.items.some((l) => l.cancelledQuantity > 0) ? { label: 'Cancelled', class: 'num', cell: (l) => String(l.cancelledQuantity || 0) } : null,
       { label: 'Unit price', class: 'num', cell: (l) => m(l.unitPrice) },
       { label: 'Discount', class: 'num', cell: (l) => m(l.discountAmount) },
@@ -81,7 +81,7 @@ export async function orderPage({ params, rerender }) {
         row('Paid', m(o.paidTotal)),
         row('Refunded', m(o.refundedTotal)))),
       section('Actions', actions(o, rerender))),
-    fulfilments ? fulfilmentSection(o, rerender, title) : null,
+    hasFulfillments ? fulfillmentSection(o, rerender, title) : null,
     orderReturns(o, returns, rerender, variants),
     orderDocuments(o),
     section('Payments', table([
@@ -309,7 +309,7 @@ function shipFrom() {
   return h('div', { class: 'field' }, h('label', { for: id }, 'Ship from'), select);
 }
 
-function fulfilmentSection(o, rerender, title) {
+function fulfillmentSection(o, rerender, title) {
   const shipped = shippedByLine(o);
   const canFulfil = allowed('POST', '/orders/{}/fulfillments') && ['confirmed', 'processing'].includes(o.status);
   const open = o.items.map((l) => ({ line: l, left: l.quantity - (l.cancelledQuantity || 0) - (shipped.get(l.id) || 0) })).filter((x) => x.left > 0);
