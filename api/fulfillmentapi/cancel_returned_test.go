@@ -46,7 +46,7 @@ func TestFulfillmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
 	rid := openReturn(t, app, token, o, line, 2)
 	refused := func(status string) {
 		t.Helper()
-		e := act(t, app, token, o, f.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
+		e := fulfillmentAction(t, app, token, o, f.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
 		if e.Error.Details["returnId"] != rid || !strings.Contains(e.Error.Message, rid) {
 			t.Fatalf("cancel with the units in a %s return: %+v, want the return %s named", status, e.Error, rid)
 		}
@@ -80,7 +80,7 @@ func TestFulfillmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
 		Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 4}}})
 	line := o.Items[0].ID
 	delivered := ship(t, app, token, o, map[uuid.UUID]int{line: 2}, nil)
-	act(t, app, token, o, delivered.ID, "deliver").Expect(t, 200)
+	fulfillmentAction(t, app, token, o, delivered.ID, "deliver").Expect(t, 200)
 	inTransit := ship(t, app, token, o, map[uuid.UUID]int{line: 2}, nil)
 	stockIs(t, app, v, 6, 0, 6)
 
@@ -88,13 +88,13 @@ func TestFulfillmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
 	rid := openReturn(t, app, token, o, line, 2)
 	// A third would have to come from the parcel in transit.
 	rid3 := openReturn(t, app, token, o, line, 1)
-	e := act(t, app, token, o, inTransit.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
+	e := fulfillmentAction(t, app, token, o, inTransit.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
 	if ids, _ := e.Error.Details["returnIds"].([]any); len(ids) != 2 {
 		t.Fatalf("details %v, want both live returns of the line named", e.Error.Details)
 	}
 	app.Do(t, "POST", returnPath(rid3, "reject"), testkit.Req{Token: token, Body: map[string]any{"reason": "never sent"}}).Expect(t, 200)
 	app.Do(t, "POST", returnPath(rid, "approve"), testkit.Req{Token: token}).Expect(t, 200)
-	act(t, app, token, o, inTransit.ID, "cancel").Expect(t, 200)
+	fulfillmentAction(t, app, token, o, inTransit.ID, "cancel").Expect(t, 200)
 	stockIs(t, app, v, 8, 2, 6)
 	orderIs(t, app, o, "processing", "partially_fulfilled")
 
@@ -138,7 +138,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 			met := testkit.HoldRow(t, app.DatabaseURL, "orders", o.ID, n, 20*time.Second)
 			testkit.Race(t, n, func(i int) {
 				if i%2 == 0 {
-					statuses[i] = act(t, app, cancelling, o, f.ID, "cancel").Status
+					statuses[i] = fulfillmentAction(t, app, cancelling, o, f.ID, "cancel").Status
 					return
 				}
 				res := app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/returns", testkit.Req{Token: returning,
@@ -169,7 +169,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 			}
 			app.Do(t, "POST", returnPath(rid, "approve"), testkit.Req{Token: returning}).Expect(t, 200)
 			receive(t, o, rid).Expect(t, 200)
-			act(t, app, cancelling, o, f.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
+			fulfillmentAction(t, app, cancelling, o, f.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
 			stockIs(t, app, v, 12, 0, 12)
 		})
 	}
@@ -182,7 +182,7 @@ func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
 		met := testkit.HoldRow(t, app.DatabaseURL, "orders", o.ID, n, 20*time.Second)
 		testkit.Race(t, n, func(i int) {
 			if i%2 == 0 {
-				statuses[i] = act(t, app, cancelling, o, f.ID, "cancel").Status
+				statuses[i] = fulfillmentAction(t, app, cancelling, o, f.ID, "cancel").Status
 			} else {
 				statuses[i] = receive(t, o, rid).Status
 			}

@@ -215,29 +215,29 @@ func TestCancelAndDeliver(t *testing.T) {
 	stockIs(t, app, v, 7, 0, 7)
 
 	var c fulfillmentBody
-	act(t, app, token, o, f1.ID, "cancel").Expect(t, 200).JSON(t, &c)
+	fulfillmentAction(t, app, token, o, f1.ID, "cancel").Expect(t, 200).JSON(t, &c)
 	if c.Status != "cancelled" {
 		t.Fatalf("cancelled fulfilment %+v", c)
 	}
 	stockIs(t, app, v, 8, 1, 7)
 	orderIs(t, app, o, "processing", "partially_fulfilled")
-	act(t, app, token, o, f1.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
-	act(t, app, token, o, f1.ID, "deliver").ExpectError(t, http.StatusConflict, "CONFLICT")
+	fulfillmentAction(t, app, token, o, f1.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
+	fulfillmentAction(t, app, token, o, f1.ID, "deliver").ExpectError(t, http.StatusConflict, "CONFLICT")
 	stockIs(t, app, v, 8, 1, 7)
 
 	var d fulfillmentBody
-	act(t, app, token, o, f2.ID, "deliver").Expect(t, 200).JSON(t, &d)
+	fulfillmentAction(t, app, token, o, f2.ID, "deliver").Expect(t, 200).JSON(t, &d)
 	if d.Status != "delivered" || d.DeliveredAt == nil {
 		t.Fatalf("delivered fulfilment %+v", d)
 	}
 	orderIs(t, app, o, "processing", "partially_fulfilled") // one unit has not shipped
-	act(t, app, token, o, f2.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
-	act(t, app, token, o, f2.ID, "deliver").ExpectError(t, http.StatusConflict, "CONFLICT")
+	fulfillmentAction(t, app, token, o, f2.ID, "cancel").ExpectError(t, http.StatusConflict, "CONFLICT")
+	fulfillmentAction(t, app, token, o, f2.ID, "deliver").ExpectError(t, http.StatusConflict, "CONFLICT")
 
 	f3 := ship(t, app, token, o, nil, nil)
 	orderIs(t, app, o, "shipped", "fulfilled")
 	stockIs(t, app, v, 7, 0, 7)
-	act(t, app, token, o, f3.ID, "deliver").Expect(t, 200)
+	fulfillmentAction(t, app, token, o, f3.ID, "deliver").Expect(t, 200)
 	orderIs(t, app, o, "delivered", "fulfilled")
 	app.Do(t, "POST", fulfillmentsPath(o), testkit.Req{Token: token, Body: map[string]any{"carrier": "X", "trackingNumber": "1"}}).
 		ExpectError(t, http.StatusConflict, "CONFLICT")

@@ -50,8 +50,8 @@ func ship(t *testing.T, app *testkit.App, token string, o models.Order, lines ma
 	return f
 }
 
-// act posts deliver or cancel of fulfilment id and returns the response.
-func act(t *testing.T, app *testkit.App, token string, o models.Order, id, verb string) *testkit.Response {
+// fulfillmentAction posts deliver or cancel of fulfilment id and returns the response.
+func fulfillmentAction(t *testing.T, app *testkit.App, token string, o models.Order, id, verb string) *testkit.Response {
 	t.Helper()
 	return app.Do(t, "POST", fulfillmentsPath(o)+"/"+id+"/"+verb, testkit.Req{Token: token})
 }

@@ -25,7 +25,7 @@ func TestReconcileKnowsFulfilledUnits(t *testing.T) {
 	line := o.Items[0].ID
 	ship(t, app, token, o, map[uuid.UUID]int{line: 1}, nil)
 	f2 := ship(t, app, token, o, map[uuid.UUID]int{line: 2}, nil)
-	act(t, app, token, o, f2.ID, "cancel").Expect(t, 200)
+	fulfillmentAction(t, app, token, o, f2.ID, "cancel").Expect(t, 200)
 	stockIs(t, app, v, 9, 3, 6) // 1 shipped, 3 still committed
 
 	drift := func() []reconcile.Drift {
