@@ -1,6 +1,7 @@
 package analyticsapi
 
 import (
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gofiber/fiber/v2"
 )
@@ -28,7 +29,8 @@ type productsResponse struct {
 	Currency        string           `json:"currency"`
 }
 
-// products answers GET /admin/analytics/products.
+// products answers GET /admin/analytics/products[?locationId=]: the
+// inventory alerts are over every location, or of the one named.
 func (h *handlers) products(c *fiber.Ctx) error {
 	r, err := dateRange(c)
 	if err != nil {
@@ -38,7 +40,11 @@ func (h *handlers) products(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rep, err := h.stats.Products(c.UserContext(), r, top)
+	at, err := httpx.QueryUUID(c, "locationId")
+	if err != nil {
+		return err
+	}
+	rep, err := h.stats.Products(c.UserContext(), r, top, at)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,12 @@ package locationapi_test
 
 import (
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
 )
 
 // The upgrade's default location is in the store's state and holds every
@@ -148,4 +151,60 @@ func TestInventoryOverviewOfALocation(t *testing.T) {
 		t.Fatalf("overview with b's units needed by an order: %+v", o)
 	}
 	e.bad(t, http.MethodGet, "/api/v1/admin/inventory/overview?locationId=nope", nil).ExpectField(t, "locationId")
+}
+
+// The products report's inventory alerts of one location list the variants
+// whose units there, less what only it can give to orders, are at or below
+// their threshold: a variant low at one location is no alert at the other.
+func TestInventoryAlertsOfALocation(t *testing.T) {
+	e := newEnv(t)
+	def := e.defaultLocation(t)
+	shop := e.location(t, "SHOP", "Karnataka", "", 10, nil)
+	p := fixtures.MustProduct(t, e.app.DB, "Bowl", 10000)
+	a := fixtures.MustVariant(t, e.app.DB, p.ID, 0)
+	b := fixtures.MustVariant(t, e.app.DB, p.ID, 0)
+	for _, s := range []struct {
+		v   models.Variant
+		n   int
+		loc string
+	}{{a, 20, def.ID}, {a, 3, shop.ID}, {b, 5, def.ID}, {b, 15, shop.ID}} {
+		e.adjust(t, s.v.ID, "set", s.n, s.loc).Expect(t, http.StatusOK)
+	}
+	// 19 of a's 23 units go to an order: the shop's 3 leave 16 the default
+	// location alone can cover, so 4 are available there.
+	cust := fixtures.MustCustomer(t, e.app.DB, "Ravi")
+	fixtures.MustOrder(t, e.app.DB, fixtures.OrderSpec{Customer: cust, Lines: []fixtures.Line{{Product: p, Variant: a, Qty: 19}}})
+
+	type alert struct {
+		VariantID    string `json:"variantId"`
+		SKU          string `json:"sku"`
+		CurrentStock int    `json:"currentStock"`
+		Threshold    int    `json:"threshold"`
+	}
+	alertsOf := func(t *testing.T, query string) []alert {
+		t.Helper()
+		var rep struct {
+			InventoryAlerts []alert `json:"inventoryAlerts"`
+		}
+		e.do(t, http.MethodGet, "/api/v1/admin/analytics/products"+query, nil).Expect(t, http.StatusOK).JSON(t, &rep)
+		return rep.InventoryAlerts
+	}
+	for _, tc := range []struct {
+		name, query string
+		want        []alert
+	}{
+		{"default location", "?locationId=" + def.ID,
+			[]alert{{a.ID.String(), a.SKU, 4, 10}, {b.ID.String(), b.SKU, 5, 10}}},
+		{"shop", "?locationId=" + shop.ID, []alert{{a.ID.String(), a.SKU, 3, 10}}},
+		{"every location", "", []alert{{a.ID.String(), a.SKU, 4, 10}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := alertsOf(t, tc.query); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("alerts %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	e.do(t, http.MethodGet, "/api/v1/admin/analytics/products?locationId="+uuid.NewString(), nil).
+		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	e.bad(t, http.MethodGet, "/api/v1/admin/analytics/products?locationId=nope", nil).ExpectField(t, "locationId")
 }

@@ -15,8 +15,17 @@
 package analytics
 
 import (
+	"context"
+
+	"github.com/gocommerce/shop/internal/stock"
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
+
+// LocationStock reads the low-stock variants of one location (stock.Levels).
+type LocationStock interface {
+	LowStockAt(ctx context.Context, locationID uuid.UUID, limit int) ([]stock.LocationAlert, error)
+}
 
 // Service computes and reads the rollups.
 type Service struct {
@@ -25,11 +34,13 @@ type Service struct {
 	lowStockThreshold int
 	currency          string
 	products          *reportMemo[*ProductsReport]
+	locations         LocationStock
 }
 
-// New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD and
-// currency STORE_CURRENCY.
-func New(db *gorm.DB, lowStockThreshold int, currency string) *Service {
+// New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD,
+// currency STORE_CURRENCY and locations answers a products report of one
+// location (nil: none is asked for).
+func New(db *gorm.DB, lowStockThreshold int, currency string, locations LocationStock) *Service {
 	return &Service{db: db, lowStockThreshold: lowStockThreshold, currency: currency,
-		products: newReportMemo[*ProductsReport](ProductsMemoTTL)}
+		products: newReportMemo[*ProductsReport](ProductsMemoTTL), locations: locations}
 }

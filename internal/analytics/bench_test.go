@@ -20,7 +20,7 @@ func BenchmarkReports(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		db, _ := testkit.MustDB(b)
 		from := seedOrders(b, db, n)
-		svc := analytics.New(db, 10, "INR")
+		svc := analytics.New(db, 10, "INR", nil)
 		r := analytics.Range{From: from, To: from.AddDate(0, 0, 29)}
 		start := time.Now()
 		if err := svc.Rollup(context.Background(), r); err != nil {
@@ -36,7 +36,7 @@ func BenchmarkReports(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("products/%dk", n/1000), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := svc.Products(context.Background(), r, 10); err != nil {
+				if _, err := svc.Products(context.Background(), r, 10, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

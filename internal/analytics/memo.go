@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// ProductsMemoTTL is how long a products report is reused for the same range
-// and size. Ranking every product of a range reads one rollup row per product
-// and day (tens of milliseconds over 10k products and 90 days), and every
-// dashboard load asks for it; the figures are already up to a minute behind
+// ProductsMemoTTL is how long a products report is reused for the same
+// range, size and location. Ranking every product of a range reads one
+// rollup row per product and day (tens of milliseconds over 10k products and
+// 90 days), and every dashboard load asks for it; the figures are already up to a minute behind
 // the orders (docs/DECISIONS.md, "Admin console").
 const ProductsMemoTTL = 5 * time.Second
 

@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -165,16 +166,20 @@ const (
 )
 
 // Products reads the best-selling products of r (by revenue, at most top)
-// from the rollups, and the current low-stock variants. The same report is
-// reused for ProductsMemoTTL; the caller must not change it.
-func (s *Service) Products(ctx context.Context, r Range, top int) (*ProductsReport, error) {
+// from the rollups, and the current low-stock variants: over every location,
+// or at location *at when at is not nil. The same report is reused for
+// ProductsMemoTTL; the caller must not change it. Errors: NOT_FOUND (at).
+func (s *Service) Products(ctx context.Context, r Range, top int, at *uuid.UUID) (*ProductsReport, error) {
 	key := date(r.From) + ".." + date(r.To) + "/" + strconv.Itoa(top)
+	if at != nil {
+		key += "@" + at.String()
+	}
 	return s.products.get(ctx, key, func(ctx context.Context) (*ProductsReport, error) {
-		return s.productsReport(ctx, r, top)
+		return s.productsReport(ctx, r, top, at)
 	})
 }
 
-func (s *Service) productsReport(ctx context.Context, r Range, top int) (*ProductsReport, error) {
+func (s *Service) productsReport(ctx context.Context, r Range, top int, at *uuid.UUID) (*ProductsReport, error) {
 	db := s.db.WithContext(ctx)
 	rep := &ProductsReport{Range: r, Currency: s.currency}
 	// The title is the latest day's in the range (products get renamed),
@@ -196,12 +201,31 @@ func (s *Service) productsReport(ctx context.Context, r Range, top int) (*Produc
 		ORDER BY top.revenue DESC, top.units_sold DESC, top.product_id`, from, to, top, from, to).Scan(&rep.TopProducts).Error; err != nil {
 		return nil, fmt.Errorf("analytics.products: %w", err)
 	}
-	alerts, err := s.LowStock(ctx, MaxInventoryAlerts)
+	alerts, err := s.inventoryAlerts(ctx, at)
 	if err != nil {
 		return nil, err
 	}
 	rep.InventoryAlerts = alerts
 	return rep, nil
+}
+
+// inventoryAlerts is LowStock, or the low-stock variants of location *at.
+func (s *Service) inventoryAlerts(ctx context.Context, at *uuid.UUID) ([]InventoryAlert, error) {
+	if at == nil {
+		return s.LowStock(ctx, MaxInventoryAlerts)
+	}
+	if s.locations == nil {
+		return nil, errors.New("analytics.inventory_alerts: no location stock")
+	}
+	low, err := s.locations.LowStockAt(ctx, *at, MaxInventoryAlerts)
+	if err != nil {
+		return nil, err
+	}
+	alerts := make([]InventoryAlert, len(low))
+	for i, a := range low {
+		alerts[i] = InventoryAlert{VariantID: a.VariantID, SKU: a.SKU, CurrentStock: a.Available, Threshold: a.Threshold}
+	}
+	return alerts, nil
 }
 
 // LowStock returns up to limit variants whose available stock (on hand less

@@ -18,7 +18,7 @@ func TestRollupAllWithoutOrders(t *testing.T) {
 		VALUES ('2026-01-05', 3, 3, 30000, 0, now())`).Error; err != nil {
 		t.Fatal(err)
 	}
-	days, err := analytics.New(db, 5, "INR").RollupAll(ctx, time.Now())
+	days, err := analytics.New(db, 5, "INR", nil).RollupAll(ctx, time.Now())
 	if err != nil || days != 0 {
 		t.Fatalf("RollupAll = %d, %v; want 0, nil", days, err)
 	}

@@ -420,7 +420,7 @@ func (a *App) build() error {
 	a.DraftMailer = draft.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
-	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency)
+	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency, a.Inventory)
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)

@@ -42,6 +42,20 @@ type VariantTotal struct {
 const committedSQL = `CASE WHEN c.is_active AND c.fulfils_online
 	THEN GREATEST(0, LEAST(l.on_hand, v.committed + v.reserved - (v.inventory - l.on_hand))) ELSE 0 END`
 
+// locationLevelsSQL is every variant's level at one location, the query
+// both a location's overview and its low-stock list read (as CTE lv): id,
+// sku, on_hand, committed (committedSQL), available (on_hand − committed),
+// threshold (its own, else the default) and price. Arguments: the default
+// threshold, then the location's id.
+const locationLevelsSQL = `SELECT v.id, v.sku, COALESCE(l.on_hand, 0) AS on_hand,
+		COALESCE(` + committedSQL + `, 0) AS committed,
+		COALESCE(l.on_hand, 0) - COALESCE(` + committedSQL + `, 0) AS available,
+		COALESCE(v.low_stock_threshold, ?) AS threshold, COALESCE(v.price, p.price) AS price
+	FROM variants v JOIN products p ON p.id = v.product_id
+	CROSS JOIN locations c
+	LEFT JOIN stock_levels l ON l.variant_id = v.id AND l.location_id = c.id
+	WHERE c.id = ?`
+
 // VariantStock returns variant id's level at every location, in
 // fulfilment order, and its totals. Errors: NOT_FOUND.
 func (s *Levels) VariantStock(ctx context.Context, id uuid.UUID) ([]LocationLevel, *VariantTotal, error) {

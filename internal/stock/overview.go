@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/google/uuid"
 )
@@ -62,32 +61,20 @@ func (s *Levels) Overview(ctx context.Context) (*Overview, error) {
 // holds no location, so ReservedByCart is 0). Errors: NOT_FOUND (location).
 func (s *Levels) LocationOverview(ctx context.Context, locationID uuid.UUID) (*Overview, error) {
 	db := s.db.WithContext(ctx)
-	var found int64
-	if err := db.Raw(`SELECT count(*) FROM locations WHERE id = ?`, locationID).Scan(&found).Error; err != nil {
-		return nil, fmt.Errorf("stock.location_overview: %w", err)
-	}
-	if found == 0 {
-		return nil, apperr.Missing("location")
+	if err := locationExists(db, locationID, "stock.location_overview"); err != nil {
+		return nil, err
 	}
 	var row struct {
 		Total, InStock, OutOfStock, LowStock int64
 		Value                                int64
 		Committed                            int64
 	}
-	err := db.Raw(`
-		WITH lv AS (
-			SELECT v.id, l.on_hand, COALESCE(v.low_stock_threshold, ?) AS threshold,
-			       COALESCE(v.price, p.price) AS price, `+committedSQL+` AS committed
-			FROM variants v JOIN products p ON p.id = v.product_id
-			CROSS JOIN locations c
-			LEFT JOIN stock_levels l ON l.variant_id = v.id AND l.location_id = c.id
-			WHERE c.id = ?)
+	err := db.Raw(`WITH lv AS (`+locationLevelsSQL+`)
 		SELECT count(*) AS total,
-		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) > 0) AS in_stock,
-		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) <= 0) AS out_of_stock,
-		       count(*) FILTER (WHERE COALESCE(on_hand, 0) - COALESCE(committed, 0) > 0
-		                          AND COALESCE(on_hand, 0) - COALESCE(committed, 0) <= threshold) AS low_stock,
-		       COALESCE(sum(COALESCE(on_hand, 0)::numeric * price), 0)::bigint AS value,
+		       count(*) FILTER (WHERE available > 0) AS in_stock,
+		       count(*) FILTER (WHERE available <= 0) AS out_of_stock,
+		       count(*) FILTER (WHERE available > 0 AND available <= threshold) AS low_stock,
+		       COALESCE(sum(on_hand::numeric * price), 0)::bigint AS value,
 		       COALESCE(sum(committed), 0) AS committed
 		FROM lv`, s.lowStockThreshold, locationID).Scan(&row).Error
 	if err != nil {
