@@ -69,7 +69,7 @@ func TestPartialFulfillmentsThenTheRest(t *testing.T) {
 	stockIs(t, app, a, 7, 0, 7)
 
 	var detail struct {
-		FulfillmentStatus string           `json:"fulfillmentStatus"`
+		FulfillmentStatus string            `json:"fulfillmentStatus"`
 		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 		History           []struct {
 			ToStatus string `json:"toStatus"`
@@ -85,7 +85,7 @@ func TestPartialFulfillmentsThenTheRest(t *testing.T) {
 		t.Fatalf("history %+v", detail.History)
 	}
 	var mine struct {
-		FulfillmentStatus string           `json:"fulfillmentStatus"`
+		FulfillmentStatus string            `json:"fulfillmentStatus"`
 		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 	}
 	app.Do(t, "GET", "/orders/"+o.ID.String(), testkit.Req{Token: custToken}).Expect(t, 200).JSON(t, &mine)
@@ -342,8 +342,8 @@ func TestStatusPatchGoesThroughFulfillments(t *testing.T) {
 	stockIs(t, app, v, 9, 2, 7)
 
 	var detail struct {
-		Status            string           `json:"status"`
-		FulfillmentStatus string           `json:"fulfillmentStatus"`
+		Status            string            `json:"status"`
+		FulfillmentStatus string            `json:"fulfillmentStatus"`
 		Fulfillments      []fulfillmentBody `json:"fulfillments"`
 	}
 	app.Do(t, "PATCH", status, testkit.Req{Token: token, Body: map[string]any{"status": "shipped", "note": "all packed"}}).
