@@ -30,16 +30,6 @@ func sharedWindow(w paging.Window) bool {
 	return w.Limit == sharedLimit && w.Offset%sharedLimit == 0 && w.Offset < sharedPages*sharedLimit
 }
 
-// pageTotal is the number of rows matching a query of which the window w
-// read n: a short page that is not past the end tells it by itself; only
-// a full page, or an empty one past the end, costs count.
-func pageTotal(w paging.Window, n int, count func() (int64, error)) (int64, error) {
-	if n == w.Limit || (n == 0 && w.Offset > 0) {
-		return count()
-	}
-	return int64(w.Offset + n), nil
-}
-
 // Collections returns a page of collections, newest first, rendered as a
 // JSON array, with their number in Total.
 func (s *Service) Collections(ctx context.Context, w paging.Window) (*Page, error) {
@@ -52,7 +42,7 @@ func (s *Service) Collections(ctx context.Context, w paging.Window) (*Page, erro
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("browse.collections: %w", err)
 		}
-		total, err := pageTotal(w, len(rows), func() (int64, error) {
+		total, err := paging.Total(len(rows), w, func() (int64, error) {
 			var n int64
 			err := db.Raw(`SELECT count(*) FROM collections`).Scan(&n).Error
 			return n, err
@@ -133,7 +123,7 @@ func (s *Service) collectionProducts(ctx context.Context, group *uuid.UUID, coll
 	if err != nil {
 		return nil, err
 	}
-	total, err := pageTotal(w, len(rows), func() (int64, error) {
+	total, err := paging.Total(len(rows), w, func() (int64, error) {
 		var n int64
 		err := db.Raw("SELECT count(*)"+from+where, map[string]any{"collection": collection}).Scan(&n).Error
 		return n, err

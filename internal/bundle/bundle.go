@@ -176,15 +176,11 @@ func (s *Service) List(ctx context.Context, f Filter) ([]models.Bundle, int64, e
 		return q
 	}
 	var rows []models.Bundle
-	err := where().
-		Preload("Sets", func(q *gorm.DB) *gorm.DB { return q.Order("sort_order, created_at, id") }).
-		Preload("Sets.Items", func(q *gorm.DB) *gorm.DB { return q.Order("sort_order, created_at, id") }).
-		Order("created_at DESC, id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error
+	total, err := paging.Newest(where, f.Window, &rows, func(q *gorm.DB) *gorm.DB {
+		return q.Preload("Sets", func(q *gorm.DB) *gorm.DB { return q.Order("sort_order, created_at, id") }).
+			Preload("Sets.Items", func(q *gorm.DB) *gorm.DB { return q.Order("sort_order, created_at, id") })
+	})
 	if err != nil {
-		return nil, 0, database.Translate(err, resBundle)
-	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
 		return nil, 0, database.Translate(err, resBundle)
 	}
 	return rows, total, nil

@@ -109,13 +109,7 @@ func (s *Service) ListCategories(ctx context.Context, f CategoryFilter) ([]model
 		return q
 	}
 	var rows []models.Category
-	if err := where().Order("created_at DESC, id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
-		return nil, 0, translate(err, resCategory)
-	}
-	total, err := pageTotal(len(rows), f.Limit, f.Offset, func() (int64, error) {
-		var n int64
-		return n, where().Count(&n).Error
-	})
+	total, err := paging.Newest(where, f.Window, &rows)
 	return rows, total, translate(err, resCategory)
 }
 

@@ -60,7 +60,7 @@ func (s *Service) CollectionProducts(ctx context.Context, collectionID uuid.UUID
 	if err := in().Order("cp.created_at DESC, products.id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, 0, translate(err, resProduct)
 	}
-	total, err := pageTotal(len(rows), limit, offset, func() (int64, error) {
+	total, err := paging.Total(len(rows), paging.Window{Limit: limit, Offset: offset}, func() (int64, error) {
 		var n int64
 		return n, in().Count(&n).Error
 	})

@@ -80,7 +80,7 @@ func (s *Service) ListCollections(ctx context.Context, w paging.Window) ([]model
 	if err := db.Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, 0, translate(err, resCollection)
 	}
-	total, err := pageTotal(len(rows), limit, offset, func() (int64, error) {
+	total, err := paging.Total(len(rows), paging.Window{Limit: limit, Offset: offset}, func() (int64, error) {
 		var n int64
 		return n, db.Model(&models.Collection{}).Count(&n).Error
 	})

@@ -72,7 +72,7 @@ func (s *Service) ListCustomerGroups(ctx context.Context, w paging.Window) ([]mo
 	if err := db.Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, 0, translate(err, resCustomerGroup)
 	}
-	total, err := pageTotal(len(rows), limit, offset, func() (int64, error) {
+	total, err := paging.Total(len(rows), paging.Window{Limit: limit, Offset: offset}, func() (int64, error) {
 		var n int64
 		return n, db.Model(&models.CustomerGroup{}).Count(&n).Error
 	})

@@ -187,14 +187,8 @@ func (s *Service) ListPriceLists(ctx context.Context, f PriceListFilter) ([]mode
 		return q
 	}
 	var rows []models.PriceList
-	err := where().Preload("Rules", func(q *gorm.DB) *gorm.DB { return q.Order("id") }).
-		Order("created_at DESC, id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error
-	if err != nil {
-		return nil, 0, translate(err, resPriceList)
-	}
-	total, err := pageTotal(len(rows), f.Limit, f.Offset, func() (int64, error) {
-		var n int64
-		return n, where().Count(&n).Error
+	total, err := paging.Newest(where, f.Window, &rows, func(q *gorm.DB) *gorm.DB {
+		return q.Preload("Rules", func(q *gorm.DB) *gorm.DB { return q.Order("id") })
 	})
 	return rows, total, translate(err, resPriceList)
 }

@@ -109,7 +109,7 @@ func (s *Service) ListProducts(ctx context.Context, f ProductFilter) ([]ListedPr
 		if rows, err = withStock(db, products); err != nil {
 			return err
 		}
-		total, err = pageTotal(len(rows), f.Limit, f.Offset, func() (int64, error) {
+		total, err = paging.Total(len(rows), paging.Window{Limit: f.Limit, Offset: f.Offset}, func() (int64, error) {
 			var n int64
 			return n, f.where(db).Count(&n).Error
 		})
@@ -167,17 +167,4 @@ func withStock(db *gorm.DB, products []models.Product) ([]ListedProduct, error) 
 		}
 	}
 	return out, nil
-}
-
-// pageTotal returns the number of matching rows. A page that is neither
-// empty nor full is the last page, which gives the total without counting;
-// otherwise count runs.
-func pageTotal(got, limit, offset int, count func() (int64, error)) (int64, error) {
-	if got > 0 && got < limit {
-		return int64(offset + got), nil
-	}
-	if got == 0 && offset == 0 {
-		return 0, nil
-	}
-	return count()
 }

@@ -91,7 +91,7 @@ func (s *Service) SearchVariants(ctx context.Context, f VariantFilter) ([]Varian
 			return err
 		}
 		var err error
-		total, err = pageTotal(len(rows), f.Limit, f.Offset, func() (int64, error) {
+		total, err = paging.Total(len(rows), paging.Window{Limit: f.Limit, Offset: f.Offset}, func() (int64, error) {
 			var n int64
 			return n, tx.Raw(`SELECT count(*) FROM variants v WHERE `+where, args...).Scan(&n).Error
 		})

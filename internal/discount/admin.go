@@ -256,11 +256,8 @@ func (a *Admin) List(ctx context.Context, f ListFilter) ([]Detail, int64, error)
 		return q
 	}
 	var rows []models.Discount
-	if err := where().Order("created_at DESC, id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
-		return nil, 0, translate(err)
-	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
+	total, err := paging.Newest(where, f.Window, &rows)
+	if err != nil {
 		return nil, 0, translate(err)
 	}
 	details, err := withTargets(a.db.WithContext(ctx), rows)
