@@ -57,17 +57,7 @@ func (a Amount) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
 // UnmarshalJSON parses a JSON number in major units with at most 2 decimals.
 // null leaves the amount unchanged, as encoding/json does for other types,
 // so that validation (not parsing) reports a missing required amount.
-func (a *Amount) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	v, err := parseHundredths(string(b))
-	if err != nil {
-		return err
-	}
-	*a = Amount(v)
-	return nil
-}
+func (a *Amount) UnmarshalJSON(b []byte) error { return unmarshalHundredths(b, a) }
 
 // Value stores the amount as a bigint.
 func (a Amount) Value() (driver.Value, error) { return int64(a), nil }
@@ -164,7 +154,11 @@ func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalJSON parses a JSON number of percent with at most 2 decimals;
 // null leaves the rate unchanged.
-func (r *Rate) UnmarshalJSON(b []byte) error {
+func (r *Rate) UnmarshalJSON(b []byte) error { return unmarshalHundredths(b, r) }
+
+// unmarshalHundredths parses the JSON number b, with at most 2 decimals,
+// into dst in hundredths; null leaves dst unchanged.
+func unmarshalHundredths[T ~int64](b []byte, dst *T) error {
 	if string(b) == "null" {
 		return nil
 	}
@@ -172,7 +166,7 @@ func (r *Rate) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*r = Rate(v)
+	*dst = T(v)
 	return nil
 }
 
