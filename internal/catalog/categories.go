@@ -50,7 +50,7 @@ func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models
 			if err := lockCategoryTree(tx); err != nil {
 				return err
 			}
-			if err := checkParentRef(tx, in.ParentID); err != nil {
+			if err := checkCategoryRef(tx, "parentId", in.ParentID); err != nil {
 				return err
 			}
 			slug, gen, err := slugFor(tx, "categories", in.Slug, in.Name)
@@ -67,20 +67,6 @@ func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models
 		return nil, translate(err, resCategory)
 	}
 	return &c, nil
-}
-
-func checkParentRef(tx *gorm.DB, id *uuid.UUID) error {
-	if id == nil {
-		return nil
-	}
-	ok, err := exists(tx, "categories", *id)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return unknownRef("parentId")
-	}
-	return nil
 }
 
 // GetCategory returns a category. Errors: NOT_FOUND.
@@ -152,7 +138,7 @@ func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryP
 		}
 		if in.ParentID.Present() {
 			parent := in.ParentID.Ptr()
-			if err := checkParentRef(tx, parent); err != nil {
+			if err := checkCategoryRef(tx, "parentId", parent); err != nil {
 				return err
 			}
 			if err := checkNoCycle(tx, id, parent); err != nil {

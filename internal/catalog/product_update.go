@@ -99,7 +99,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPat
 			p.Status, set["status"] = v, v
 		}
 		if in.CategoryID.Present() {
-			if err := checkCategoryRef(tx, in.CategoryID.Ptr()); err != nil {
+			if err := checkCategoryRef(tx, "categoryId", in.CategoryID.Ptr()); err != nil {
 				return err
 			}
 			p.CategoryID, set["category_id"] = in.CategoryID.Ptr(), in.CategoryID.Ptr()

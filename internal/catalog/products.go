@@ -65,7 +65,7 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 	err := withSlugRetry(resProduct, func() (bool, error) {
 		generated := false
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			if err := checkCategoryRef(tx, in.CategoryID); err != nil {
+			if err := checkCategoryRef(tx, "categoryId", in.CategoryID); err != nil {
 				return err
 			}
 			slug, gen, err := slugFor(tx, "products", in.Slug, in.Title)
@@ -98,8 +98,9 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 	return &p, nil
 }
 
-// checkCategoryRef accepts no category or an existing one.
-func checkCategoryRef(tx *gorm.DB, id *uuid.UUID) error {
+// checkCategoryRef accepts no category or an existing one; field names
+// the input (a product's categoryId, a category's parentId).
+func checkCategoryRef(tx *gorm.DB, field string, id *uuid.UUID) error {
 	if id == nil {
 		return nil
 	}
@@ -108,7 +109,7 @@ func checkCategoryRef(tx *gorm.DB, id *uuid.UUID) error {
 		return err
 	}
 	if !ok {
-		return unknownRef("categoryId")
+		return unknownRef(field)
 	}
 	return nil
 }
