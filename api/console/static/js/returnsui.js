@@ -12,6 +12,7 @@ import { badge, button, confirm, facts, link, section, table, errorNotice } from
 import { formatMoney } from './money.js';
 import { fmtTime, fmtDay, label } from './format.js';
 import { session } from './session.js';
+import { locationSelect } from './locationselect.js';
 
 const REASONS = ['damaged', 'wrong_item', 'not_as_described', 'no_longer_needed', 'other'];
 
@@ -75,14 +76,30 @@ export function returnCard(ret, order, onChange, { heading = true, variants } = 
     }, { kind: 'danger' }));
   }
   if (ret.status === 'received' && allowed('POST', '/returns/{}/refund')) {
-    // A refund the gateway refused is tried again with a new key; a click
-    // whose answer was lost, with the same one.
-    actions.push(button(`Refund ${formatMoney(ret.refundAmount, cur)}`, async () => {
-      if (await confirm(`Refund ${formatMoney(ret.refundAmount, cur)} to the customer through the payment provider?`,
-        `Refund ${formatMoney(ret.refundAmount, cur)}`, 'Don\'t refund')) {
-        act(() => post('refund'), 'Return refunded.');
-      }
-    }, { kind: 'primary' }));
+    if (order && order.paymentMethod && order.paymentMethod !== 'online') {
+      // Money not taken through the gateway (cash on delivery, offline) goes
+      // back by hand, with the transfer's reference (docs/DECISIONS.md "Cash
+      // on delivery and offline payments").
+      forms.push(h('details', { open: true }, h('summary', {}, `Refund ${formatMoney(ret.refundAmount, cur)} by hand`), form({
+        label: 'Refund return by hand',
+        fields: [{ name: 'reference', label: 'Reference of the money paid back (e.g. the UTR)', required: true, maxlength: 100 }],
+        confirm: (v) => ({ message: `Record a refund of ${formatMoney(ret.refundAmount, cur)}, paid back by hand (reference ${v.reference})?`,
+          yes: `Refund ${formatMoney(ret.refundAmount, cur)}`, no: 'Don\'t refund' }),
+        submit: 'Record refund',
+        onSubmit: (v, { key }) => api('POST', `/returns/${ret.id}/refund`, { method: 'manual', reference: v.reference },
+          { headers: { 'Idempotency-Key': key } }),
+        done: () => { session.flash = 'Return refunded.'; onChange(); },
+      })));
+    } else {
+      // A refund the gateway refused is tried again with a new key; a click
+      // whose answer was lost, with the same one.
+      actions.push(button(`Refund ${formatMoney(ret.refundAmount, cur)}`, async () => {
+        if (await confirm(`Refund ${formatMoney(ret.refundAmount, cur)} to the customer through the payment provider?`,
+          `Refund ${formatMoney(ret.refundAmount, cur)}`, 'Don\'t refund')) {
+          act(() => post('refund'), 'Return refunded.');
+        }
+      }, { kind: 'primary' }));
+    }
   }
   return h('article', { class: 'return', dataset: { returnId: ret.id, status: ret.status } },
     heading ? h('h3', {}, link('/returns/' + ret.id, returnName(ret)), ' ', badge(ret.status)) : null,
@@ -111,18 +128,21 @@ function receiveForm(ret, order, onChange, lineTitle) {
     const restock = h('input', { type: 'checkbox', checked: true, name: `restock-${it.orderItemId}`, 'aria-label': `Restock ${lineTitle(order, it.orderItemId)}` });
     return { it, qty, restock, row: h('tr', {}, h('td', {}, lineTitle(order, it.orderItemId)), h('td', {}, qty), h('td', {}, restock)) };
   });
-  return form({
+  const receive = form({
     label: 'Receive return',
     fields: [{ name: 'refundShipping', label: 'Also refund the shipping charge', type: 'checkbox', value: ret.refundShipping }],
-    extra: h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', {}, 'Received'), h('th', {}, 'Restock'))),
-      h('tbody', {}, rows.map((r) => r.row))),
+    extra: [allowed('GET', '/locations') ? locationSelect('Restock into', 'Where the order shipped from') : null,
+      h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', {}, 'Received'), h('th', {}, 'Restock'))),
+        h('tbody', {}, rows.map((r) => r.row)))],
     submit: 'Mark received',
     onSubmit: (v, { key }) => api('POST', `/returns/${ret.id}/receive`, {
       ...v,
+      locationId: receive.querySelector('select[name=locationId]')?.value || undefined,
       items: rows.map((r) => ({ orderItemId: r.it.orderItemId, quantity: Number(r.qty.value), restock: r.restock.checked })),
     }, { headers: { 'Idempotency-Key': key } }),
     done: () => { session.flash = 'Return received.'; onChange(); },
   });
+  return receive;
 }
 
 /**

@@ -5,8 +5,8 @@
 // order (with its tax documents), its returns and the names of its
 // variants (with their products' thumbnails).
 
-import { h, uid } from '../dom.js';
-import { api, keyedSender, referenceList } from '../api.js';
+import { h } from '../dom.js';
+import { api, keyedSender } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
 import { pageHead, section, table, link, badge, facts, button, confirm, errorNotice } from '../ui.js';
@@ -18,6 +18,7 @@ import { orderHistory, shipmentName } from '../orderhistory.js';
 import { names } from '../sources.js';
 import { thumbnails } from '../media.js';
 import { linesEditor } from '../lines.js';
+import { locationSelect } from '../locationselect.js';
 import { orderDocuments } from '../taxdocsui.js';
 
 export async function orderPage({ params, rerender }) {
@@ -281,34 +282,6 @@ function editOrder(o, rerender) {
   return h('details', { class: 'edit-order' }, h('summary', {}, 'Edit order…'), el, preview);
 }
 
-// shipFrom is the fulfil form's choice of location: Automatic (the API picks
-// the active location with the lowest priority number able to ship every
-// unit) or one of the active locations. Their list is asked for when the
-// select is first used, not with the page: most fulfilments ship
-// automatically, and the page stays within its request budget.
-function shipFrom() {
-  const id = uid('ship-from');
-  const select = h('select', { id, name: 'locationId' }, h('option', { value: '' }, 'Automatic (highest priority able to ship)'));
-  let loading = null;
-  const load = () => {
-    loading = loading || referenceList('/locations').then((ls) => {
-      select.append(...ls.filter((l) => l.isActive).sort((a, b) => a.priority - b.priority)
-        .map((l) => h('option', { value: l.id }, `${l.name} (${l.code})${l.fulfilsOnline ? '' : ', not online'}`)));
-      select.dataset.loaded = 'true';
-    }).catch(() => { loading = null; });
-    return loading;
-  };
-  select.addEventListener('focus', load);
-  select.addEventListener('pointerdown', (e) => {
-    if (select.dataset.loaded) return;
-    // Open the list once it holds the locations.
-    e.preventDefault();
-    select.focus();
-    load().then(() => { try { select.showPicker(); } catch { /* not supported: the next click opens it */ } });
-  });
-  return h('div', { class: 'field' }, h('label', { for: id }, 'Ship from'), select);
-}
-
 function fulfillmentSection(o, rerender, title) {
   const shipped = shippedByLine(o);
   const canFulfil = allowed('POST', '/orders/{}/fulfillments') && ['confirmed', 'processing'].includes(o.status);
@@ -328,7 +301,7 @@ function fulfillmentSection(o, rerender, title) {
         { name: 'trackingUrl', label: 'Tracking link', type: 'url', maxlength: 500 },
         { name: 'notifyCustomer', label: 'Email the customer the tracking link', type: 'checkbox' },
       ],
-      extra: [allowed('GET', '/locations') ? shipFrom() : null, h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', { class: 'num' }, 'Unshipped'), h('th', {}, 'Ship now'))),
+      extra: [allowed('GET', '/locations') ? locationSelect('Ship from', 'Automatic (highest priority able to ship)') : null, h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', { class: 'num' }, 'Unshipped'), h('th', {}, 'Ship now'))),
         h('tbody', {}, rows.map((r) => r.row)))],
       submit: 'Create fulfilment',
       onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/fulfillments`, {
