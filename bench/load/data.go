@@ -50,7 +50,7 @@ func freshDatabase(ctx context.Context, serverURL, dbName string) (string, error
 
 // seedBench loads the catalog (products × 3 variants with ample stock),
 // customers, orders spread over 90 days, and guest carts for checkout.
-func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*dataset, error) {
+func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locations int) (*dataset, error) {
 	if _, err := seed.Run(ctx, db, seed.Options{Products: products, VariantsPerProduct: 3}); err != nil {
 		return nil, err
 	}
@@ -104,6 +104,7 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts int) (*
 		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-checkout-%')
 		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 1 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
 	}
+	steps = append(steps, spreadOver(locations)...)
 	for _, s := range steps {
 		if err := db.WithContext(ctx).Exec(s).Error; err != nil {
 			return nil, fmt.Errorf("seed bench: %w\n%s", err, firstLine(s))
@@ -149,4 +150,24 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// spreadOver is the statements that spread every variant's units evenly
+// over n selling locations (the default and n-1 more in its state, each a
+// lower priority), for the stock-locations run of the benchmark; none for n
+// below 2.
+func spreadOver(n int) []string {
+	if n < 2 {
+		return nil
+	}
+	each := 1000000 / n
+	return []string{
+		fmt.Sprintf(`INSERT INTO locations (name, code, address, priority)
+		 SELECT 'Bench warehouse ' || g, 'BENCH-' || g, d.address, d.priority + g
+		 FROM generate_series(2, %d) g, (SELECT address, priority FROM locations WHERE is_default) d`, n),
+		fmt.Sprintf(`UPDATE stock_levels SET on_hand = %d`, each),
+		fmt.Sprintf(`INSERT INTO stock_levels (variant_id, location_id, on_hand)
+		 SELECT v.id, l.id, %d FROM variants v CROSS JOIN locations l WHERE NOT l.is_default`, each),
+		fmt.Sprintf(`UPDATE variants SET inventory = %d`, each*n),
+	}
 }

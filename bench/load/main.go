@@ -24,14 +24,17 @@ type options struct {
 	products int
 	orders   int
 	carts    int
-	duration time.Duration
-	warmup   time.Duration
-	conns    []int
-	out      string
-	dbServer string
-	only     string
-	dbName   string
-	keepData bool
+	// locations is how many selling locations hold the stock (1: the
+	// default one alone).
+	locations int
+	duration  time.Duration
+	warmup    time.Duration
+	conns     []int
+	out       string
+	dbServer  string
+	only      string
+	dbName    string
+	keepData  bool
 	// scale runs the scaling measurements (runScale) instead of the
 	// endpoint scenarios, into the measured section of scaleOut.
 	scale     bool
@@ -46,6 +49,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "bin/shop", "the shop binary")
 	flag.IntVar(&o.products, "products", 10000, "catalog size (3 variants each)")
 	flag.IntVar(&o.orders, "orders", 100000, "orders seeded for the admin scenarios")
+	flag.IntVar(&o.locations, "locations", 1, "selling locations the stock is spread over evenly (docs/BENCHMARKS.md)")
 	flag.IntVar(&o.carts, "carts", 80000, "pre-filled guest carts for the checkout scenarios (with and without a shipping method)")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "measurement per scenario and concurrency")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "warm-up before each scenario")
@@ -111,7 +115,7 @@ func run(o options) error {
 	}
 	defer database.Close(db)
 	seedStart := time.Now()
-	data, err := seedBench(ctx, db, o.products, o.orders, o.carts)
+	data, err := seedBench(ctx, db, o.products, o.orders, o.carts, o.locations)
 	if err != nil {
 		return err
 	}
