@@ -12,18 +12,40 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 )
 
+// checkoutMode is how the checkout scenarios pay and ship.
+type checkoutMode int
+
+const (
+	plainCheckout checkoutMode = iota
+	shippedCheckout
+	codCheckout
+)
+
 // checkout drives POST /orders over the pre-filled guest carts for
 // -duration, each cart checked out once (a second checkout of a cart is
 // answered 201 with the session it already has, which would count work
-// not done). Each accepted answer must have created one checkout session,
-// or the run fails. With shipping set, the run checks out with the demo
-// shop's Standard method, active for the run only (docs/DECISIONS.md "Shipping": an
-// active method makes it required); else as a store without methods, with
-// the client's shippingCost.
-func (b *bench) checkout(carts []string, shipping bool) func(name string, conns int) (Result, error) {
+// not done). Each accepted answer must have created one checkout session
+// (one COD order for cash on delivery), or the run fails. With
+// shippedCheckout, the run checks out with the demo shop's Standard method,
+// active for the run only (docs/DECISIONS.md "Shipping": an active method
+// makes it required); else as a store without methods, with the client's
+// shippingCost. codCheckout places cash on delivery orders, with COD on for
+// the run, each buyer a phone of their own (the open-COD cap counts by
+// phone).
+func (b *bench) checkout(carts []string, mode checkoutMode) func(name string, conns int) (Result, error) {
 	return func(name string, conns int) (Result, error) {
 		extra := map[string]any{"shippingCost": 0}
-		if shipping {
+		counted := `SELECT count(*) FROM checkout_sessions`
+		if mode == codCheckout {
+			if err := b.db.Exec(`INSERT INTO payment_settings (id, cod_enabled, cod_max_open_per_customer) VALUES (1, true, 1000000)
+				ON CONFLICT (id) DO UPDATE SET cod_enabled = true, cod_max_open_per_customer = 1000000`).Error; err != nil {
+				return Result{}, err
+			}
+			defer b.db.Exec(`UPDATE payment_settings SET cod_enabled = false`)
+			extra["paymentMethod"] = "cod"
+			counted = `SELECT count(*) FROM orders WHERE payment_method = 'cod'`
+		}
+		if mode == shippedCheckout {
 			method, err := b.activateShipping(true)
 			if err != nil {
 				return Result{}, err
@@ -34,14 +56,14 @@ func (b *bench) checkout(carts []string, shipping bool) func(name string, conns 
 		// The sessions the measured checkouts create: counted from the end
 		// of the warm-up, whose checkouts create theirs too.
 		var before, after int64
-		var counted error
+		var countErr error
 		measuring := func() {
-			counted = b.db.Raw(`SELECT count(*) FROM checkout_sessions`).Scan(&before).Error
+			countErr = b.db.Raw(counted).Scan(&before).Error
 			b.startCPU()
 		}
 		r, err := onceRun{name: name, conns: conns, items: len(carts), until: b.o.duration, warmup: b.o.warmup, measuring: measuring,
 			request: func(i int) *http.Request {
-				doc := map[string]any{"email": carts[i] + "@example.com", "name": "Bench Guest", "phone": "9876543210",
+				doc := map[string]any{"email": carts[i] + "@example.com", "name": "Bench Guest", "phone": fmt.Sprintf("98%08d", i),
 					"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
 						"pincode": "560001", "district": "Bengaluru Urban", "country": "IN"}}
 				for k, v := range extra {
@@ -58,22 +80,29 @@ func (b *bench) checkout(carts []string, shipping bool) func(name string, conns 
 					PaymentIntent struct {
 						PaymentIntentID string `json:"paymentIntentId"`
 					} `json:"paymentIntent"`
+					PaymentMethod string `json:"paymentMethod"`
 				}
-				return status == http.StatusCreated && json.Unmarshal(body, &a) == nil && a.PaymentIntent.PaymentIntentID != ""
+				if status != http.StatusCreated || json.Unmarshal(body, &a) != nil {
+					return false
+				}
+				if mode == codCheckout {
+					return a.PaymentMethod == "cod"
+				}
+				return a.PaymentIntent.PaymentIntentID != ""
 			},
 		}.run()
 		r.Provider = paymentProvider
 		if err == nil {
-			err = counted
+			err = countErr
 		}
 		if err != nil {
 			return r, err
 		}
-		if err := b.db.Raw(`SELECT count(*) FROM checkout_sessions`).Scan(&after).Error; err != nil {
+		if err := b.db.Raw(counted).Scan(&after).Error; err != nil {
 			return r, err
 		}
 		if accepted := int64(r.Requests - r.Non2xx); after-before != accepted {
-			return r, fmt.Errorf("%s: %d checkouts accepted but %d checkout sessions created", name, accepted, after-before)
+			return r, fmt.Errorf("%s: %d checkouts accepted but %d created (%s)", name, accepted, after-before, counted)
 		}
 		return r, nil
 	}

@@ -66,7 +66,7 @@ func (b *bench) runScale(ctx context.Context) error {
 	log.Printf("bench: scale: %d checkouts to pay", 2*perRun)
 	d := b.o.duration
 	b.o.duration = 0 // every cart, however long it takes
-	_, err = b.checkout(carts[:2*perRun], false)("POST /orders (guest checkout)", 16)
+	_, err = b.checkout(carts[:2*perRun], plainCheckout)("POST /orders (guest checkout)", 16)
 	b.o.duration = d
 	if err != nil {
 		return err

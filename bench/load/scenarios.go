@@ -41,12 +41,13 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		return err
 	}
 	adminOrders = append(adminOrders, console...)
-	// Each concurrency level gets its share of the carts, half for the
-	// checkout without a shipping method and half for the one with.
+	// Each concurrency level gets its share of the carts, a third each for
+	// the checkout without a shipping method, the one with, and cash on
+	// delivery.
 	share := len(b.data.CheckoutSessions) / len(b.o.conns)
 	for i, c := range b.o.conns {
 		carts := b.data.CheckoutSessions[i*share : (i+1)*share]
-		plain, shipped := carts[:share/2], carts[share/2:]
+		plain, shipped, cod := carts[:share/3], carts[share/3:2*share/3], carts[2*share/3:]
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		// Half the level's open orders ship without invoicing, half with.
@@ -56,8 +57,9 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
 			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
-			{name: "POST /orders (guest checkout)", once: b.checkout(plain, false)},
-			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, true)},
+			{name: "POST /orders (guest checkout)", once: b.checkout(plain, plainCheckout)},
+			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, shippedCheckout)},
+			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
 			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
