@@ -432,3 +432,23 @@ func TestOrderEditRefundAfterAGatewayTimeoutIsMadeOnce(t *testing.T) {
 	}
 	stockIs(t, app, e.a, 10, 1)
 }
+
+// A line whose every unit an edit takes away is removed from the order
+// (its stock released, its value refunded); naming it again is refused,
+// and its variant comes back as a new line.
+func TestOrderEditRemovesALine(t *testing.T) {
+	e := newEditEnv(t)
+	_, e.token = testkit.MustAdmin(t, e.app, string(rbac.Admin)) // removing the line refunds it
+	e.edit(t, map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 1}}}).Expect(t, http.StatusOK)
+	var res editBody
+	e.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 0}}}).Expect(t, http.StatusOK).JSON(t, &res)
+	if len(res.Order.Items) != 1 || res.Order.Items[0].VariantID != e.b.ID.String() || res.Order.Total != 50000 ||
+		res.RefundAmount != 150000 || res.Refund == nil || len(res.Lines) != 1 || res.Lines[0].QuantityAfter != 0 {
+		t.Fatalf("after removing the line %+v", res)
+	}
+	stockIs(t, e.app, e.a, 10, 0)
+	e.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}).ExpectField(t, "items[0].orderItemId")
+	e.edit(t, map[string]any{"add": []any{map[string]any{"variantId": e.a.ID, "quantity": 1}}}).Expect(t, http.StatusOK)
+	stockIs(t, e.app, e.a, 10, 1)
+	noDrift(t, e.app, e.a, e.b)
+}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -228,6 +229,9 @@ func merged(p *plan) []models.OrderItem {
 	}
 	var out []models.OrderItem
 	for _, it := range p.order.Items {
+		if slices.Contains(p.removed, it.ID) {
+			continue
+		}
 		if c, ok := byID[it.ID]; ok {
 			it = c
 		}
@@ -255,6 +259,9 @@ func checkRefund(o *models.Order, p *plan, m refund.Manual) error {
 
 // stage stages plan p of the locked order o as edit editID.
 func (s *Service) stage(u *uow.Unit, o *models.Order, p *plan, editID uuid.UUID, r Request) error {
+	for _, id := range p.removed {
+		u.Update("order_items", id, `DELETE FROM order_items WHERE id = ?`, id)
+	}
 	for _, it := range p.changed {
 		u.Update("order_items", it.ID, `UPDATE order_items SET quantity = ?, discount_amount = ?, line_total = ?, tax_amount = ? WHERE id = ?`,
 			it.Quantity, it.DiscountAmount, it.LineTotal, it.TaxAmount, it.ID)

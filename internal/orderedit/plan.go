@@ -30,6 +30,9 @@ type plan struct {
 	order   models.Order // with the new totals and payment fields
 	changed []models.OrderItem
 	added   []models.OrderItem
+	// removed are the lines whose every unit the edit takes away: no unit
+	// of them shipped or was cancelled, so nothing refers to them.
+	removed []uuid.UUID
 	lines   []Line
 	// commit are the units to take from available, release those to give
 	// back.
@@ -104,7 +107,16 @@ func (s *Service) work(ctx context.Context, tx *gorm.DB, o *models.Order, r Requ
 		}
 		toShip += c.Quantity - live
 		item := resize(l.OrderItem, c.Quantity+l.CancelledQuantity)
-		p.changed = append(p.changed, item)
+		if item.Quantity == 0 {
+			// Nothing of it shipped or was cancelled: the line goes, unless a
+			// cancelled shipment still names it.
+			if err := checkUnreferenced(tx, l.ID, field); err != nil {
+				return nil, err
+			}
+			p.removed = append(p.removed, l.ID)
+		} else {
+			p.changed = append(p.changed, item)
+		}
 		p.account(l.OrderItem, item)
 		if l.VariantID != nil {
 			if d := c.Quantity - live; d > 0 {
@@ -140,6 +152,19 @@ func (s *Service) work(ctx context.Context, tx *gorm.DB, o *models.Order, r Requ
 	p.difference = n.Total - o.Total
 	p.settle(o)
 	return p, nil
+}
+
+// checkUnreferenced refuses to remove line id when a (cancelled)
+// fulfilment still names it: its record would go with the line.
+func checkUnreferenced(tx *gorm.DB, id uuid.UUID, field string) error {
+	var n int64
+	if err := tx.Raw(`SELECT count(*) FROM fulfillment_items WHERE order_item_id = ?`, id).Scan(&n).Error; err != nil {
+		return fmt.Errorf("orderedit.lines: %w", err)
+	}
+	if n > 0 {
+		return apperr.Invalid(field+".quantity", "the line was in a cancelled shipment and cannot be removed: keep at least one unit, or cancel its unshipped units")
+	}
+	return nil
 }
 
 // resize is line l sold as sold units at its own unit price and per-unit
