@@ -16,24 +16,26 @@ import (
 
 // orderBody is a customer's order as answered (docs/openapi.yaml, StoreOrder).
 type orderBody struct {
-	ID                uuid.UUID       `json:"id"`
-	OrderNumber       string          `json:"orderNumber"`
-	Status            string          `json:"status"`
-	PaymentStatus     string          `json:"paymentStatus"`
-	PaymentMethod     string          `json:"paymentMethod"`
-	CODFee            money.Amount    `json:"codFee"`
-	FulfillmentStatus string          `json:"fulfillmentStatus"`
-	Items             []order.Line    `json:"items"`
-	Subtotal          money.Amount    `json:"subtotal"`
-	DiscountTotal     money.Amount    `json:"discountTotal"`
-	TaxTotal          money.Amount    `json:"taxTotal"`
-	ShippingCost      money.Amount    `json:"shippingCost"`
-	ShippingMethod    *shipping.Ref   `json:"shippingMethod"`
-	Total             money.Amount    `json:"total"`
-	Currency          string          `json:"currency"`
-	DiscountCode      *string         `json:"discountCode"`
-	ShippingAddress   json.RawMessage `json:"shippingAddress"`
-	CreatedAt         time.Time       `json:"createdAt"`
+	ID                uuid.UUID     `json:"id"`
+	OrderNumber       string        `json:"orderNumber"`
+	Status            string        `json:"status"`
+	PaymentStatus     string        `json:"paymentStatus"`
+	PaymentMethod     string        `json:"paymentMethod"`
+	CODFee            money.Amount  `json:"codFee"`
+	FulfillmentStatus string        `json:"fulfillmentStatus"`
+	Items             []order.Line  `json:"items"`
+	Subtotal          money.Amount  `json:"subtotal"`
+	DiscountTotal     money.Amount  `json:"discountTotal"`
+	TaxTotal          money.Amount  `json:"taxTotal"`
+	ShippingCost      money.Amount  `json:"shippingCost"`
+	ShippingMethod    *shipping.Ref `json:"shippingMethod"`
+	Total             money.Amount  `json:"total"`
+	// BalanceDue is what an edit that raised the total left to pay.
+	BalanceDue      money.Amount    `json:"balanceDue"`
+	Currency        string          `json:"currency"`
+	DiscountCode    *string         `json:"discountCode"`
+	ShippingAddress json.RawMessage `json:"shippingAddress"`
+	CreatedAt       time.Time       `json:"createdAt"`
 
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
@@ -44,7 +46,7 @@ func toOrder(o *models.Order) orderBody {
 	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, FulfillmentStatus: o.FulfillmentStatus,
 		Items: order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
-		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode,
+		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, BalanceDue: o.BalanceDue, Currency: o.Currency, DiscountCode: o.DiscountCode,
 		ShippingAddress: json.RawMessage(o.ShippingAddress), BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName, CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")
