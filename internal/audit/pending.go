@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"fmt"
-
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
 )
@@ -27,6 +25,9 @@ type Actor struct {
 	Audit   *Pending
 }
 
+// auditColumns are the columns Stage writes (the id is the table's default).
+var auditColumns = []string{"admin_id", "action", "entity_id", "metadata", "ip_address", "user_agent", "created_at"}
+
 // Staged reports whether a change carries the entry.
 func (p *Pending) Staged() bool { return p.staged }
 
@@ -46,9 +47,8 @@ func Stage(u *uow.Unit, p *Pending, entityID string) error {
 	if err != nil {
 		return err
 	}
-	if err := u.Create(&row); err != nil {
-		return fmt.Errorf("audit.stage: %w", err)
-	}
+	u.Insert("admin_audit_logs", auditColumns,
+		[]any{row.AdminID, row.Action, row.EntityID, row.Metadata, row.IPAddress, row.UserAgent, row.CreatedAt})
 	p.staged = true
 	return nil
 }
