@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
@@ -17,13 +16,7 @@ import (
 // confirmation; the order then owes the difference, and the page offers to
 // record that balance or to make a payment link for it.
 func TestConsoleEditsAnOrder(t *testing.T) {
-	bin := testkit.Chromium()
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium not installed: CI must run the console browser tests (scripts/chromium.sh)")
-		}
-		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the console browser test")
-	}
+	bin := needChromium(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
 	admin, _ := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)

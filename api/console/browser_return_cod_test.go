@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
@@ -19,13 +18,7 @@ import (
 // through the gateway, so the refund form asks for the reference of the
 // money paid back, and the refund is recorded as manual with it.
 func TestConsoleRefundsACashOnDeliveryReturnByHand(t *testing.T) {
-	bin := testkit.Chromium()
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium not installed: CI must run the console browser tests (scripts/chromium.sh)")
-		}
-		t.Skip("chromium not installed (run `make chromium` or scripts/chromium.sh); skipping the console browser test")
-	}
+	bin := needChromium(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
 	admin, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	app.Do(t, http.MethodPut, "/api/v1/admin/settings/payments", testkit.Req{Token: token, Body: map[string]any{
