@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"fmt"
+
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
 )
@@ -25,9 +27,6 @@ type Actor struct {
 	Audit   *Pending
 }
 
-// auditColumns are the columns Stage writes (the id is the table's default).
-var auditColumns = []string{"admin_id", "action", "entity_id", "metadata", "ip_address", "user_agent", "created_at"}
-
 // Staged reports whether a change carries the entry.
 func (p *Pending) Staged() bool { return p.staged }
 
@@ -47,8 +46,9 @@ func Stage(u *uow.Unit, p *Pending, entityID string) error {
 	if err != nil {
 		return err
 	}
-	u.Insert("admin_audit_logs", auditColumns,
-		[]any{row.AdminID, row.Action, row.EntityID, row.Metadata, row.IPAddress, row.UserAgent, row.CreatedAt})
+	if err := u.Create(&row); err != nil {
+		return fmt.Errorf("audit.stage: %w", err)
+	}
 	p.staged = true
 	return nil
 }
