@@ -33,7 +33,7 @@ type line struct {
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
-// neither cancelled nor in a fulfilment of fulfilledStatuses), in one
+// neither cancelled nor in a fulfilment of FulfilledStatuses), in one
 // statement. The shipped units are summed from the order's own fulfilments
 // (fulfillments_order_idx), not per line: a sub-query per line let the
 // planner, with statistics taken while the table was small, hash-join each
@@ -50,7 +50,7 @@ func linesToShip(tx *gorm.DB, orderID uuid.UUID) ([]line, error) {
 
 func readLines(tx *gorm.DB, orderID uuid.UUID, origins string, originArgs ...any) ([]line, error) {
 	var ls []line
-	args := append(append([]any{}, originArgs...), orderID, fulfilledStatuses, orderID)
+	args := append(append([]any{}, originArgs...), orderID, FulfilledStatuses, orderID)
 	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
 			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
 			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,

@@ -72,7 +72,7 @@ func stageAfterReturnToOrigin(u *uow.Unit, o *models.Order, adminID uuid.UUID, n
 		return err
 	}
 	var live int64
-	if err := u.Tx().Model(&models.Fulfillment{}).Where("order_id = ? AND status IN ?", o.ID, fulfilledStatuses).
+	if err := u.Tx().Model(&models.Fulfillment{}).Where("order_id = ? AND status IN ?", o.ID, FulfilledStatuses).
 		Count(&live).Error; err != nil {
 		return fmt.Errorf("fulfillment.live: %w", err)
 	}

@@ -40,9 +40,9 @@ func DeliveredUnits(tx *gorm.DB, orderID uuid.UUID) (map[uuid.UUID]int, error) {
 // FulfilledUnits returns, per order line of order orderID, the units of its
 // live (shipped or delivered) fulfilments: the units that left the shop.
 func FulfilledUnits(tx *gorm.DB, orderID uuid.UUID) (map[uuid.UUID]int, error) {
-	return unitsByLine(tx, orderID, fulfilledStatuses...)
+	return unitsByLine(tx, orderID, FulfilledStatuses...)
 }
 
-// fulfilledStatuses are the statuses of a fulfilment whose units count as
+// FulfilledStatuses are the statuses of a fulfilment whose units count as
 // fulfilled: shipped and delivered, not cancelled.
-var fulfilledStatuses = []string{models.ShipmentShipped, models.ShipmentDelivered}
+var FulfilledStatuses = []string{models.ShipmentShipped, models.ShipmentDelivered}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
@@ -35,25 +36,48 @@ func (s *Service) Approve(ctx context.Context, id uuid.UUID) (*Return, error) {
 
 // checkStillOut refuses to approve return r of the locked order o when a
 // line of it has more units in live returns (r's included) than shipped
-// and not cancelled: a fulfilment cancelled under the return (before issue
-// 28 refused that) already put those units back on hand, and approving
-// would let them come back twice. Errors: CONFLICT naming the line.
+// and not cancelled: a fulfilment cancelled under the return (possible
+// before such cancels were refused) already put those units back on hand,
+// and approving would let them come back twice. It counts as loadLines
+// does, in one statement: an approval is one of four steps of every
+// return. Errors: CONFLICT naming the line.
 func checkStillOut(tx *gorm.DB, o *models.Order, r *models.Return) error {
-	lines, err := loadLines(tx, o)
+	var over []struct {
+		OrderItemID   uuid.UUID
+		Shipped, Live int
+	}
+	// An order shipped before fulfilments existed has none: all its units
+	// count as shipped (fulfilled).
+	legacy := o.Status == models.OrderShipped || o.Status == models.OrderDelivered
+	err := tx.Raw(overReturnedSQL, map[string]any{"order": o.ID, "return": r.ID, "legacy": legacy,
+		"fulfilled": fulfillment.FulfilledStatuses, "open": []string{models.ReturnRequested, models.ReturnApproved},
+		"live": liveStatuses}).Scan(&over).Error
 	if err != nil {
-		return err
+		return fmt.Errorf("returns.still_out: %w", err)
 	}
-	for _, ri := range r.Items {
-		l := lines[ri.OrderItemID]
-		if l == nil || l.live <= l.shipped {
-			continue
-		}
-		return apperr.Conflictf("line %s has %d units in returns but only %d shipped and not cancelled; reject this return or lower it",
-			ri.OrderItemID, l.live, l.shipped).
-			WithDetails(map[string]any{"orderItemId": ri.OrderItemID.String(), "shipped": l.shipped, "inReturns": l.live})
+	if len(over) == 0 {
+		return nil
 	}
-	return nil
+	l := over[0]
+	return apperr.Conflictf("line %s has %d units in returns but only %d shipped and not cancelled; reject this return or lower it",
+		l.OrderItemID, l.Live, l.Shipped).
+		WithDetails(map[string]any{"orderItemId": l.OrderItemID.String(), "shipped": l.Shipped, "inReturns": l.Live})
 }
+
+// overReturnedSQL finds the lines of return @return whose units in live
+// returns of order @order exceed their shipped units (see checkStillOut).
+const overReturnedSQL = `SELECT l.order_item_id, l.shipped, l.live FROM (
+	SELECT oi.id AS order_item_id,
+		CASE WHEN NOT EXISTS (SELECT 1 FROM fulfillments WHERE order_id = @order)
+			THEN CASE WHEN @legacy THEN oi.quantity ELSE 0 END
+			ELSE coalesce((SELECT sum(fi.quantity) FROM fulfillment_items fi JOIN fulfillments f ON f.id = fi.fulfillment_id
+				WHERE f.order_id = @order AND fi.order_item_id = oi.id AND f.status IN @fulfilled), 0) END AS shipped,
+		coalesce((SELECT sum(CASE WHEN rr.status IN @open THEN ri.quantity ELSE ri.received_quantity END)
+			FROM return_items ri JOIN returns rr ON rr.id = ri.return_id
+			WHERE rr.order_id = @order AND ri.order_item_id = oi.id AND rr.status IN @live), 0) AS live
+	FROM order_items oi
+	WHERE oi.order_id = @order AND oi.id IN (SELECT order_item_id FROM return_items WHERE return_id = @return)
+) l WHERE l.live > l.shipped ORDER BY l.order_item_id LIMIT 1`
 
 // Reject moves a requested return to rejected with the reason the customer
 // is emailed. Errors: NOT_FOUND, CONFLICT (not requested).
