@@ -20,6 +20,7 @@ import (
 // queued. Cancelling an order changes the rollups' counts and revenue, so
 // that move does queue the rollup of its day.
 func TestFulfillmentNeedsNoAnalyticsRollup(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	cust, _ := testkit.MustCustomer(t, app)

@@ -33,6 +33,7 @@ func returnPath(id, verb string) string { return "/api/v1/admin/returns/" + id +
 // while the units are in the return (409 naming it), whatever its status,
 // and the return then brings them back once: 12 on hand.
 func TestFulfillmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Lamp", 180000)
@@ -72,6 +73,7 @@ func TestFulfillmentCancelRefusedWhileItsUnitsAreInAReturn(t *testing.T) {
 // and a unit delivered by another fulfilment of the line does not hold it
 // either.
 func TestFulfillmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Rug", 90000)
@@ -112,6 +114,7 @@ func TestFulfillmentCancelAllowedOnceTheReturnLetsGo(t *testing.T) {
 // until every one waits); whatever the order, exactly one path takes the
 // units back, and on hand ends where it started.
 func TestUndeliveredParcelHandledTwoWaysAtOnce(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, cancelling := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, returning := testkit.MustAdmin(t, app, string(rbac.Staff))

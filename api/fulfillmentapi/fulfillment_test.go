@@ -25,6 +25,7 @@ import (
 // detail views show the fulfilments, and each notified shipment is emailed
 // once with its tracking link.
 func TestPartialFulfillmentsThenTheRest(t *testing.T) {
+	t.Parallel()
 	smtp := testkit.StartSMTP(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.SMTPURL = smtp.URL() }))
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
@@ -135,6 +136,7 @@ func TestPartialFulfillmentsThenTheRest(t *testing.T) {
 // (the order is shipped: 409 naming its status; or 400, more than
 // unfulfilled), never that the counters are out of step.
 func TestConcurrentFulfillmentsShipOnce(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
@@ -201,6 +203,7 @@ func TestConcurrentFulfillmentsShipOnce(t *testing.T) {
 // fulfilment's status does not allow are 409 and change nothing; each
 // action is audited.
 func TestCancelAndDeliver(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Cap", 30000)
@@ -257,6 +260,7 @@ func TestCancelAndDeliver(t *testing.T) {
 // Bad requests are 400 naming the field, an order in the wrong status 409,
 // and none of them ships anything.
 func TestFulfillmentRequestErrors(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
@@ -327,6 +331,7 @@ func TestFulfillmentRequestErrors(t *testing.T) {
 // delivered delivers every live fulfilment, and an order with shipped units
 // cannot be cancelled.
 func TestStatusPatchGoesThroughFulfillments(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Shawl", 90000)
@@ -379,6 +384,7 @@ func TestStatusPatchGoesThroughFulfillments(t *testing.T) {
 // shipped in one request: the order row is written once, yet the history
 // and the events show each step, in order, once.
 func TestOneFulfillmentOfEverythingRecordsEachStep(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	admin, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	cust, _ := testkit.MustCustomer(t, app)
@@ -425,6 +431,7 @@ func TestOneFulfillmentOfEverythingRecordsEachStep(t *testing.T) {
 // statement: when the entry cannot be stored nothing ships, and when it can
 // there is exactly one, naming the new fulfilment and the request.
 func TestAuditEntryCommitsWithTheFulfillment(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Kettle", 150000)

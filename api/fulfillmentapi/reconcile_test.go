@@ -16,6 +16,7 @@ import (
 // partly fulfilled order shows no drift, and a committed counter that still
 // holds the shipped units (or lost the cancelled ones) is reported and fixed.
 func TestReconcileKnowsFulfilledUnits(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Dupatta", 70000)

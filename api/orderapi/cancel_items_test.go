@@ -42,6 +42,7 @@ func noDrift(t *testing.T, app *testkit.App, vs ...models.Variant) {
 // untouched, reconcile agrees, each change publishes order.items_cancelled,
 // and a repeat with the same Idempotency-Key is a replay.
 func TestCancelUnfulfilledUnits(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)
@@ -111,6 +112,7 @@ func TestCancelUnfulfilledUnits(t *testing.T) {
 // (another order's commitment on the variant untouched); cancelling every
 // unit of such an order cancels it.
 func TestCancelUnitsOfAnUnshippedOrder(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Cap", 30000)
@@ -144,6 +146,7 @@ func TestCancelUnitsOfAnUnshippedOrder(t *testing.T) {
 // Bad requests are 400 naming the field, other roles and orders are
 // refused, and none of them changes stock.
 func TestCancelUnitsRequestErrors(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
@@ -198,6 +201,7 @@ func TestCancelUnitsRequestErrors(t *testing.T) {
 // exactly one request takes the units, one way or the other, and
 // committed stock is exact either way. Three rounds, a fresh order each.
 func TestCancelAndShipTheSameUnitsAtOnce(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Stole", 50000)

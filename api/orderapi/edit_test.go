@@ -114,6 +114,7 @@ func countRows(t *testing.T, app *testkit.App, sql string, args ...any) int64 {
 // partially_paid with the difference owed, which a recorded payment of
 // exactly that balance settles.
 func TestOrderEditRaisesTheTotalAndLeavesABalance(t *testing.T) {
+	t.Parallel()
 	e := newEditEnv(t)
 	body := map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 3}},
 		"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 2}}, "note": "customer called"}
@@ -175,6 +176,7 @@ func TestOrderEditRaisesTheTotalAndLeavesABalance(t *testing.T) {
 // for the difference; the removed units go back to available, and revenue
 // counts the order at its new total once.
 func TestOrderEditLowersTheTotalAndRefunds(t *testing.T) {
+	t.Parallel()
 	e := newEditEnv(t)
 	lower := map[string]any{"items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}
 	// Staff may edit, but a refund needs the refunds permission.
@@ -201,6 +203,7 @@ func TestOrderEditLowersTheTotalAndRefunds(t *testing.T) {
 // removing every unit, an order past processing; a variant short of units
 // is 409.
 func TestOrderEditRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEditEnv(t)
 	e.app.Do(t, "POST", "/api/v1/admin/orders/"+e.order.ID.String()+"/fulfillments", testkit.Req{Token: e.token, Body: map[string]any{
 		"carrier": "Delhivery", "trackingNumber": "DL9", "items": []any{map[string]any{"orderItemId": e.line(), "quantity": 1}}}}).
@@ -245,6 +248,7 @@ func TestOrderEditRefusals(t *testing.T) {
 // to the same new quantity: the order's lock serializes them, the first
 // applies and the second finds nothing to change.
 func TestConcurrentOrderEdits(t *testing.T) {
+	t.Parallel()
 	e := newEditEnv(t)
 	other := fixtures.MustOrder(t, e.app.DB, fixtures.OrderSpec{Customer: fixtures.MustCustomer(t, e.app.DB, "Ravi"),
 		Lines: []fixtures.Line{{Product: models.Product{ID: *e.order.Items[0].ProductID, Title: "Kurta", Price: 100000}, Variant: e.a, Qty: 1}}})
@@ -305,6 +309,7 @@ func race(fn func(i int) int) [2]int {
 // moves no money and the courier collects the new total. Once paid, a
 // lower total is refunded by hand, with its reference (required).
 func TestOrderEditOfACashOnDeliveryOrder(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	app.Do(t, http.MethodPut, "/api/v1/admin/settings/payments", testkit.Req{Token: super, Body: map[string]any{
@@ -358,6 +363,7 @@ func TestOrderEditOfACashOnDeliveryOrder(t *testing.T) {
 // it is one link; the gateway's payment_link.paid (delivered twice, under
 // two event ids) records one payment and the order is paid.
 func TestOrderEditBalancePaidByLink(t *testing.T) {
+	t.Parallel()
 	fresh := newEditEnvOn(t, testkit.MustApp(t, testkit.WithWorker()))
 	fresh.edit(t, map[string]any{"items": []any{map[string]any{"orderItemId": fresh.line(), "quantity": 3}}}).Expect(t, http.StatusOK)
 	path := "/api/v1/admin/orders/" + fresh.order.ID.String() + "/payment-link"
@@ -409,6 +415,7 @@ func TestOrderEditBalancePaidByLink(t *testing.T) {
 // reconcile settles the pending refund, so the difference is refunded
 // exactly once.
 func TestOrderEditRefundAfterAGatewayTimeoutIsMadeOnce(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
 		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"
@@ -447,6 +454,7 @@ func TestOrderEditRefundAfterAGatewayTimeoutIsMadeOnce(t *testing.T) {
 // (its stock released, its value refunded); naming it again is refused,
 // and its variant comes back as a new line.
 func TestOrderEditRemovesALine(t *testing.T) {
+	t.Parallel()
 	e := newEditEnv(t)
 	_, e.token = testkit.MustAdmin(t, e.app, string(rbac.Admin)) // removing the line refunds it
 	e.edit(t, map[string]any{"add": []any{map[string]any{"variantId": e.b.ID, "quantity": 1}}}).Expect(t, http.StatusOK)

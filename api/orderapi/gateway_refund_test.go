@@ -80,6 +80,7 @@ func expectPendingAnswer(t *testing.T, r *testkit.Response) string {
 // refund with the gateway first and refunds nothing twice; a later refund
 // is a new one. refundedTotal always equals what the gateway refunded.
 func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
 	e := newRefundEnv(t, gw)
 
@@ -124,6 +125,7 @@ func TestTimedOutGatewayRefundIsNotMadeTwice(t *testing.T) {
 // the same X-Refund-Idempotency key: the one refund the admin asked for is
 // made once, and the retry is not a second one.
 func TestLostGatewayRefundIsMadeOnceWithTheSameKey(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, false }, stubDelay)
 	e := newRefundEnv(t, gw)
 
@@ -144,6 +146,7 @@ func TestLostGatewayRefundIsMadeOnceWithTheSameKey(t *testing.T) {
 
 // Nobody retries: the reconcile job settles the pending refund.
 func TestReconcileSettlesPendingRefund(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, stubDelay)
 	e := newRefundEnv(t, gw, testkit.WithWorker())
 	_, super := testkit.MustAdmin(t, e.app, string(rbac.SuperAdmin))

@@ -18,6 +18,7 @@ import (
 // key, and answers 200 with it. One refund is made; a later repeat is a
 // replay.
 func TestRetriedKeyedRefundAfterGatewayTimeoutRefundsOnce(t *testing.T) {
+	t.Parallel()
 	for _, made := range []bool{true, false} {
 		name := "the gateway made it"
 		if !made {

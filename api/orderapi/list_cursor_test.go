@@ -19,6 +19,7 @@ import (
 // order that was there when the walk began is visited once, in list order,
 // and none of the new ones, while total follows the new orders.
 func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	p := fixtures.MustProduct(t, app.DB, "Cup", 10000)
@@ -86,6 +87,7 @@ func TestListCursorWalkVisitsEveryOrderOnce(t *testing.T) {
 }
 
 func TestListMalformedCursor(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	p := fixtures.MustProduct(t, app.DB, "Cup", 10000)

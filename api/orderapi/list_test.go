@@ -29,6 +29,7 @@ type listBody struct {
 }
 
 func TestListOrdersFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	p := fixtures.MustProduct(t, app.DB, "Bag", 20000)
@@ -102,6 +103,7 @@ func TestListOrdersFiltersAndPages(t *testing.T) {
 }
 
 func TestGetOrderDetail(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Scarf", 45050)

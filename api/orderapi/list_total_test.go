@@ -38,6 +38,7 @@ func listOrders(t *testing.T, app *testkit.App, token, query string) listBody {
 }
 
 func TestListTotalCountsAnOrderFinalizedJustBefore(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	for i := 0; i < 3; i++ {
@@ -61,6 +62,7 @@ func TestListTotalCountsAnOrderFinalizedJustBefore(t *testing.T) {
 }
 
 func TestListTotalsAgreeAcrossInstances(t *testing.T) {
+	t.Parallel()
 	one := testkit.MustApp(t)
 	two := testkit.MustApp(t, testkit.WithStores(one.DatabaseURL, one.RedisURL))
 	_, token := testkit.MustAdmin(t, one, string(rbac.Admin))
@@ -93,6 +95,7 @@ func TestListTotalsAgreeAcrossInstances(t *testing.T) {
 // moves, a refund that cancels and a cancel, all made after every list had
 // been asked for once.
 func TestListTotalsExactForEveryFilter(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Lamp", 20000)

@@ -15,6 +15,7 @@ import (
 // refund row asked with a fresh gateway key, not the failed refund
 // answered again. One refund is paid.
 func TestOrderRefundRefusedByTheGatewayCanBeRetriedWithTheSameKey(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, nil, 0)
 	e := newRefundEnv(t, gw)
 	gw.RefuseRefunds(2)
@@ -55,6 +56,7 @@ func TestOrderRefundRefusedByTheGatewayCanBeRetriedWithTheSameKey(t *testing.T) 
 // again, so it is not kept: once the other refund is settled, the retry
 // with the same key runs and refunds.
 func TestRefundToldToRetryIsNotKeptForItsKey(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, nil, 0)
 	e := newRefundEnv(t, gw)
 	var payment models.Payment

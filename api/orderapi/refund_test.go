@@ -15,6 +15,7 @@ import (
 
 // Two refunds of 60 at once on an order paid 100: exactly one goes through.
 func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Mug", 10000) // ₹100
@@ -67,6 +68,7 @@ func TestConcurrentRefundsCannotExceedPayment(t *testing.T) {
 
 // A shipped order refunded in full stays shipped.
 func TestFullRefundOfShippedOrderKeepsStatus(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Lamp", 99900)
@@ -85,6 +87,7 @@ func TestFullRefundOfShippedOrderKeepsStatus(t *testing.T) {
 // which stays on the order as failed; nothing is refunded and the next
 // refund is not held up by it.
 func TestGatewayRefundRefusedRefundsNothing(t *testing.T) {
+	t.Parallel()
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"The refund amount provided is greater than amount captured"}}`))

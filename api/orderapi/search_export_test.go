@@ -20,6 +20,7 @@ import (
 // customer's name or email, with the other filters; ids= names orders; a
 // term over 200 characters or a bad id is 400.
 func TestListOrdersSearch(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	p := fixtures.MustProduct(t, app.DB, "Bag", 20000)
@@ -67,6 +68,7 @@ func TestListOrdersSearch(t *testing.T) {
 // formula neutralised; more than 1000 is 409 pointing at the job, which
 // writes the same CSV for the admin who asked (and no other) to download.
 func TestExportOrdersCSV(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.AdminBulkRateLimit = 1000 }))
 	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	_, other := testkit.MustAdmin(t, app, string(rbac.Viewer))

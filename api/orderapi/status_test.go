@@ -23,6 +23,7 @@ var legal = map[string]bool{
 
 // Every move outside the table is 409 and changes nothing.
 func TestIllegalStatusMovesAreConflicts(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Tee", 50000)
@@ -58,6 +59,7 @@ func TestIllegalStatusMovesAreConflicts(t *testing.T) {
 // confirmed → processing → shipped → delivered: stock leaves on shipping,
 // each note is kept with the admin, and the events are in the outbox.
 func TestLegalStatusPath(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	adm, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)
@@ -126,6 +128,7 @@ func TestLegalStatusPath(t *testing.T) {
 
 // Cancelling returns committed units to available.
 func TestCancelReturnsStock(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Saree", 250000)
@@ -141,6 +144,7 @@ func TestCancelReturnsStock(t *testing.T) {
 }
 
 func TestStatusRequestErrors(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, staff := testkit.MustAdmin(t, app, string(rbac.Staff))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))

@@ -72,6 +72,7 @@ func eventsOf(t *testing.T, app *testkit.App, typ string, o models.Order) []map[
 // event, and the order, nothing being left to ship, is shipped and
 // fulfilled; a new fulfilment is 409.
 func TestFullRefundReleasesUnshippedUnits(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	p := fixtures.MustProduct(t, app.DB, "Kurta", 120000)
@@ -131,6 +132,7 @@ func TestFullRefundReleasesUnshippedUnits(t *testing.T) {
 // status: it cannot be fulfilled (409), also not by PATCH .../status
 // shipped, and its units are released by cancelling them.
 func TestFullyRefundedOrderCannotBeFulfilled(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, token := testkit.MustAdmin(t, app, string(rbac.Staff))
 	p := fixtures.MustProduct(t, app.DB, "Shawl", 90000)

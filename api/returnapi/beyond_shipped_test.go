@@ -33,6 +33,7 @@ func cancelledUnder(t *testing.T, e env, o models.Order, v models.Variant, units
 // it (before that was refused) is 409 at approval and 400 at receipt,
 // and no unit goes back on hand a second time.
 func TestReturnBeyondShippedUnitsIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	recv := func(o models.Order, qty int) map[string]any {
 		return map[string]any{"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": qty, "restock": true}}}

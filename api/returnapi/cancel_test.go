@@ -16,6 +16,7 @@ import (
 // Idempotency-Key is answered again without moving twice. A cancel racing a
 // receive: exactly one wins, and stock is that of the winner.
 func TestCancelApprovedReturn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, vs := e.order(t, models.OrderProcessing, 0, lineSpec{qty: 3, lineTotal: 30000})
 	fulfil(t, e, o, models.ShipmentShipped, time.Now(), 2) // 2 of 3 shipped: partly fulfilled

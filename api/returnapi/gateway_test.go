@@ -16,6 +16,7 @@ import (
 // the staff member is told it is pending; the retry settles it with the
 // gateway first and pays nothing twice; the return ends refunded once.
 func TestReturnRefundRetriedAfterTimeoutPaysOnce(t *testing.T) {
+	t.Parallel()
 	const timeout = 400 * time.Millisecond
 	gw := razorpaytest.New(t, func(n int) (bool, bool) { return n == 0, true }, 3*timeout)
 	e := newEnv(t, testkit.WithConfig(func(c *config.Config) {

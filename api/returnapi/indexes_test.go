@@ -18,6 +18,7 @@ import (
 // captured on their way to Postgres, and explained with the planner's own
 // statistics (no planner setting is changed).
 func TestReturnReadsUseIndexes(t *testing.T) {
+	t.Parallel()
 	app := testkit.MustApp(t)
 	_, tok := testkit.MustAdmin(t, app, "admin")
 	const returns = 10000

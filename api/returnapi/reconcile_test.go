@@ -13,6 +13,7 @@ import (
 // restocked beyond what was received, and more units in returns than
 // shipped.
 func TestReconcileReportsReturnDrift(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 2, lineTotal: 20000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))

@@ -19,6 +19,7 @@ import (
 // gateway makes. One refund is paid; the return ends refunded; a later
 // click replays the answer.
 func TestReturnRefundRefusedByTheGatewayCanBeRetriedWithTheSameKey(t *testing.T) {
+	t.Parallel()
 	gw := razorpaytest.New(t, nil, 0)
 	e := newEnv(t, testkit.WithConfig(func(c *config.Config) {
 		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"

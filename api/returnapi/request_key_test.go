@@ -14,6 +14,7 @@ import (
 // retry) is answered with the first return, replayed; one return is open
 // and one return.requested published. Another body with the key is 409.
 func TestCustomerReturnRequestRetriedWithItsKeyOpensOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 30000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))

@@ -15,6 +15,7 @@ import (
 // does not sell online: the level grows, the variant's inventory does not),
 // else into the location the order last shipped from.
 func TestReturnRestocksIntoALocation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, admin := testkit.MustAdmin(t, e.app, string(rbac.Admin))
 	var back, shop struct{ ID string }

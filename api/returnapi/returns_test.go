@@ -31,6 +31,7 @@ func emailRows(t *testing.T, e env, kind, ref string) int64 {
 // receives both (restocked) and refunds them through the provider. Stock,
 // the order's refundedTotal and paymentStatus, events and emails follow.
 func TestCustomerReturnIsReceivedRestockedAndRefunded(t *testing.T) {
+	t.Parallel()
 	smtp := testkit.StartSMTP(t)
 	e := newEnv(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.SMTPURL = smtp.URL() }))
 	o, vs := e.order(t, models.OrderDelivered, 5000, lineSpec{qty: 3, lineTotal: 100000}, lineSpec{qty: 1, lineTotal: 25050})
@@ -109,6 +110,7 @@ func (e env) refund(t *testing.T, id string) returnBody {
 // customer cannot return undelivered units, an administrator can return
 // shipped ones; another customer's order is 404; outside the window 409.
 func TestReturnQuantitiesWindowAndOwnership(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderShipped, 0, lineSpec{qty: 4, lineTotal: 40000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-24*time.Hour), 2)
@@ -158,6 +160,7 @@ func TestReturnQuantitiesWindowAndOwnership(t *testing.T) {
 // holds its row until all of them wait): exactly three are created, the rest are
 // 400, and the live returns hold three units.
 func TestConcurrentReturnRequestsNeverExceedDelivered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 30000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))
@@ -191,6 +194,7 @@ func TestConcurrentReturnRequestsNeverExceedDelivered(t *testing.T) {
 // Moves outside the return's statuses (README.md, "API overview: returns")
 // are 409 and change nothing.
 func TestIllegalReturnMovesConflict(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 2, lineTotal: 20000})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))
@@ -222,6 +226,7 @@ func TestIllegalReturnMovesConflict(t *testing.T) {
 // to the paisa, and the order's refunds never exceed what was paid: after
 // an order refund by hand, the last return refunds only what is left.
 func TestUnitByUnitReturnsRefundTheLineExactly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// 3 units for 1000.01 after a discount: 333.33, 333.33, 333.35.
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 100001, discount: 4999})
