@@ -31,6 +31,7 @@ const (
 type bench struct {
 	o               options
 	bin, work       string
+	luaDir          string // the wrk scripts, written out (writeLua)
 	dbURL, redisURL string
 	db              *gorm.DB
 	data            *dataset
@@ -207,8 +208,7 @@ func (b *bench) drive(s scenario, conns int) (Result, error) {
 		r.CPU = b.cpuNow().since(b.cpuStart, r.Requests)
 		return r, err
 	}
-	luaDir, _ := filepath.Abs("bench/load/lua")
-	env := append(os.Environ(), "LUA_DIR="+luaDir, "TOKEN="+b.token)
+	env := append(os.Environ(), "LUA_DIR="+b.luaDir, "TOKEN="+b.token)
 	if s.ids != nil {
 		path, err := b.writeLines(s.name, s.ids)
 		if err != nil {
@@ -219,7 +219,7 @@ func (b *bench) drive(s scenario, conns int) (Result, error) {
 	env = append(env, s.env...)
 	script := ""
 	if s.script != "" {
-		script = filepath.Join(luaDir, s.script)
+		script = filepath.Join(b.luaDir, s.script)
 	}
 	if b.o.warmup > 0 {
 		wrkRun("warmup", b.apiURL+s.path, script, conns, b.o.warmup, env)

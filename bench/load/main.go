@@ -97,6 +97,10 @@ func run(o options) error {
 		return err
 	}
 	log.Printf("bench: logs and data files in %s", work)
+	luaDir, err := writeLua(work)
+	if err != nil {
+		return fmt.Errorf("bench: wrk scripts: %w", err)
+	}
 	ctx := context.Background()
 
 	redis, redisURL, err := startRedis(work)
@@ -121,7 +125,7 @@ func run(o options) error {
 	}
 	log.Printf("bench: seeded in %s", time.Since(seedStart).Round(time.Second))
 
-	b := &bench{o: o, bin: bin, work: work, dbURL: dbURL, redisURL: redisURL, db: db, data: data}
+	b := &bench{o: o, bin: bin, work: work, luaDir: luaDir, dbURL: dbURL, redisURL: redisURL, db: db, data: data}
 	defer b.stopAll()
 	if o.scale {
 		if err := b.runScale(ctx); err != nil {
