@@ -54,8 +54,5 @@ func BenchmarkOrderEdit4Conns(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	all := slices.Concat(times...)
-	slices.Sort(all)
-	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
-	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
+	testkit.ReportLatencies(b, "", slices.Concat(times...))
 }

@@ -19,7 +19,7 @@ import (
 // its own delivered, paid order: a return of one unit opened by staff,
 // approved, received with restock and refunded through the gateway (the
 // simulator), and reports the p50 and p99 latency of the four requests
-// together and the p50 of each (docs/BENCHMARKS.md).
+// together and of each (docs/BENCHMARKS.md).
 func BenchmarkReturnRefund4Conns(b *testing.B) {
 	const conns = 4
 	app := testkit.MustApp(b, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 1000000 }))
@@ -87,17 +87,8 @@ func BenchmarkReturnRefund4Conns(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	all := slices.Concat(cycles...)
-	if len(all) == 0 {
-		return
-	}
-	slices.Sort(all)
-	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
-	b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
+	testkit.ReportLatencies(b, "", slices.Concat(cycles...))
 	for s, name := range steps {
-		one := slices.Concat(times[s]...)
-		slices.Sort(one)
-		b.ReportMetric(ms(one[len(one)/2]), name+"-p50-ms")
+		testkit.ReportLatencies(b, name+"-", slices.Concat(times[s]...))
 	}
 }
