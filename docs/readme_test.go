@@ -99,11 +99,13 @@ func TestDocsNameEveryOutboundEvent(t *testing.T) {
 }
 
 // danglingReference matches pointers a reader of the repository cannot
-// follow: to issues, to the planning documents the code was written from,
-// or to their numbered sections (an RFC's sections are fine). Say the rule
+// follow: to issues, to the planning documents the code was written from
+// ("the interface's ...", "as the interface asks"), or to their numbered
+// sections ("section 6", "§19"; an RFC's sections are fine). Say the rule
 // itself, or point at a docs/DECISIONS.md section by its title.
 var danglingReference = regexp.MustCompile(`(?i)\bissues? #?\d+|\bAPI-DECISIONS\b|\binterface (document|section)\b|` +
-	`(RFC \d+ )?\bsection \d+|\bskipped until\b|\bstop \d+\b|\bphase [A-Z]\b|\bitem \d+\b`)
+	`\binterface['’]s\b|\bthe interface (asks|says|requires|wants|specifies)\b|` +
+	`(RFC \d+ )?(\bsection |§ ?)\d+|\bskipped until\b|\bstop \d+\b|\bphase [A-Z]\b|\bitem \d+\b`)
 
 // sweptExtensions are the kinds of file holding the documents and sources a reader may open.
 var sweptExtensions = []string{".md", ".go", ".js", ".sh", ".yaml", ".yml", ".sql", ".html", ".css", ".tpl", ".txt"}
@@ -144,5 +146,28 @@ func TestDocsAndCommentsHaveNoDanglingReferences(t *testing.T) {
 	}
 	if len(found) > 0 {
 		t.Errorf("references a reader cannot follow (say the rule, or name a docs/DECISIONS.md section):\n  %s", strings.Join(found, "\n  "))
+	}
+}
+
+// The pattern catches each kind of reference it names, and lets an RFC's
+// sections and the plain word "interface" through.
+func TestDanglingReferencePattern(t *testing.T) {
+	for _, line := range []string{
+		"skipped until issue 15", "see API-DECISIONS 5", "interface section 6", "(beyond §19)", "as in § 4",
+		"stricter than the interface's \"committed\"", "as the interface asks", "item 3 of the list",
+	} {
+		if !danglingReference.MatchString(line) {
+			t.Errorf("not caught: %q", line)
+		}
+	}
+	for _, line := range []string{
+		"as RFC 6238 §5.2 recommends", "(RFC 6819 §5.2.2.3)", "What counts as the interface for the version number",
+		"declare the interfaces they consume",
+	} {
+		for _, m := range danglingReference.FindAllString(line, -1) {
+			if !strings.HasPrefix(m, "RFC") {
+				t.Errorf("caught %q in %q", m, line)
+			}
+		}
 	}
 }
