@@ -354,6 +354,7 @@ func auditNames(t *testing.T, b *browser, app *testkit.App, token string, mercha
 		"collection.create": "Monsoon picks monsoon-picks",
 		"webhook.create":    "https://8.8.8.8/hooks/shop ERP",
 		"product.create":    "Linen Shirt",
+		"category.create":   "Tees tees",
 	} {
 		if got := strings.Join(strings.Fields(entity[action]), " "); got != want {
 			t.Errorf("the entity of %s reads %q, want %q", action, entity[action], want)

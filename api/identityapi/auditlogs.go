@@ -62,8 +62,7 @@ type auditEntityResponse struct {
 
 // auditEntities is GET /audit-logs/entities?ids= (super_admin, as the log):
 // {data: [{id, kind, name, detail, productId}]} for the ids (at most 100)
-// that name a product, variant, order, customer, return, bundle,
-// collection, webhook or admin; others are left out. A page of the log
+// of the entities audit.Entity lists; others are left out. A page of the log
 // names its entities with it in one request.
 func (h *handlers) auditEntities(c *fiber.Ctx) error {
 	ids, err := httpx.QueryIDs(c, "ids", audit.MaxEntityIDs)

@@ -119,7 +119,7 @@ func TestAuditLogEntities(t *testing.T) {
 		Kind, Name, Detail string
 		ProductID          *string
 	}
-	var ret, bundle, collection, hook string
+	var ret, bundle, collection, hook, category, group, priceList, discount, zone, method, location string
 	for _, row := range []struct {
 		sql  string
 		args []any
@@ -129,6 +129,13 @@ func TestAuditLogEntities(t *testing.T) {
 		{`INSERT INTO bundles (title) VALUES ('Summer set') RETURNING id`, nil, &bundle},
 		{`INSERT INTO collections (name, slug) VALUES ('New in', 'new-in') RETURNING id`, nil, &collection},
 		{`INSERT INTO webhook_subscriptions (url, events, secret, description) VALUES ('https://hooks.example.com/shop', '{order.created}', 'whsec_x', 'ERP') RETURNING id`, nil, &hook},
+		{`INSERT INTO categories (name, slug) VALUES ('Tees', 'tees') RETURNING id`, nil, &category},
+		{`INSERT INTO customer_groups (name) VALUES ('Wholesale') RETURNING id`, nil, &group},
+		{`INSERT INTO price_lists (name, customer_group_id) SELECT 'Trade', id FROM customer_groups RETURNING id`, nil, &priceList},
+		{`INSERT INTO discounts (code, description, type, value) VALUES ('WELCOME10', 'First order', 'PERCENTAGE', 1000) RETURNING id`, nil, &discount},
+		{`INSERT INTO shipping_zones (name) VALUES ('South') RETURNING id`, nil, &zone},
+		{`INSERT INTO shipping_methods (zone_id, name, price, min_days, max_days) SELECT id, 'Express', 19900, 1, 2 FROM shipping_zones RETURNING id`, nil, &method},
+		{`SELECT id FROM locations WHERE is_default`, nil, &location},
 	} {
 		if err := db.Raw(row.sql, row.args...).Scan(row.id).Error; err != nil {
 			t.Fatal(err)
@@ -145,6 +152,13 @@ func TestAuditLogEntities(t *testing.T) {
 		collection:            {Kind: "collection", Name: "New in", Detail: "new-in"},
 		hook:                  {Kind: "webhook", Name: "https://hooks.example.com/shop", Detail: "ERP"},
 		rootAdmin.ID.String(): {Kind: "admin", Name: rootAdmin.Name, Detail: rootAdmin.Email},
+		category:              {Kind: "category", Name: "Tees", Detail: "tees"},
+		group:                 {Kind: "customer_group", Name: "Wholesale"},
+		priceList:             {Kind: "price_list", Name: "Trade"},
+		discount:              {Kind: "discount", Name: "WELCOME10", Detail: "First order"},
+		zone:                  {Kind: "shipping_zone", Name: "South"},
+		method:                {Kind: "shipping_method", Name: "Express", Detail: "South"},
+		location:              {Kind: "location", Name: "Default location", Detail: "default"},
 	}
 	ids := []string{uuid.NewString()} // nothing's
 	for id := range want {

@@ -13,10 +13,12 @@ const MaxEntityIDs = 100
 
 // Entity is what a reader of the log knows an entry's entity by: its kind
 // (product, variant, order, customer, return, bundle, collection, webhook,
-// admin), a name (a title, an order number, a person's name else email, a
-// return's order number, a webhook's URL) and a detail that tells it apart
-// (a variant's SKU, an order's customer, an email, a return's status, a
-// collection's slug, a webhook's description).
+// admin, category, customer_group, price_list, discount, shipping_zone,
+// shipping_method, location), a name (a title or name, an order number, a
+// person's name else email, a return's order number, a webhook's URL, a
+// discount's code) and a detail that tells it apart (a variant's SKU, an
+// order's customer, an email, a return's status, a slug, a description, a
+// shipping method's zone, a location's code).
 type Entity struct {
 	ID     uuid.UUID
 	Kind   string
@@ -48,10 +50,26 @@ SELECT 'collection', c.id, c.name, c.slug, NULL FROM collections c WHERE c.id IN
 UNION ALL
 SELECT 'webhook', w.id, w.url, w.description, NULL FROM webhook_subscriptions w WHERE w.id IN @ids
 UNION ALL
-SELECT 'admin', a.id, coalesce(nullif(a.name, ''), a.email::text), a.email::text, NULL FROM admins a WHERE a.id IN @ids`
+SELECT 'admin', a.id, coalesce(nullif(a.name, ''), a.email::text), a.email::text, NULL FROM admins a WHERE a.id IN @ids
+UNION ALL
+SELECT 'category', c.id, c.name, c.slug, NULL FROM categories c WHERE c.id IN @ids
+UNION ALL
+SELECT 'customer_group', g.id, g.name, '', NULL FROM customer_groups g WHERE g.id IN @ids
+UNION ALL
+SELECT 'price_list', l.id, l.name, '', NULL FROM price_lists l WHERE l.id IN @ids
+UNION ALL
+SELECT 'discount', d.id, coalesce(d.code, d.description), CASE WHEN d.code IS NULL THEN '' ELSE d.description END, NULL
+  FROM discounts d WHERE d.id IN @ids
+UNION ALL
+SELECT 'shipping_zone', z.id, z.name, '', NULL FROM shipping_zones z WHERE z.id IN @ids
+UNION ALL
+SELECT 'shipping_method', m.id, m.name, z.name, NULL FROM shipping_methods m JOIN shipping_zones z ON z.id = m.zone_id WHERE m.id IN @ids
+UNION ALL
+SELECT 'location', l.id, l.name, l.code, NULL FROM locations l WHERE l.id IN @ids`
 
 // Entities names those of ids (at most MaxEntityIDs) that are entities of
-// the kinds above, as they are now; an id of anything else, or of an
+// the kinds above, as they are now (an automatic discount without a
+// description has an empty name); an id of anything else, or of an
 // entity deleted since, is left out. It lets a page of the log name its
 // entities in one request instead of one a kind. Errors:
 // SERVICE_UNAVAILABLE.

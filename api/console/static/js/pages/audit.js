@@ -1,8 +1,8 @@
 // The audit log, with its filters (super_admin): the admin and the entity
 // are picked by name, and each entry names its admin and its entity (a
 // product by title, a variant by product and SKU, an order by number, a
-// customer by name, a return by its order's number, a bundle, collection or
-// webhook by its name or URL, an admin by name), all of a page in one
+// customer by name, a return by its order's number, a webhook by its URL,
+// the catalog's, shipping's and locations' by name), all of a page in one
 // request (GET /audit-logs/entities).
 
 import { h } from '../dom.js';
@@ -27,6 +27,13 @@ const KINDS = {
   bundle: { page: (n) => '/bundles/' + n.id },
   collection: { page: (n) => '/collections/' + n.id },
   webhook: { page: (n) => '/webhooks/' + n.id },
+  category: { page: () => '/categories' },
+  customer_group: { page: () => '/customer-groups' },
+  price_list: { page: () => '/price-lists' },
+  discount: { page: () => '/discounts' },
+  shipping_zone: { page: () => '/shipping' },
+  shipping_method: { page: () => '/shipping' },
+  location: { page: () => '/locations' },
 };
 
 // entities are searched by kind at once: an order number, a product title or
@@ -71,7 +78,7 @@ export async function auditPage({ query }) {
   const chosen = new Map();
   if (f.entityId) {
     const n = entities.get(f.entityId);
-    chosen.set(f.entityId, { id: f.entityId, label: n ? shown(n).label : f.entityId });
+    chosen.set(f.entityId, { id: f.entityId, label: n && n.label ? shown(n).label : f.entityId });
   }
   const filterForm = filters({
     label: 'Filter the audit log', values: f,
@@ -93,7 +100,7 @@ export async function auditPage({ query }) {
   const entity = (e) => {
     if (!e.entityId) return '—';
     const n = entities.get(e.entityId);
-    if (!n) return `${label(kindOf(e.action))} ${e.entityId.slice(0, 8)}`;
+    if (!n || !n.label) return `${label(kindOf(e.action))} ${e.entityId.slice(0, 8)}`;
     const s = shown(n);
     return h('span', {}, s.path ? link(s.path, s.label) : s.label, s.hint ? h('span', { class: 'muted' }, ' ', s.hint) : null);
   };
