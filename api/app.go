@@ -33,6 +33,7 @@ import (
 	"github.com/gocommerce/shop/api/middleware"
 	"github.com/gocommerce/shop/api/orderapi"
 	"github.com/gocommerce/shop/api/paymentapi"
+	"github.com/gocommerce/shop/api/resetpage"
 	"github.com/gocommerce/shop/api/returnapi"
 	"github.com/gocommerce/shop/api/reviewapi"
 	"github.com/gocommerce/shop/api/shippingapi"
@@ -117,6 +118,7 @@ func New(a *app.App) *Server {
 	docsapi.Register(root)
 	startpage.Register(root, cfg.AppName)
 	claimpage.Register(root)
+	resetpage.Register(root)
 	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
 	locationapi.Register(admin, locationapi.Services{Locations: a.Locations, Inventory: a.Inventory})

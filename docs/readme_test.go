@@ -78,6 +78,184 @@ func TestWalkthroughIsTheDemoScript(t *testing.T) {
 	}
 }
 
+// Every shell block of the README runs when pasted in order into the shell
+// of the walkthrough: it reads only variables set by then, by the
+// walkthrough (which comes first), by an earlier block (the overview's
+// examples follow on from each other: the cart, then its checkout) or by
+// the block itself, and SHOP, the server's address (scripts/demo.sh).
+func TestReadmeShellBlocksUseOnlySetVariables(t *testing.T) {
+	readme := read(t, "README.md")
+	set := map[string]bool{"SHOP": true}
+	for n, m := range shellBlock.FindAllStringSubmatchIndex(readme, -1) {
+		block := readme[m[2]:m[3]]
+		line := strings.Count(readme[:m[2]], "\n") + 1
+		for _, v := range shellVars(block) {
+			switch {
+			case v.set:
+				set[v.name] = true
+			case !set[v.name]:
+				t.Errorf("README.md:%d: shell block %d reads $%s, which neither the walkthrough, an earlier block nor the block sets",
+					line, n+1, v.name)
+			}
+		}
+	}
+}
+
+// shellVar is a variable a shell block reads ($NAME, ${NAME...}) or sets
+// (NAME=... where a command starts, and for NAME in).
+type shellVar struct {
+	name string
+	set  bool
+}
+
+// shellVars lists the variables src reads and sets, in order. It follows
+// the shell's quoting far enough for the README's blocks: nothing inside
+// single quotes is a variable (jq's $email), double quotes and $( ) nest,
+// a backslash escapes the next character (a line continuation too), and a
+// comment runs to the end of its line.
+func shellVars(src string) []shellVar {
+	type frame struct {
+		quoted bool // inside "..."
+		parens int  // open ( of a subshell or $( ) in this frame
+	}
+	var out []shellVar
+	stack := []frame{{}}
+	atCommand := true // where a word may be an assignment
+	assignDepth := 0  // stack depth of an assignment's value being read, or 0
+	// name is the end of the variable name starting at i (i itself: none).
+	name := func(i int) int {
+		j := i
+		for j < len(src) && (src[j] == '_' || 'a' <= src[j]|0x20 && src[j]|0x20 <= 'z' || j > i && '0' <= src[j] && src[j] <= '9') {
+			j++
+		}
+		return j
+	}
+	for i := 0; i < len(src); {
+		top := &stack[len(stack)-1]
+		c := src[i]
+		if c == '\\' {
+			i += 2
+			continue
+		}
+		if c == '$' && i+1 < len(src) {
+			switch next := src[i+1]; {
+			case next == '(':
+				stack = append(stack, frame{})
+				atCommand, i = true, i+2
+			case next == '{':
+				end := name(i + 2)
+				out = append(out, shellVar{name: src[i+2 : end]})
+				if close := strings.IndexByte(src[end:], '}'); close >= 0 {
+					end += close + 1
+				}
+				i = end
+			default:
+				end := name(i + 1)
+				if end > i+1 {
+					out = append(out, shellVar{name: src[i+1 : end]})
+				}
+				i = max(end, i+1)
+			}
+			continue
+		}
+		if top.quoted {
+			if c == '"' {
+				stack = stack[:len(stack)-1]
+			}
+			i++
+			continue
+		}
+		switch {
+		case c == '\'':
+			if end := strings.IndexByte(src[i+1:], '\''); end >= 0 {
+				i += end + 2
+			} else {
+				i = len(src)
+			}
+			atCommand = false
+			continue
+		case c == '"':
+			stack = append(stack, frame{quoted: true})
+			atCommand = false
+		case c == '#' && (i == 0 || strings.ContainsRune(" \t\n", rune(src[i-1]))):
+			if end := strings.IndexByte(src[i:], '\n'); end >= 0 {
+				i += end
+			} else {
+				i = len(src)
+			}
+			continue
+		case c == '(':
+			top.parens++
+			atCommand = true
+		case c == ')':
+			if top.parens > 0 {
+				top.parens--
+			} else if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+		case c == '\n' || c == ';' || c == '|' || c == '&':
+			atCommand, assignDepth = true, 0
+		case c == ' ' || c == '\t':
+			if assignDepth == len(stack) {
+				atCommand, assignDepth = true, 0
+			}
+		case atCommand && name(i) > i:
+			end := name(i)
+			word := src[i:end]
+			switch {
+			case end < len(src) && src[end] == '=':
+				out = append(out, shellVar{name: word, set: true})
+				assignDepth, atCommand = len(stack), false
+				i = end + 1
+				continue
+			case word == "for":
+				j := end
+				for j < len(src) && src[j] == ' ' {
+					j++
+				}
+				if k := name(j); k > j {
+					out = append(out, shellVar{name: src[j:k], set: true})
+					end = k
+				}
+				atCommand = false
+			case word == "do" || word == "then" || word == "else" || word == "!":
+			default:
+				atCommand = false
+			}
+			i = end
+			continue
+		default:
+			atCommand = false
+		}
+		i++
+	}
+	return out
+}
+
+// The variable scanner reads what the shell would expand, and only that.
+func TestShellVars(t *testing.T) {
+	for src, want := range map[string]string{
+		`A=1 B="$A" cmd "$C"`:                                       "A= B= A C",
+		`X=$(jq -n --arg email "a-$RUN" '{$email}')`:                "X= RUN",
+		`curl "$SHOP/x/${ID:?not set: run the step before}" # $NOT`: "SHOP ID",
+		"for _ in $(seq 3); do\n  Y=$(f \"$Z\") && break\ndone":     "_= Y= Z",
+		`curl -F file=@photo.jpg -F alt='Front $view' -F v="$V"`:    "V",
+		"cmd \\\n  --x \"$(echo 'it''s' \"$Q\")\"":                  "Q",
+	} {
+		var got []string
+		for _, v := range shellVars(src) {
+			if v.set {
+				got = append(got, v.name+"=")
+			} else {
+				got = append(got, v.name)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("shellVars(%q) = %q, want %q", src, strings.Join(got, " "), want)
+		}
+	}
+}
+
 // Every event a webhook can subscribe to is named where a reader looks for
 // it: the README's list and a section of docs/WEBHOOKS.md.
 func TestDocsNameEveryOutboundEvent(t *testing.T) {
@@ -99,11 +277,13 @@ func TestDocsNameEveryOutboundEvent(t *testing.T) {
 }
 
 // danglingReference matches pointers a reader of the repository cannot
-// follow: to issues, to the planning documents the code was written from,
-// or to their numbered sections (an RFC's sections are fine). Say the rule
+// follow: to issues, to the planning documents the code was written from
+// ("the interface's ...", "as the interface asks"), or to their numbered
+// sections ("section 6", "§19"; an RFC's sections are fine). Say the rule
 // itself, or point at a docs/DECISIONS.md section by its title.
 var danglingReference = regexp.MustCompile(`(?i)\bissues? #?\d+|\bAPI-DECISIONS\b|\binterface (document|section)\b|` +
-	`(RFC \d+ )?\bsection \d+|\bskipped until\b|\bstop \d+\b|\bphase [A-Z]\b|\bitem \d+\b`)
+	`\binterface['’]s\b|\bthe interface (asks|says|requires|wants|specifies)\b|` +
+	`(RFC \d+ )?(\bsection |§ ?)\d+|\bskipped until\b|\bstop \d+\b|\bphase [A-Z]\b|\bitem \d+\b`)
 
 // sweptExtensions are the kinds of file holding the documents and sources a reader may open.
 var sweptExtensions = []string{".md", ".go", ".js", ".sh", ".yaml", ".yml", ".sql", ".html", ".css", ".tpl", ".txt"}
@@ -144,5 +324,28 @@ func TestDocsAndCommentsHaveNoDanglingReferences(t *testing.T) {
 	}
 	if len(found) > 0 {
 		t.Errorf("references a reader cannot follow (say the rule, or name a docs/DECISIONS.md section):\n  %s", strings.Join(found, "\n  "))
+	}
+}
+
+// The pattern catches each kind of reference it names, and lets an RFC's
+// sections and the plain word "interface" through.
+func TestDanglingReferencePattern(t *testing.T) {
+	for _, line := range []string{
+		"skipped until issue 15", "see API-DECISIONS 5", "interface section 6", "(beyond §19)", "as in § 4",
+		"stricter than the interface's \"committed\"", "as the interface asks", "item 3 of the list",
+	} {
+		if !danglingReference.MatchString(line) {
+			t.Errorf("not caught: %q", line)
+		}
+	}
+	for _, line := range []string{
+		"as RFC 6238 §5.2 recommends", "(RFC 6819 §5.2.2.3)", "What counts as the interface for the version number",
+		"declare the interfaces they consume",
+	} {
+		for _, m := range danglingReference.FindAllString(line, -1) {
+			if !strings.HasPrefix(m, "RFC") {
+				t.Errorf("caught %q in %q", m, line)
+			}
+		}
 	}
 }

@@ -45,6 +45,7 @@ COLLECTION_ID=$(curl -sS --fail-with-body "$SHOP/api/v1/admin/collections" -H "A
   -H 'Content-Type: application/json' -d "$(jq -n --arg slug "new-in-$RUN" '{name: "New in", $slug}')" | jq -r .id)
 curl -sS --fail-with-body -X POST "$SHOP/api/v1/admin/collections/$COLLECTION_ID/products/$PRODUCT_ID" -H "Authorization: Bearer $TOKEN"
 curl -sS --fail-with-body "$SHOP/categories" | jq -c '[.data[] | {name, children: [.children[].name]}] | .[:2]'
+curl -sS --fail-with-body "$SHOP/collections" | jq -c '.data[0] | {name, slug}'
 curl -sS --fail-with-body "$SHOP/collections/new-in-$RUN" | jq -c '{collection: .collection.name, products: [.data[].title]}'
 
 SESSION="guest-$RUN"

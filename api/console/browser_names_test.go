@@ -97,7 +97,7 @@ func TestConsoleNamesPickersAndBulk(t *testing.T) {
 	t.Run("orders searched, a customer picked, fulfilled together, exported", func(t *testing.T) { ordersList(t, b.withT(t), app, token, s) })
 	t.Run("an order names its lines, shipments and history", func(t *testing.T) { orderNames(t, b.withT(t), s) })
 	t.Run("reviews, discounts, bundles and price lists by name", func(t *testing.T) { catalogNames(t, b.withT(t), app, token, s) })
-	t.Run("the audit log by admin and entity", func(t *testing.T) { auditNames(t, b.withT(t), merchant, s) })
+	t.Run("the audit log by admin and entity", func(t *testing.T) { auditNames(t, b.withT(t), app, token, merchant, s) })
 	t.Run("dialogs, deletes, dashboard, shipping and self-demotion", func(t *testing.T) { merchantSafety(t, b.withT(t), app, token, merchant, s) })
 	t.Run("a large export is a job", func(t *testing.T) { exportJob(t, b.withT(t), app) })
 	b.check()
@@ -326,12 +326,49 @@ func catalogNames(t *testing.T, b *browser, app *testkit.App, token string, s *s
 	b.press("", "Close")
 }
 
-func auditNames(t *testing.T, b *browser, merchant *models.Admin, s *shop) {
+func auditNames(t *testing.T, b *browser, app *testkit.App, token string, merchant *models.Admin, s *shop) {
+	// Entries of the kinds named in one request besides products, variants
+	// and orders: a customer, a return, a collection, a webhook (the
+	// bundle's is catalogNames').
+	admin := func(method, path string, body map[string]any, status int) map[string]any {
+		return app.Do(t, method, "/api/v1/admin"+path, testkit.Req{Token: token, Body: body}).Expect(t, status).Map(t)
+	}
+	admin("PATCH", "/customers/"+s.asha.ID.String(), map[string]any{"phone": "+91 98450 12345"}, 200)
+	var item string
+	app.DB.Raw(`SELECT id FROM order_items WHERE order_id = ?`, s.ashaNew.ID).Scan(&item)
+	admin("POST", "/orders/"+s.ashaNew.ID.String()+"/returns", map[string]any{"items": []map[string]any{{"orderItemId": item, "quantity": 1, "reason": "damaged"}}}, 201)
+	admin("POST", "/collections", map[string]any{"name": "Monsoon picks", "slug": "monsoon-picks"}, 201)
+	admin("POST", "/webhooks", map[string]any{"url": "https://8.8.8.8/hooks/shop", "events": []string{"return.received"}, "description": "ERP"}, 201)
+
 	b.open("/admin/audit", "Audit log")
 	admins := eval[[]string](b, `[...document.querySelectorAll('main td[data-label="Admin"] a')].map((a) => a.textContent)`)
 	if len(admins) == 0 || slices.ContainsFunc(admins, func(a string) bool { return a != merchant.Name && a != merchant.Email }) {
 		t.Fatalf("admins named %v, want %q", admins, merchant.Name)
 	}
+	entity := eval[map[string]string](b, `Object.fromEntries([...document.querySelectorAll('main tbody tr')].map((tr) =>
+		[tr.querySelector('td[data-label="Action"]').innerText, tr.querySelector('td[data-label="Entity"]').innerText]))`)
+	for action, want := range map[string]string{
+		"customer.update":   "Asha Verma " + s.asha.Email,
+		"return.create":     "Return of " + s.ashaNew.OrderNumber + " Requested",
+		"bundle.create":     "Summer set",
+		"collection.create": "Monsoon picks monsoon-picks",
+		"webhook.create":    "https://8.8.8.8/hooks/shop ERP",
+		"product.create":    "Linen Shirt",
+		"category.create":   "Tees tees",
+	} {
+		if got := strings.Join(strings.Fields(entity[action]), " "); got != want {
+			t.Errorf("the entity of %s reads %q, want %q", action, entity[action], want)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	// A customer picked as the entity is named again after a reload.
+	b.open("/admin/audit?entityId="+s.asha.ID.String(), "Audit log")
+	if got := eval[string](b, `document.querySelectorAll('form[aria-label="Filter the audit log"] [role=combobox]')[1].value`); got != "Asha Verma" {
+		t.Fatalf("the entity filter shows %q after a reload", got)
+	}
+	b.waitUntil("Asha's entry", `document.querySelectorAll('main tbody tr').length === 1`)
 	b.pick("Filter the audit log", "Entity", "linen", "Linen Shirt")
 	b.press("Filter the audit log", "Filter")
 	b.waitUntil("the shirt's entries", fmt.Sprintf(`location.search.includes('entityId=%s') && document.querySelectorAll('main tbody tr').length > 0`, s.shirt.ID))

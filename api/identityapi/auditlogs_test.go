@@ -3,10 +3,13 @@ package identityapi_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/google/uuid"
 )
 
 func TestAuditLogRead(t *testing.T) {
@@ -96,4 +99,95 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 	if e := auditEntries(t, app, "auth.login_failed"); len(e) != 1 {
 		t.Fatalf("entries after tampering: %+v", e)
 	}
+}
+
+// A page of the log names its entities in one request: each id of a known
+// kind with its name and detail (a variant with its product), ids of
+// anything else left out; only who reads the log may ask.
+func TestAuditLogEntities(t *testing.T) {
+	app := testkit.MustApp(t)
+	rootAdmin := mustAccount(t, app, "super_admin")
+	root := mustLogin(t, app, rootAdmin)
+	staff := mustLogin(t, app, mustAccount(t, app, "staff"))
+	db := app.DB
+	p := fixtures.MustProduct(t, db, "Linen Shirt", 99900)
+	v := fixtures.MustVariant(t, db, p.ID, 5)
+	db.Exec(`UPDATE variants SET size = 'M', color = 'White' WHERE id = ?`, v.ID)
+	c := fixtures.MustCustomer(t, db, "Asha Verma")
+	o := fixtures.MustOrder(t, db, fixtures.OrderSpec{Customer: c, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
+	type entity struct {
+		Kind, Name, Detail string
+		ProductID          *string
+	}
+	var ret, bundle, collection, hook, category, group, priceList, discount, zone, method, location string
+	for _, row := range []struct {
+		sql  string
+		args []any
+		id   *string
+	}{
+		{`INSERT INTO returns (order_id, customer_id, requested_by) VALUES (?, ?, 'admin') RETURNING id`, []any{o.ID, c.ID}, &ret},
+		{`INSERT INTO bundles (title) VALUES ('Summer set') RETURNING id`, nil, &bundle},
+		{`INSERT INTO collections (name, slug) VALUES ('New in', 'new-in') RETURNING id`, nil, &collection},
+		{`INSERT INTO webhook_subscriptions (url, events, secret, description) VALUES ('https://hooks.example.com/shop', '{order.created}', 'whsec_x', 'ERP') RETURNING id`, nil, &hook},
+		{`INSERT INTO categories (name, slug) VALUES ('Tees', 'tees') RETURNING id`, nil, &category},
+		{`INSERT INTO customer_groups (name) VALUES ('Wholesale') RETURNING id`, nil, &group},
+		{`INSERT INTO price_lists (name, customer_group_id) SELECT 'Trade', id FROM customer_groups RETURNING id`, nil, &priceList},
+		{`INSERT INTO discounts (code, description, type, value) VALUES ('WELCOME10', 'First order', 'PERCENTAGE', 1000) RETURNING id`, nil, &discount},
+		{`INSERT INTO shipping_zones (name) VALUES ('South') RETURNING id`, nil, &zone},
+		{`INSERT INTO shipping_methods (zone_id, name, price, min_days, max_days) SELECT id, 'Express', 19900, 1, 2 FROM shipping_zones RETURNING id`, nil, &method},
+		{`SELECT id FROM locations WHERE is_default`, nil, &location},
+	} {
+		if err := db.Raw(row.sql, row.args...).Scan(row.id).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	productID := p.ID.String()
+	want := map[string]entity{
+		p.ID.String():         {Kind: "product", Name: "Linen Shirt"},
+		v.ID.String():         {Kind: "variant", Name: "Linen Shirt — M / White", Detail: v.SKU, ProductID: &productID},
+		o.ID.String():         {Kind: "order", Name: o.OrderNumber, Detail: "Asha Verma · " + c.Email},
+		c.ID.String():         {Kind: "customer", Name: "Asha Verma", Detail: c.Email},
+		ret:                   {Kind: "return", Name: o.OrderNumber, Detail: "requested"},
+		bundle:                {Kind: "bundle", Name: "Summer set"},
+		collection:            {Kind: "collection", Name: "New in", Detail: "new-in"},
+		hook:                  {Kind: "webhook", Name: "https://hooks.example.com/shop", Detail: "ERP"},
+		rootAdmin.ID.String(): {Kind: "admin", Name: rootAdmin.Name, Detail: rootAdmin.Email},
+		category:              {Kind: "category", Name: "Tees", Detail: "tees"},
+		group:                 {Kind: "customer_group", Name: "Wholesale"},
+		priceList:             {Kind: "price_list", Name: "Trade"},
+		discount:              {Kind: "discount", Name: "WELCOME10", Detail: "First order"},
+		zone:                  {Kind: "shipping_zone", Name: "South"},
+		method:                {Kind: "shipping_method", Name: "Express", Detail: "South"},
+		location:              {Kind: "location", Name: "Default location", Detail: "default"},
+	}
+	ids := []string{uuid.NewString()} // nothing's
+	for id := range want {
+		ids = append(ids, id)
+	}
+	var got struct {
+		Data []struct {
+			ID string
+			entity
+		}
+	}
+	path := base + "/audit-logs/entities?ids=" + strings.Join(ids, ",")
+	app.Do(t, "GET", path, testkit.Req{Token: root.Access}).Expect(t, http.StatusOK).JSON(t, &got)
+	named := map[string]entity{}
+	for _, e := range got.Data {
+		named[e.ID] = e.entity
+	}
+	if len(named) != len(want) {
+		t.Fatalf("%d entities named, want %d: %+v", len(named), len(want), got.Data)
+	}
+	for id, w := range want {
+		g, ok := named[id]
+		if !ok || g.Kind != w.Kind || g.Name != w.Name || g.Detail != w.Detail ||
+			(g.ProductID == nil) != (w.ProductID == nil) || (g.ProductID != nil && *g.ProductID != *w.ProductID) {
+			t.Errorf("%s: %+v, want %+v", id, g, w)
+		}
+	}
+
+	app.Do(t, "GET", path, testkit.Req{Token: staff.Access}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+	app.Do(t, "GET", base+"/audit-logs/entities", testkit.Req{Token: root.Access, Invalid: true}).ExpectField(t, "ids")
+	app.Do(t, "GET", base+"/audit-logs/entities?ids=nope", testkit.Req{Token: root.Access}).ExpectField(t, "ids")
 }

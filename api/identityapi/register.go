@@ -85,4 +85,5 @@ func Register(a *adminroute.Router, svc Services, set Settings) {
 	a.Patch("/users/:id", rbac.AdminUsersWrite, h.updateUser, adminroute.Audit(actionAdminUserUpdate, "id"))
 
 	a.Get("/audit-logs", rbac.AuditRead, h.listAuditLogs)
+	a.Get("/audit-logs/entities", rbac.AuditRead, h.auditEntities)
 }

@@ -13,8 +13,9 @@ import (
 	"gorm.io/gorm"
 )
 
-// ResetPath is the storefront page a reset link opens; it posts the token
-// and the chosen password to POST /customers/password/reset.
+// ResetPath is the page a reset link opens (api/resetpage, or a storefront
+// at PUBLIC_URL); it posts the token and the chosen password to
+// POST /customers/password/reset.
 const ResetPath = "/account/reset-password"
 
 // ResetMailSettings configure the password reset emails.

@@ -5,6 +5,7 @@ import { api, query, referenceList } from './api.js';
 import { label } from './format.js';
 
 const PICKS = 8;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function variantName(v) {
   const options = [v.size, v.color].filter(Boolean).join(' / ');
@@ -70,6 +71,14 @@ export const names = {
   customer: async (id) => new Map(id ? [[id, customerItem(await api('GET', '/customers/' + encodeURIComponent(id)))]] : []),
   categories: async (ids) => new Map((await referenceList('/categories')).filter((c) => ids.includes(c.id)).map((c) => [c.id, { id: c.id, label: c.name }])),
   admins: async () => new Map((await referenceList('/users')).map((u) => [u.id, adminItem(u)])),
+  // The entities audit entries name, of any kind, in one request (a page of
+  // the log holds at most 50; super_admin): {label, hint, kind, productId}.
+  auditEntities: async (ids) => {
+    const unique = [...new Set(ids.filter((id) => UUID.test(id || '')))];
+    if (!unique.length) return new Map();
+    const res = await api('GET', '/audit-logs/entities' + query({ ids: unique.join(',') }));
+    return new Map(res.data.map((e) => [e.id, { id: e.id, label: e.name, hint: e.detail, kind: e.kind, productId: e.productId }]));
+  },
 };
 
 /** variantsBySKU resolves exact SKUs to variants, 100 at a time. */

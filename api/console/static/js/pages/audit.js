@@ -1,7 +1,9 @@
 // The audit log, with its filters (super_admin): the admin and the entity
-// are picked by name, and each entry names its admin and, where the console
-// can find it, its entity (a product by title, an order by number, a
-// variant by product and SKU, an admin by name).
+// are picked by name, and each entry names its admin and its entity (a
+// product by title, a variant by product and SKU, an order by number, a
+// customer by name, a return by its order's number, a webhook by its URL,
+// the catalog's, shipping's and locations' by name), all of a page in one
+// request (GET /audit-logs/entities).
 
 import { h } from '../dom.js';
 import { api, query as qs, ApiError } from '../api.js';
@@ -13,19 +15,25 @@ import { sources, names } from '../sources.js';
 
 const KEYS = ['action', 'adminId', 'entityId', 'dateFrom', 'dateTo'];
 
-// KINDS maps an action's entity (its prefix) to how it is named and where
-// it is shown.
+// KINDS says how a named entity (by the kind the server found it as) reads
+// and where it is shown.
 const KINDS = {
-  product: { lookup: 'products', page: (id) => '/products/' + id },
-  variant: { lookup: 'variants', page: (id, v) => (v ? '/products/' + v.variant.productId : null) },
-  inventory: { lookup: 'variants', page: (id, v) => (v ? '/products/' + v.variant.productId : null) },
-  order: { lookup: 'orders', page: (id) => '/orders/' + id },
-  return: { page: (id) => '/returns/' + id },
-  customer: { page: (id) => '/customers/' + id },
-  admin_user: { lookup: 'admins' },
-  bundle: { page: (id) => '/bundles/' + id },
-  collection: { page: (id) => '/collections/' + id },
-  webhook: { page: (id) => '/webhooks/' + id },
+  product: { page: (n) => '/products/' + n.id },
+  variant: { page: (n) => (n.productId ? '/products/' + n.productId : null) },
+  order: { page: (n) => '/orders/' + n.id },
+  return: { text: (n) => `Return of ${n.label}`, hint: (n) => label(n.hint), page: (n) => '/returns/' + n.id },
+  customer: { page: (n) => '/customers/' + n.id },
+  admin: {},
+  bundle: { page: (n) => '/bundles/' + n.id },
+  collection: { page: (n) => '/collections/' + n.id },
+  webhook: { page: (n) => '/webhooks/' + n.id },
+  category: { page: () => '/categories' },
+  customer_group: { page: () => '/customer-groups' },
+  price_list: { page: () => '/price-lists' },
+  discount: { page: () => '/discounts' },
+  shipping_zone: { page: () => '/shipping' },
+  shipping_method: { page: () => '/shipping' },
+  location: { page: () => '/locations' },
 };
 
 // entities are searched by kind at once: an order number, a product title or
@@ -43,13 +51,10 @@ const entitySource = {
   },
 };
 
-// chosenEntity names the entity a filter holds: an order or a product,
-// else its id as it is (a job, a session).
-async function chosenEntity(id) {
-  if (!id) return new Map();
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return new Map([[id, { id, label: id }]]);
-  const [orders, products] = await Promise.all([names.orders([id]).catch(() => new Map()), names.products([id]).catch(() => new Map())]);
-  return new Map([[id, orders.get(id) || products.get(id) || { id, label: id }]]);
+// shown is how a named entity reads: {label, hint, path}.
+function shown(n) {
+  const k = KINDS[n.kind] || {};
+  return { label: k.text ? k.text(n) : n.label, hint: k.hint ? k.hint(n) : n.hint, path: k.page ? k.page(n) : null };
 }
 
 function kindOf(action) {
@@ -62,11 +67,18 @@ export async function auditPage({ query }) {
   const head = pageHead('Audit log');
   let res;
   let admins = new Map();
-  let chosen = new Map();
   try {
-    [res, admins, chosen] = await Promise.all([api('GET', '/audit-logs' + qs({ ...f, page, limit: 50 })), names.admins(), chosenEntity(f.entityId)]);
+    [res, admins] = await Promise.all([api('GET', '/audit-logs' + qs({ ...f, page, limit: 50 })), names.admins()]);
   } catch (err) {
     res = err;
+  }
+  // The page's entities and the filter's, named in one request.
+  const ids = [f.entityId, ...(res instanceof Error ? [] : res.data.map((e) => e.entityId))];
+  const entities = await names.auditEntities(ids).catch(() => new Map());
+  const chosen = new Map();
+  if (f.entityId) {
+    const n = entities.get(f.entityId);
+    chosen.set(f.entityId, { id: f.entityId, label: n && n.label ? shown(n).label : f.entityId });
   }
   const filterForm = filters({
     label: 'Filter the audit log', values: f,
@@ -83,26 +95,14 @@ export async function auditPage({ query }) {
     if (res instanceof ApiError && res.field && filterForm.showError(res.field, res.message, res.issue)) return [head, filterForm];
     return [head, filterForm, errorNotice(res)];
   }
-  // One request a kind for the names of the page's entities.
-  const ids = { products: [], variants: [], orders: [] };
-  for (const e of res.data) {
-    const k = KINDS[kindOf(e.action)];
-    if (k && k.lookup && ids[k.lookup] && e.entityId) ids[k.lookup].push(e.entityId);
-  }
-  const [products, variants, orders] = await Promise.all([
-    ids.products.length ? names.products(ids.products) : new Map(),
-    ids.variants.length ? names.variants(ids.variants) : new Map(),
-    ids.orders.length ? names.orders(ids.orders) : new Map(),
-  ]);
-  const found = { products, variants, orders, admins };
+  // An entity the server does not name (a job, a session, one deleted
+  // since) is shown by the kind of its action and a short id.
   const entity = (e) => {
     if (!e.entityId) return '—';
-    const kind = kindOf(e.action);
-    const k = KINDS[kind] || {};
-    const named = k.lookup ? found[k.lookup].get(e.entityId) : null;
-    const text = named ? named.label : `${label(kind)} ${e.entityId.slice(0, 8)}`;
-    const path = k.page ? k.page(e.entityId, named) : null;
-    return h('span', {}, path ? link(path, text) : text, named && named.hint ? h('span', { class: 'muted' }, ' ', named.hint) : null);
+    const n = entities.get(e.entityId);
+    if (!n || !n.label) return `${label(kindOf(e.action))} ${e.entityId.slice(0, 8)}`;
+    const s = shown(n);
+    return h('span', {}, s.path ? link(s.path, s.label) : s.label, s.hint ? h('span', { class: 'muted' }, ' ', s.hint) : null);
   };
   const admin = (e) => {
     if (!e.adminId) return '—';
