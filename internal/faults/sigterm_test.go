@@ -4,6 +4,7 @@ package faults_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -34,6 +35,7 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 		sigSent    atomic.Int64 // UnixNano just before the api was sent SIGTERM
 		sigDone    atomic.Int64 // UnixNano just after; 0 until then
 		spanned    atomic.Int64 // webhooks sent before the signal and answered after it
+		inFlight   atomic.Int64 // webhooks sent and not yet answered
 		unanswered sync.Map     // guest session id → the error of its unanswered cart request
 		wg         sync.WaitGroup
 		stop       = make(chan struct{})
@@ -45,7 +47,9 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 			for i := next.Add(1) - 1; i < int64(len(intents)); i = next.Add(1) - 1 {
 				body, sig := signed(intents[i], fmt.Sprintf("evt_term_%d", i), paymentIDOf(int(i)))
 				sent := time.Now().UnixNano()
+				inFlight.Add(1)
 				s, _, err := call("POST", api.URL+webhookPath, body, map[string]string{"X-Gateway-Signature": sig})
+				inFlight.Add(-1)
 				answered := time.Now().UnixNano()
 				if done := sigDone.Load(); err == nil && done != 0 && sent < sigSent.Load() && answered > done {
 					spanned.Add(1)
@@ -81,6 +85,14 @@ func TestSIGTERMEverythingUnderLoad(t *testing.T) {
 	testkit.Eventually(t, 60*time.Second, "the first accepted payments", func() bool { return nAccepted.Load() >= 20 })
 	if left := int64(len(intents)) - next.Load(); left < 100 {
 		t.Fatalf("only %d payments were left to send at the signal", left)
+	}
+	// The signal goes while webhooks are in flight: the payers spend part
+	// of each round signing the next body, and a quick server can leave
+	// none on the wire at a moment picked blindly.
+	for deadline := time.Now().Add(10 * time.Second); inFlight.Load() < 3; runtime.Gosched() {
+		if time.Now().After(deadline) {
+			t.Fatal("never three payment webhooks in flight at once in 10 s")
+		}
 	}
 	sigSent.Store(time.Now().UnixNano())
 	api.SendTerm()
