@@ -38,7 +38,7 @@ func (s variantStock) onHand() map[string]int {
 // is 400 naming it, and one whose location is deleted before the worker
 // applies the job fails the whole job with that row's reason.
 func TestBulkUpdateAtLocations(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	app := testkit.MustApp(t, testkit.WithWorker())
 	_, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	do := func(method, path string, body any) *testkit.Response {
 		t.Helper()

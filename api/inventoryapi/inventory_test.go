@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-	"time"
 
-	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -75,16 +73,13 @@ type job struct {
 func waitJob(t *testing.T, app *testkit.App, token, id string) job {
 	t.Helper()
 	var j job
-	testkit.Eventually(t, 60*time.Second, "job "+id+" to finish", func() bool {
-		app.Do(t, "GET", "/api/v1/admin/jobs/"+id, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &j)
-		return j.State == "completed" || j.State == "failed"
-	})
+	app.WaitJob(t, token, id, &j)
 	return j
 }
 
 // 1000 updates in one job, applied in one transaction, with low-stock events.
 func TestBulkUpdateThousandVariants(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	app := testkit.MustApp(t, testkit.WithWorker())
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	vs := mustVariants(t, app.DB, 1000)
@@ -193,7 +188,7 @@ func TestBulkUpdateValidatesEverything(t *testing.T) {
 // the whole job, with the reason, and changes nothing; reserved units count
 // as a floor too.
 func TestBulkUpdateJobFailsAsOne(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	app := testkit.MustApp(t, testkit.WithWorker())
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	vs := mustVariants(t, app.DB, 20) // vs[9] has 30 committed
 	updates := []map[string]any{}
@@ -237,15 +232,11 @@ func ids(vs []models.Variant) []uuid.UUID {
 	return out
 }
 
-// pollingAllowed lifts the general admin rate limit (100/min) for tests
-// that poll a job until it finishes.
-var pollingAllowed = testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })
-
 // A stock sheet names variants by SKU: lines by SKU and by id mix in one
 // job; an unknown SKU, a line naming neither or both, or one variant named
 // twice (by SKU and id) is 400 naming the line, and nothing is queued.
 func TestBulkUpdateBySKU(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	app := testkit.MustApp(t, testkit.WithWorker())
 	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
 	vs := mustVariants(t, app.DB, 3)
 	post := func(updates []map[string]any, invalid bool) *testkit.Response {

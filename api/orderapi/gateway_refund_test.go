@@ -162,10 +162,7 @@ func TestReconcileSettlesPendingRefund(t *testing.T) {
 			Refunds struct{ Processed, Failed, Pending int } `json:"refunds"`
 		} `json:"result"`
 	}
-	testkit.Eventually(t, 60*time.Second, "the reconcile job", func() bool {
-		e.app.Do(t, "GET", "/api/v1/admin/jobs/"+job.JobID, testkit.Req{Token: super}).Expect(t, 200).JSON(t, &j)
-		return j.State == "completed" || j.State == "failed"
-	})
+	e.app.WaitJob(t, super, job.JobID, &j)
 	if j.State != "completed" || j.Result.Refunds.Processed != 1 || j.Result.Refunds.Pending != 0 {
 		t.Fatalf("reconcile job %+v", j)
 	}

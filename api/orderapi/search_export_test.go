@@ -115,10 +115,7 @@ func TestExportOrdersCSV(t *testing.T) {
 		State  string          `json:"state"`
 		Result json.RawMessage `json:"result"`
 	}
-	testkit.Eventually(t, 60*time.Second, "the export job", func() bool {
-		app.Do(t, "GET", "/api/v1/admin/jobs/"+job["jobId"].(string), testkit.Req{Token: token}).Expect(t, 200).JSON(t, &j)
-		return j.State == "completed" || j.State == "failed"
-	})
+	app.WaitJob(t, token, job["jobId"].(string), &j)
 	var res struct {
 		Rows     int    `json:"rows"`
 		Download string `json:"download"`

@@ -7,7 +7,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/money"
@@ -199,10 +198,10 @@ func waitJob(t *testing.T, app *testkit.App, token, id string) jobResult {
 		State  string    `json:"state"`
 		Result jobResult `json:"result"`
 	}
-	testkit.Eventually(t, 20*time.Second, "the remittance job to complete", func() bool {
-		app.Do(t, http.MethodGet, "/api/v1/admin/jobs/"+id, testkit.Req{Token: token}).Expect(t, http.StatusOK).JSON(t, &job)
-		return job.State == "completed"
-	})
+	app.WaitJob(t, token, id, &job)
+	if job.State != "completed" {
+		t.Fatalf("remittance job %s: %+v", job.State, job)
+	}
 	return job.Result
 }
 

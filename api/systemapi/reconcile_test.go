@@ -3,9 +3,7 @@ package systemapi_test
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
-	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -54,10 +52,7 @@ func runReconcile(t *testing.T, app *testkit.App, token string) reconcileReport 
 		Result json.RawMessage `json:"result"`
 		Error  *string         `json:"error"`
 	}
-	testkit.Eventually(t, 60*time.Second, "reconcile job", func() bool {
-		app.Do(t, "GET", "/api/v1/admin/jobs/"+id, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &j)
-		return j.State == "completed" || j.State == "failed"
-	})
+	app.WaitJob(t, token, id, &j)
 	if j.State != "completed" || j.Type != "system:reconcile" {
 		t.Fatalf("job %s: %+v", j.State, j)
 	}
@@ -71,7 +66,7 @@ func runReconcile(t *testing.T, app *testkit.App, token string) reconcileReport 
 // Reconcile repairs a corrupted reserved count (and the other drifts it
 // looks for), reports each, and finds nothing more the second time.
 func TestReconcileRepairsAndReports(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker(), pollingAllowed)
+	app := testkit.MustApp(t, testkit.WithWorker())
 	superAdm, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	db := app.DB
@@ -171,7 +166,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-
-// pollingAllowed lifts the general admin rate limit (100/min) for tests
-// that poll a job until it finishes.
-var pollingAllowed = testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })

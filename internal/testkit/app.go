@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/logging"
+	"github.com/gocommerce/shop/internal/system"
 	"github.com/gocommerce/shop/worker"
 )
 
@@ -165,4 +167,17 @@ func (w *testWriter) Write(p []byte) (int, error) {
 		w.tb.Log(strings.TrimRight(string(p), "\n"))
 	}
 	return len(p), nil
+}
+
+// WaitJob waits until the back-office job id has finished (completed or
+// failed), watching the queue itself: polling GET /admin/jobs/{id} would
+// spend the admin's general rate limit (100 a minute) within seconds. Then
+// it reads the job once through that route, as a client would, into out.
+func (a *App) WaitJob(tb testing.TB, token, id string, out any) {
+	tb.Helper()
+	Eventually(tb, 60*time.Second, "job "+id+" to finish", func() bool {
+		j, err := a.System.Job(context.Background(), id)
+		return err == nil && (j.State == system.JobCompleted || j.State == system.JobFailed)
+	})
+	a.Do(tb, http.MethodGet, "/api/v1/admin/jobs/"+id, Req{Token: token}).Expect(tb, http.StatusOK).JSON(tb, out)
 }
