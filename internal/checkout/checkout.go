@@ -20,6 +20,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -56,12 +57,15 @@ type Service struct {
 	log      *slog.Logger
 	stock    StockCache
 	now      func() time.Time
+	// units opens the units of work of the changes that place an order.
+	units uow.Runner
 }
 
 // New returns the service. provider creates intents and refunds duplicate
 // payments; q receives the events of completed checkouts; stock may be nil.
 func New(db *gorm.DB, q tasks.Enqueuer, provider gateway.Provider, set Settings, stock StockCache, log *slog.Logger) *Service {
-	return &Service{db: db, queue: q, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() }}
+	return &Service{db: db, queue: q, provider: provider, set: set, stock: stock, log: log, now: func() time.Time { return time.Now().UTC() },
+		units: uow.NewRunner(db, q, log)}
 }
 
 // forget drops the cached availability of the products of a session's

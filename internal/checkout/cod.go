@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
@@ -15,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -61,18 +61,18 @@ func (s *Service) CheckoutCOD(ctx context.Context, owner cart.Owner, in Input) (
 	var o *models.Order
 	var sess *models.CheckoutSession
 	err := retryDeadlock(func() error {
-		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			c, err := cart.Lock(tx, owner, false)
+		return s.units.Run(ctx, func(u *uow.Unit) error {
+			c, err := cart.Lock(u.Tx(), owner, false)
 			if err != nil {
 				return err
 			}
 			if c == nil {
 				return ErrEmptyCart
 			}
-			if err := s.endPendingForCOD(tx, c); err != nil {
+			if err := s.endPendingForCOD(u.Tx(), c); err != nil {
 				return err
 			}
-			o, sess, err = s.placeCOD(ctx, tx, c, in, hash)
+			o, sess, err = s.placeCOD(ctx, u, c, in, hash)
 			return err
 		})
 	})
@@ -86,7 +86,6 @@ func (s *Service) CheckoutCOD(ctx context.Context, owner cart.Owner, in Input) (
 		// same task's retry (docs/DECISIONS.md "Payments and webhooks").
 		s.log.ErrorContext(ctx, "cod checkout: queue order emails", "order_id", o.ID, "error", err)
 	}
-	outbox.Nudge(ctx, s.queue, s.log)
 	analytics.Touch(ctx, s.queue, s.log, o.CreatedAt)
 	s.log.InfoContext(ctx, "cash on delivery order placed", "order_id", o.ID, "order_number", o.OrderNumber)
 	return o, nil
@@ -108,9 +107,12 @@ func (s *Service) endPendingForCOD(tx *gorm.DB, c *models.Cart) error {
 	return endSession(tx, c, sess.ID, models.CheckoutExpired)
 }
 
-// placeCOD prices the cart, decides COD, commits the stock and writes the
-// order; the caller holds the cart's lock.
-func (s *Service) placeCOD(ctx context.Context, tx *gorm.DB, c *models.Cart, in Input, hash *string) (*models.Order, *models.CheckoutSession, error) {
+// placeCOD prices the cart, decides COD, commits the stock and stages the
+// order in u; the caller holds the cart's lock. Its reads and the stock's
+// conditional updates run at once; its writes go in u's one statement at
+// the commit.
+func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in Input, hash *string) (*models.Order, *models.CheckoutSession, error) {
+	tx := u.Tx()
 	buyer, ship, bill, err := s.buyer(tx, in, hash)
 	if err != nil {
 		return nil, nil, err
@@ -169,43 +171,53 @@ func (s *Service) placeCOD(ctx context.Context, tx *gorm.DB, c *models.Cart, in 
 			return nil, nil, err
 		}
 	}
-	if err := tx.Create(sess).Error; err != nil {
-		return nil, nil, wrap("cod_session", err)
-	}
-	o, err := order.CreateCOD(tx, sess, lines, order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}, s.set.StoreState)
+	fee := order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}
+	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
+		return order.CreateCOD(u, sess, lines, fee, s.set.StoreState)
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := countDiscountUse(tx, sess, o.ID); err != nil {
-		return nil, nil, err
-	}
-	if err := emptyCart(tx, c, sess, lines); err != nil {
-		return nil, nil, err
-	}
-	if err := tx.Exec(`UPDATE checkout_sessions SET order_id = ?, updated_at = now() WHERE id = ?`, o.ID, sess.ID).Error; err != nil {
-		return nil, nil, fmt.Errorf("checkout.cod_session: %w", err)
-	}
-	if err := s.publishPlaced(tx, o, items); err != nil {
+	if err := emptyCart(u, c, sess, lines); err != nil {
 		return nil, nil, err
 	}
 	return o, sess, nil
 }
 
-// publishPlaced writes order.created and the low-stock events of a COD
-// order in its transaction (no payment.succeeded: nothing was paid).
-func (s *Service) publishPlaced(tx *gorm.DB, o *models.Order, items []stock.Item) error {
-	if _, err := outbox.Publish(tx, outbox.OrderCreated, orderCreatedData(o)); err != nil {
-		return err
+// stagePlaced stages in u an order placed at once (a COD checkout, a draft
+// placed by staff) for COMPLETED session sess, whose stock is committed
+// already: the order create stages, the session naming it, the discount's
+// use, order.created and the low-stock events (no payment.succeeded:
+// nothing was paid).
+func (s *Service) stagePlaced(u *uow.Unit, sess *models.CheckoutSession, items []stock.Item, create func() (*models.Order, error)) (*models.Order, error) {
+	o, err := create()
+	if err != nil {
+		return nil, err
 	}
+	sess.OrderID = &o.ID
+	if err := u.Create(sess); err != nil {
+		return nil, wrap("placed_session", err)
+	}
+	stageDiscountUse(u, sess, o.ID)
+	drafts, err := s.lowStockDrafts(u.Tx(), o, items)
+	if err != nil {
+		return nil, err
+	}
+	_, err = outbox.Stage(u, append([]outbox.Draft{{Type: outbox.OrderCreated, Data: orderCreatedData(o)}}, drafts...)...)
+	return o, err
+}
+
+// lowStockDrafts is inventory.low_stock for each variant of items that
+// order o's committed stock took to its threshold.
+func (s *Service) lowStockDrafts(tx *gorm.DB, o *models.Order, items []stock.Item) ([]outbox.Draft, error) {
 	low, err := stock.CrossedLow(tx, items, s.set.LowStockThreshold)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, l := range low {
-		data := LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU, CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}
-		if _, err := outbox.Publish(tx, outbox.InventoryLowStock, data); err != nil {
-			return fmt.Errorf("checkout.low_stock: %w", err)
-		}
+	drafts := make([]outbox.Draft, len(low))
+	for i, l := range low {
+		drafts[i] = outbox.Draft{Type: outbox.InventoryLowStock, Data: LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU,
+			CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}}
 	}
-	return nil
+	return drafts, nil
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
 	"github.com/gocommerce/shop/internal/order"
-	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -66,9 +66,9 @@ type CaptureResult struct {
 // outcome is not known yet (the caller retries).
 func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult, error) {
 	var res CaptureResult
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		var err error
-		res, err = s.capture(tx, p)
+		res, err = s.capture(u, p)
 		return err
 	})
 	if err != nil {
@@ -103,14 +103,17 @@ func (s *Service) Capture(ctx context.Context, p gateway.Payment) (CaptureResult
 		}
 	}
 	if res.Outcome == Created {
-		outbox.Nudge(ctx, s.queue, s.log)
 		// The new order's day is rolled up again within seconds (debounced).
 		analytics.Touch(ctx, s.queue, s.log, res.Order.CreatedAt)
 	}
 	return res, nil
 }
 
-func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error) {
+// capture decides what payment p makes of its session. Its reads and the
+// conditional updates whose answer decides run at once in u's transaction;
+// a new order's writes are staged, sent in one statement at the commit.
+func (s *Service) capture(u *uow.Unit, p gateway.Payment) (CaptureResult, error) {
+	tx := u.Tx()
 	sess, cart, err := lockSessionAndCart(tx, s.set.Provider, p.OrderID)
 	if err != nil || sess == nil {
 		return CaptureResult{Outcome: NoSession}, err
@@ -172,24 +175,22 @@ func (s *Service) capture(tx *gorm.DB, p gateway.Payment) (CaptureResult, error)
 	if short != "" {
 		return s.review(tx, sess, cart, fmt.Sprintf("payment captured after the checkout was released and stock is gone (variant %s)", short), "stock_unavailable")
 	}
-	o, err := order.Create(tx, sess, lines, p, s.set.StoreState)
+	o, err := order.Create(u, sess, lines, p, s.set.StoreState)
 	if err != nil {
 		return CaptureResult{}, err
 	}
-	if err := countDiscountUse(tx, sess, o.ID); err != nil {
+	stageDiscountUse(u, sess, o.ID)
+	if err := emptyCart(u, cart, sess, lines); err != nil {
 		return CaptureResult{}, err
 	}
-	if err := emptyCart(tx, cart, sess, lines); err != nil {
-		return CaptureResult{}, err
-	}
-	err = tx.Model(&models.CheckoutSession{}).Where("id = ?", sess.ID).Updates(map[string]any{
+	err = u.Updates(sess, map[string]any{
 		"state": models.CheckoutCompleted, "payment_status": models.IntentCaptured, "order_id": o.ID,
 		"review_reason": nil, "completed_at": gorm.Expr("now()"), "updated_at": gorm.Expr("now()"),
-	}).Error
+	})
 	if err != nil {
 		return CaptureResult{}, fmt.Errorf("checkout.complete_session: %w", err)
 	}
-	if err := s.publishCaptured(tx, sess, o, p, items); err != nil {
+	if err := s.stageCaptured(u, sess, o, p, items); err != nil {
 		return CaptureResult{}, err
 	}
 	return CaptureResult{Outcome: Created, Order: o}, nil

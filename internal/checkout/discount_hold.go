@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/discount"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -66,24 +67,16 @@ func refused(reason string) error {
 		WithDetails(map[string]any{"field": "discountCode", "reason": reason, "issue": discount.Messages[reason]})
 }
 
-// countDiscountUse records the order's use of its discount: the total on the
-// discount and a row per order that per-customer limits count. The use is
-// counted even past a limit reached meanwhile: the customer has paid.
-func countDiscountUse(tx *gorm.DB, sess *models.CheckoutSession, orderID uuid.UUID) error {
+// stageDiscountUse stages the order's use of its discount: the total on
+// the discount and a row per order that per-customer limits count. The use
+// is counted even past a limit reached meanwhile: the customer has paid. A
+// discount deleted since the checkout counts nothing.
+func stageDiscountUse(u *uow.Unit, sess *models.CheckoutSession, orderID uuid.UUID) {
 	if sess.DiscountID == nil {
-		return nil
+		return
 	}
-	res := tx.Exec(`UPDATE discounts SET usage_count = usage_count + 1, updated_at = now() WHERE id = ?`, *sess.DiscountID)
-	if res.Error != nil {
-		return fmt.Errorf("checkout.discount_use: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return nil // deleted since checkout
-	}
-	err := tx.Exec(`INSERT INTO discount_usages (discount_id, customer_id, order_id) VALUES (?, ?, ?)
-		ON CONFLICT (discount_id, order_id) DO NOTHING`, *sess.DiscountID, sess.CustomerID, orderID).Error
-	if err != nil {
-		return fmt.Errorf("checkout.discount_use: %w", err)
-	}
-	return nil
+	id := *sess.DiscountID
+	u.Update("discounts", id, `UPDATE discounts SET usage_count = usage_count + 1, updated_at = now() WHERE id = ?`, id)
+	u.Add(`INSERT INTO discount_usages (discount_id, customer_id, order_id) SELECT id, ?, ? FROM discounts WHERE id = ?
+		ON CONFLICT (discount_id, order_id) DO NOTHING`, sess.CustomerID, orderID, id)
 }

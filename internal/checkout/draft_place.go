@@ -1,9 +1,8 @@
 package checkout
 
 import (
-	"fmt"
-
 	"github.com/gocommerce/shop/internal/cod"
+	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
@@ -85,26 +84,19 @@ func (s *Service) PlaceDraft(u *uow.Unit, in LinkCheckout, how Placement) (*mode
 			return nil, err
 		}
 	}
-	if err := tx.Create(sess).Error; err != nil {
-		return nil, wrap("draft_session", err)
-	}
-	var o *models.Order
-	if how.COD {
-		o, err = order.CreateCOD(tx, sess, lines, fee, s.set.StoreState)
-	} else {
-		o, err = order.CreateOffline(tx, sess, lines, s.set.StoreState)
-	}
+	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
+		if how.COD {
+			return order.CreateCOD(u, sess, lines, fee, s.set.StoreState)
+		}
+		return order.CreateOffline(u, sess, lines, s.set.StoreState)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := countDiscountUse(tx, sess, o.ID); err != nil {
-		return nil, err
-	}
-	if err := tx.Exec(`UPDATE checkout_sessions SET order_id = ?, updated_at = now() WHERE id = ?`, o.ID, sess.ID).Error; err != nil {
-		return nil, fmt.Errorf("checkout.draft_session: %w", err)
-	}
-	if err := s.publishPlaced(tx, o, items); err != nil {
-		return nil, err
+	// The offline payment changes the order row, and the caller's own
+	// statements read the session: both need these rows written first.
+	if err := u.Flush(); err != nil {
+		return nil, database.Translate(err, "order")
 	}
 	if how.Offline != nil {
 		p := *how.Offline

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -9,8 +8,8 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
-	"gorm.io/gorm"
 )
 
 // The `data` of the events published here; docs/WEBHOOKS.md documents them.
@@ -74,27 +73,18 @@ type LowStockData struct {
 	OrderID      string `json:"orderId"`
 }
 
-// publishCaptured writes the events of a new order in its transaction.
-func (s *Service) publishCaptured(tx *gorm.DB, sess *models.CheckoutSession, o *models.Order, p gateway.Payment, items []stock.Item) error {
-	if _, err := outbox.Publish(tx, outbox.OrderCreated, orderCreatedData(o)); err != nil {
-		return err
-	}
+// stageCaptured stages the events of an order made from captured payment
+// p: order.created, payment.succeeded and the low-stock ones.
+func (s *Service) stageCaptured(u *uow.Unit, sess *models.CheckoutSession, o *models.Order, p gateway.Payment, items []stock.Item) error {
 	pay := paymentData(sess, p)
 	pay.OrderID, pay.OrderNumber = o.ID.String(), o.OrderNumber
-	if _, err := outbox.Publish(tx, outbox.PaymentSucceeded, pay); err != nil {
-		return err
-	}
-	low, err := stock.CrossedLow(tx, items, s.set.LowStockThreshold)
+	low, err := s.lowStockDrafts(u.Tx(), o, items)
 	if err != nil {
 		return err
 	}
-	for _, l := range low {
-		data := LowStockData{VariantID: l.VariantID.String(), SKU: l.SKU, CurrentStock: l.Available, Threshold: l.Threshold, OrderID: o.ID.String()}
-		if _, err := outbox.Publish(tx, outbox.InventoryLowStock, data); err != nil {
-			return fmt.Errorf("checkout.low_stock: %w", err)
-		}
-	}
-	return nil
+	_, err = outbox.Stage(u, append([]outbox.Draft{{Type: outbox.OrderCreated, Data: orderCreatedData(o)},
+		{Type: outbox.PaymentSucceeded, Data: pay}}, low...)...)
+	return err
 }
 
 func orderCreatedData(o *models.Order) OrderCreatedData {

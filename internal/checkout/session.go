@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -54,35 +55,34 @@ func lockSessionAndCart(tx *gorm.DB, provider, intentID string) (*models.Checkou
 	return sess, c, err
 }
 
-// emptyCart takes out of the cart what the order of sess bought and
+// emptyCart stages in u taking out of the cart what the order of sess bought and
 // unlocks it, unless a newer checkout holds it (that checkout's cart is not
 // ours to change). The cart may have been unlocked and refilled since the
 // checkout (the payment failed or the session expired, and the capture came
 // late), so only the bought units are removed, per variant and bundle, and
 // the discount code only when it is the one the order used.
-func emptyCart(tx *gorm.DB, c *models.Cart, sess *models.CheckoutSession, lines []models.CheckoutLine) error {
+func emptyCart(u *uow.Unit, c *models.Cart, sess *models.CheckoutSession, lines []models.CheckoutLine) error {
 	if c == nil || (c.LockedBy != nil && *c.LockedBy != sess.ID) {
 		return nil
 	}
-	if err := removeBought(tx, c.ID, lines); err != nil {
+	if err := removeBought(u, c.ID, lines); err != nil {
 		return err
 	}
-	updates := map[string]any{"locked_by": nil, "updated_at": gorm.Expr("now()")}
+	clearCode := ""
 	if c.DiscountCode != nil && sess.DiscountCode != nil && discount.NormalizeCode(*c.DiscountCode) == discount.NormalizeCode(*sess.DiscountCode) {
-		updates["discount_code"] = nil
+		clearCode = ", discount_code = NULL"
 	}
-	if err := tx.Model(&models.Cart{}).Where("id = ?", c.ID).Updates(updates).Error; err != nil {
-		return fmt.Errorf("checkout.empty_cart: %w", err)
-	}
+	u.Update("carts", c.ID, `UPDATE carts SET locked_by = NULL`+clearCode+`, updated_at = now() WHERE id = ?`, c.ID)
 	return nil
 }
 
-// removeBought lowers the cart's lines by the bought quantities: each bought
-// line is taken from the cart lines of the same variant and bundle, oldest
-// first; a line brought to zero is deleted. The caller holds the cart lock.
-func removeBought(tx *gorm.DB, cartID uuid.UUID, lines []models.CheckoutLine) error {
+// removeBought stages the lowering of the cart's lines by the bought
+// quantities: each bought line is taken from the cart lines of the same
+// variant and bundle, oldest first; a line brought to zero is deleted. The
+// caller holds the cart lock.
+func removeBought(u *uow.Unit, cartID uuid.UUID, lines []models.CheckoutLine) error {
 	var items []models.CartItem
-	if err := tx.Where("cart_id = ?", cartID).Order("created_at, id").Find(&items).Error; err != nil {
+	if err := u.Tx().Where("cart_id = ?", cartID).Order("created_at, id").Find(&items).Error; err != nil {
 		return fmt.Errorf("checkout.empty_cart: %w", err)
 	}
 	taken := make([]int, len(items))
@@ -101,17 +101,12 @@ func removeBought(tx *gorm.DB, cartID uuid.UUID, lines []models.CheckoutLine) er
 		}
 	}
 	for i, it := range items {
-		var err error
 		switch {
 		case taken[i] == 0:
-			continue
 		case taken[i] == it.Quantity:
-			err = tx.Exec(`DELETE FROM cart_items WHERE id = ?`, it.ID).Error
+			u.Update("cart_items", it.ID, `DELETE FROM cart_items WHERE id = ?`, it.ID)
 		default:
-			err = tx.Exec(`UPDATE cart_items SET quantity = ?, updated_at = now() WHERE id = ?`, it.Quantity-taken[i], it.ID).Error
-		}
-		if err != nil {
-			return fmt.Errorf("checkout.empty_cart: %w", err)
+			u.Update("cart_items", it.ID, `UPDATE cart_items SET quantity = ?, updated_at = now() WHERE id = ?`, it.Quantity-taken[i], it.ID)
 		}
 	}
 	return nil

@@ -7,32 +7,32 @@ import (
 
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 )
 
-// Create writes the order of checkout session sess (checkout calls it when
-// the payment p is captured) with its lines (copied from the
-// priced snapshot, so the price paid is the price quoted), its first status
-// history entry and its payment. The order number comes from the sequence
-// (column default); UNIQUE (payment_provider, payment_intent_id) refuses a
-// second order for the intent whatever happens above it.
+// Create stages in u the order of checkout session sess (checkout calls it
+// when the payment p is captured) with its lines (copied from the priced
+// snapshot, so the price paid is the price quoted), its first status
+// history entry and its payment. The order number is taken from the
+// sequence at once; UNIQUE (payment_provider, payment_intent_id) refuses a
+// second order for the intent whatever happens above it (at u's flush).
 // storeState decides the GST split (STORE_STATE).
-func Create(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment, storeState string) (*models.Order, error) {
+func Create(u *uow.Unit, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment, storeState string) (*models.Order, error) {
 	o, err := newOrder(sess, storeState)
 	if err != nil {
 		return nil, err
 	}
 	o.PaymentStatus, o.PaidTotal, o.PaymentIntentID = models.PaymentPaid, money.Amount(p.Amount), p.OrderID
-	if err := insert(tx, o, lines, fmt.Sprintf("payment %s captured", p.ID)); err != nil {
+	if err := stage(u, o, lines, fmt.Sprintf("payment %s captured", p.ID)); err != nil {
 		return nil, err
 	}
 	pay := models.Payment{
-		OrderID: o.ID, Provider: sess.PaymentProvider, PaymentIntentID: p.OrderID, PaymentID: p.ID,
+		ID: uuid.New(), OrderID: o.ID, Provider: sess.PaymentProvider, PaymentIntentID: p.OrderID, PaymentID: p.ID,
 		Amount: money.Amount(p.Amount), Currency: strings.ToUpper(p.Currency), Method: p.Method, Status: "captured",
 	}
-	if err := tx.Create(&pay).Error; err != nil {
+	if err := u.Create(&pay); err != nil {
 		return nil, fmt.Errorf("order.create: payment: %w", err)
 	}
 	return o, nil
@@ -52,14 +52,14 @@ type CODFee struct {
 // session's Total and TaxTotal already hold the fee and its GST, so the
 // order's GST split covers the fee. UNIQUE (payment_provider,
 // payment_intent_id) makes it one order per session.
-func CreateCOD(tx *gorm.DB, sess *models.CheckoutSession, lines []models.CheckoutLine, fee CODFee, storeState string) (*models.Order, error) {
+func CreateCOD(u *uow.Unit, sess *models.CheckoutSession, lines []models.CheckoutLine, fee CODFee, storeState string) (*models.Order, error) {
 	o, err := newOrder(sess, storeState)
 	if err != nil {
 		return nil, err
 	}
 	o.PaymentStatus, o.PaymentIntentID = models.PaymentPending, *sess.PaymentIntentID
 	o.PaymentMethod, o.CODFee, o.CODFeeTax, o.CODFeeGSTRate = models.PaymentCOD, fee.Fee, fee.Tax, fee.Rate
-	if err := insert(tx, o, lines, "cash on delivery order placed"); err != nil {
+	if err := stage(u, o, lines, "cash on delivery order placed"); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -75,7 +75,7 @@ func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, e
 	sessionID := sess.ID
 	return &models.Order{
 		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
-		Status: models.OrderConfirmed, PaymentMethod: models.PaymentOnline,
+		Status: models.OrderConfirmed, PaymentMethod: models.PaymentOnline, FulfillmentStatus: models.FulfillmentUnfulfilled,
 		Email: sess.Email, Name: sess.Name, Phone: sess.Phone,
 		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
 		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
@@ -86,26 +86,25 @@ func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, e
 	}, nil
 }
 
-// insert writes order o (its number from the sequence), its lines and its
-// first history entry with note.
-func insert(tx *gorm.DB, o *models.Order, lines []models.CheckoutLine, note string) error {
-	if err := tx.Create(o).Error; err != nil {
-		return fmt.Errorf("order.create: %w", err)
+// stage stages order o, its lines and its first history entry with note.
+// Its number is taken from the sequence first (a staged insert reads
+// nothing back), and every key and default the order's answer shows is set
+// here, not by the table.
+func stage(u *uow.Unit, o *models.Order, lines []models.CheckoutLine, note string) error {
+	if err := u.Tx().Raw(`SELECT shop_next_order_number()`).Scan(&o.OrderNumber).Error; err != nil {
+		return fmt.Errorf("order.create: number: %w", err)
 	}
-	if o.OrderNumber == "" {
-		// The column default is filled by Postgres; read it back if the
-		// driver did not return it.
-		if err := tx.Model(o).Select("order_number").Where("id = ?", o.ID).Scan(&o.OrderNumber).Error; err != nil {
-			return fmt.Errorf("order.create: number: %w", err)
-		}
+	if err := u.Create(o); err != nil {
+		return fmt.Errorf("order.create: %w", err)
 	}
 	o.Items = orderItems(o.ID, lines)
 	if len(o.Items) > 0 {
-		if err := tx.Create(&o.Items).Error; err != nil {
+		if err := u.Create(&o.Items); err != nil {
 			return fmt.Errorf("order.create: items: %w", err)
 		}
 	}
-	if err := tx.Create(&models.OrderStatusHistory{OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note}).Error; err != nil {
+	h := &models.OrderStatusHistory{ID: uuid.New(), OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note, CreatedAt: o.CreatedAt}
+	if err := u.Create(h); err != nil {
 		return fmt.Errorf("order.create: history: %w", err)
 	}
 	return nil
@@ -116,7 +115,7 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 	for _, l := range lines {
 		productID, variantID := l.ProductID, l.VariantID
 		items = append(items, models.OrderItem{
-			OrderID: orderID, ProductID: &productID, VariantID: &variantID, PricedLine: l.PricedLine,
+			ID: uuid.New(), OrderID: orderID, ProductID: &productID, VariantID: &variantID, PricedLine: l.PricedLine,
 		})
 	}
 	return items
