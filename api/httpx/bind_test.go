@@ -25,6 +25,12 @@ type sample struct {
 	Count int                     `json:"count"`
 	Rules []rule                  `json:"rules" validate:"dive"`
 	Group map[string]money.Amount `json:"group"`
+	embedded
+}
+
+// embedded's fields are promoted: the body names them at its top level.
+type embedded struct {
+	Note string `json:"note" validate:"max=3"`
 }
 
 func TestBindErrors(t *testing.T) {
@@ -46,6 +52,7 @@ func TestBindErrors(t *testing.T) {
 		{name: "required", body: `{"price":1}`, field: "title", issue: "is required"},
 		{name: "too long", body: `{"title":"abcdefghijk","price":1}`, field: "title", issue: "must be at most 10 characters"},
 		{name: "price zero", body: `{"title":"a","price":0}`, field: "price", issue: "must be greater than 0"},
+		{name: "embedded struct's field", body: `{"title":"a","price":1,"note":"abcd"}`, field: "note", issue: "must be at most 3 characters"},
 		{name: "nested rule", body: `{"title":"a","price":1,"rules":[{"price":0}]}`, field: "rules[0].price", issue: "must be greater than 0"},
 	}
 	for _, tt := range tests {

@@ -15,11 +15,15 @@ var validate = newValidator()
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
-		name := jsonName(f)
-		if name == "" {
-			return f.Name
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			// An embedded struct's fields are the body's own (JSON promotes
+			// them): fieldPath drops this segment.
+			return promoted
 		}
-		return name
+		if name := jsonName(f); name != "" {
+			return name
+		}
+		return f.Name
 	})
 	_ = v.RegisterValidation("slug", func(fl validator.FieldLevel) bool {
 		return slugPattern.MatchString(fl.Field().String())
@@ -59,12 +63,16 @@ func ValidateVar(field string, v any, rule string) error {
 	return nil
 }
 
-// fieldPath drops the struct name from "createProduct.rules[0].price".
+// promoted names an embedded struct in a field's namespace.
+const promoted = "~"
+
+// fieldPath drops the struct name from "createProduct.rules[0].price", and
+// the embedded structs' segments from "checkout.~.buyerGstin".
 func fieldPath(ns string) string {
 	if _, rest, ok := strings.Cut(ns, "."); ok {
-		return rest
+		ns = rest
 	}
-	return ns
+	return strings.ReplaceAll(ns, promoted+".", "")
 }
 
 func issueFor(fe validator.FieldError) string {

@@ -5,9 +5,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/gstin"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 )
+
+// wrongCheckChar completes first14 with a check character that is not its
+// own.
+func wrongCheckChar(first14 string) string {
+	c := gstin.CheckChar(first14)
+	if c == 'A' {
+		return first14 + "B"
+	}
+	return first14 + "A"
+}
 
 func TestCheckoutRules(t *testing.T) {
 	app := testkit.MustApp(t)
@@ -44,6 +55,24 @@ func TestCheckoutRules(t *testing.T) {
 		body = guestCheckout(uniqueEmail("ship"))
 		body["shippingCost"] = -1
 		app.Do(t, http.MethodPost, "/orders", invalid(withBody(g, body))).ExpectField(t, "shippingCost")
+	})
+	t.Run("the buyer's GSTIN and name are validated", func(t *testing.T) {
+		g := guest()
+		addItem(t, app, g, v.ID, 1)
+		for _, bad := range []map[string]any{
+			{"buyerGstin": strings.Repeat("2", 21)},
+			{"buyerGstin": wrongCheckChar("29AAACB7383J1Z")},
+			{"buyerName": strings.Repeat("b", 201)},
+		} {
+			body := guestCheckout(uniqueEmail("b2b"))
+			field := ""
+			for k, val := range bad {
+				body[k], field = val, k
+			}
+			app.Do(t, http.MethodPost, "/orders", invalid(withBody(g, body))).ExpectField(t, field)
+			app.Do(t, http.MethodPost, "/orders", invalid(withBody(asA, map[string]any{"shippingAddressId": addrA,
+				"billingAddressId": addrA, field: bad[field]}))).ExpectField(t, field)
+		}
 	})
 	t.Run("customer A cannot use B's address", func(t *testing.T) {
 		addItem(t, app, asA, v.ID, 1)
