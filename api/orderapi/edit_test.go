@@ -347,6 +347,13 @@ func TestOrderEditOfACashOnDeliveryOrder(t *testing.T) {
 		Expect(t, http.StatusCreated)
 
 	lower := map[string]any{"items": []any{map[string]any{"orderItemId": line, "quantity": 1}}}
+	// A preview shows the refund it would need without its reference.
+	lower["dryRun"] = true
+	edit(lower).Expect(t, http.StatusOK).JSON(t, &res)
+	if res.RefundAmount != 150000 || res.Refund != nil || res.Order.Total != placed.Total-300000 {
+		t.Fatalf("paid COD edit's preview %+v", res)
+	}
+	delete(lower, "dryRun")
 	edit(lower).ExpectField(t, "reference")
 	stockIs(t, app, v, 10, 2)
 	lower["reference"] = "UTR-77"

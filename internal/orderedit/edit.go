@@ -161,7 +161,7 @@ func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, e
 		if p, err = s.work(ctx, u.Tx(), &o, r); err != nil {
 			return err
 		}
-		if err := checkRefund(&o, p, r.Refund); err != nil {
+		if err := checkRefund(&o, p, r.Refund, true); err != nil {
 			return err
 		}
 		if p.refundDue > 0 && !r.MayRefund {
@@ -200,7 +200,9 @@ func (s *Service) preview(ctx context.Context, id uuid.UUID, r Request) (*Result
 		if err != nil {
 			return err
 		}
-		if err := checkRefund(&o, p, r.Refund); err != nil {
+		// A preview is how staff learn the refund before making it: the
+		// reference it will need is not asked for yet.
+		if err := checkRefund(&o, p, r.Refund, false); err != nil {
 			return err
 		}
 		if err := stock.CommitDirect(tx, p.commit); err != nil {
@@ -242,15 +244,16 @@ func merged(p *plan) []models.OrderItem {
 
 // checkRefund refuses an edit whose refund cannot be made: an order not
 // paid through the gateway is refunded by hand, with a reference (the
-// method, implied, may be given as "manual").
-func checkRefund(o *models.Order, p *plan, m refund.Manual) error {
+// method, implied, may be given as "manual"); withReference is false for a
+// preview, which makes no refund.
+func checkRefund(o *models.Order, p *plan, m refund.Manual, withReference bool) error {
 	if p.refundDue == 0 || o.PaymentMethod == models.PaymentOnline {
 		return nil
 	}
 	if m.Method != "" && m.Method != models.RefundManual {
 		return apperr.Invalid("method", `must be "manual": this order was not paid through the payment gateway`)
 	}
-	if strings.TrimSpace(m.Reference) == "" {
+	if withReference && strings.TrimSpace(m.Reference) == "" {
 		return apperr.Invalid("reference", "is required: the edit refunds "+p.refundDue.String()+
 			" by hand on an order not paid through the payment gateway (e.g. the bank transfer's UTR)")
 	}
