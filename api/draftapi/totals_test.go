@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -113,7 +114,9 @@ func TestDraftTotalsEqualCheckout(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, testkit.WithWorker())
+			// STORE_STATE differs from the default location's state
+			// (Karnataka): the location's decides the split, for both.
+			e := newEnv(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) { c.StoreState = "Goa" }))
 			s := shop{
 				tee: testkit.MustStoreProduct(t, e.app.DB, testkit.StoreProduct{Price: 49900, GSTRate: 500}),
 				mug: testkit.MustStoreProduct(t, e.app.DB, testkit.StoreProduct{Price: 129950, GSTRate: 1800}),

@@ -416,7 +416,7 @@ func (a *App) build() error {
 	a.FulfillmentMailer = fulfillment.NewMailer(a.DB, sender, cfg.AppName, a.Invoices)
 	a.ReturnMailer = returns.NewMailer(a.DB, sender, cfg.AppName)
 	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,
-		StoreState: cfg.StoreState}, log.With("component", "draft"))
+		StoreState: storeState}, log.With("component", "draft"))
 	a.DraftMailer = draft.NewMailer(a.DB, sender, cfg.AppName)
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 

@@ -28,7 +28,8 @@ import (
 type Settings struct {
 	// LinkTTL is DRAFT_LINK_TTL.
 	LinkTTL time.Duration
-	// Currency is STORE_CURRENCY; StoreState decides the GST split.
+	// Currency is STORE_CURRENCY; StoreState (the default location's, as
+	// checkout's) decides the GST split.
 	Currency   string
 	StoreState string
 }
