@@ -2,6 +2,7 @@ package locationapi_test
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,7 +42,7 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 	e := newEnv(t)
 	store := gstinOf("29", "AABCS1429B")
 	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
-		"gstin": store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+		"gstin": store, "creditNotePrefix": "CRN", "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
 			"pincode": "560001"}}).Expect(t, http.StatusOK)
 	mh := gstinOf("27", "AABCS1429B")
 	mum := e.location(t, "MUM", "Maharashtra", mh, 10, map[string]any{"invoicePrefix": "MH"})
@@ -104,4 +105,37 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 		}
 	}
 	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+gstinOf("07", "AABCS1429B"), nil).ExpectField(t, "gstin")
+
+	// A credit note is numbered with the credit note prefix of the location
+	// that shipped the invoice, else the store's, under the invoice's GSTIN.
+	e.do(t, http.MethodPatch, locationsPath+"/"+mum.ID, map[string]any{"creditNotePrefix": "MHCN"}).Expect(t, http.StatusOK)
+	refund := func(o models.Order) []string {
+		t.Helper()
+		e.do(t, http.MethodPost, "/api/v1/admin/orders/"+o.ID.String()+"/refund", map[string]any{"amount": 10}).Expect(t, http.StatusOK)
+		var page struct {
+			Data []struct {
+				Number   string `json:"number"`
+				Supplier struct {
+					GSTIN string `json:"gstin"`
+				} `json:"supplier"`
+			}
+		}
+		e.do(t, http.MethodGet, "/api/v1/admin/invoices?type=credit_note&orderId="+o.ID.String(), nil).Expect(t, http.StatusOK).JSON(t, &page)
+		var got []string
+		for _, d := range page.Data {
+			got = append(got, d.Supplier.GSTIN+" "+d.Number)
+		}
+		slices.Sort(got)
+		return got
+	}
+	if got := refund(away); !slices.Equal(got, []string{mh + " MHCN/" + fy + "/00001"}) {
+		t.Fatalf("the Maharashtra location's credit note: %v", got)
+	}
+	if got := refund(home); !slices.Equal(got, []string{store + " CRN/" + fy + "/000001"}) {
+		t.Fatalf("the default location's credit note: %v", got)
+	}
+	e.do(t, http.MethodPatch, locationsPath+"/"+mum.ID, map[string]any{"creditNotePrefix": nil}).Expect(t, http.StatusOK)
+	if got := refund(away); !slices.Equal(got, []string{mh + " CRN/" + fy + "/000002", mh + " MHCN/" + fy + "/00001"}) {
+		t.Fatalf("a location without its own prefix: %v", got)
+	}
 }

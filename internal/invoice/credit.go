@@ -1,6 +1,7 @@
 package invoice
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -113,23 +114,25 @@ func (s *Service) stageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models
 	})
 }
 
-// stageCredits stages in u one credit note per GSTIN that issued the
-// invoices pieces reduce (a store that changed its GSTIN credits each
-// invoice under the GSTIN that issued it), with mark applied.
+// stageCredits stages in u one credit note per GSTIN and series that issued
+// the invoices pieces reduce (a store that changed its GSTIN credits each
+// invoice under the GSTIN that issued it; a location with its own credit
+// note prefix credits its invoices in its own series), with mark applied.
 func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mark func(*models.TaxDocument)) error {
-	var gstins []string
-	byGSTIN := map[string][]piece{}
+	type series struct{ gstin, prefix string }
+	var keys []series
+	bySeries := map[series][]piece{}
 	for _, p := range pieces {
 		if p.amt.Total <= 0 {
 			continue
 		}
-		g := p.line.SupplierGSTIN
-		if _, seen := byGSTIN[g]; !seen {
-			gstins = append(gstins, g)
+		k := series{p.line.SupplierGSTIN, p.line.CreditNotePrefix}
+		if _, seen := bySeries[k]; !seen {
+			keys = append(keys, k)
 		}
-		byGSTIN[g] = append(byGSTIN[g], p)
+		bySeries[k] = append(bySeries[k], p)
 	}
-	if len(gstins) == 0 {
+	if len(keys) == 0 {
 		return nil
 	}
 	var cur identity
@@ -138,18 +141,19 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 		return fmt.Errorf("invoice.credit: identity: %w", err)
 	}
 	now := s.now()
-	for _, g := range gstins {
-		ps := byGSTIN[g]
-		// Under the current GSTIN: its current details and prefix; under
-		// an earlier one: the invoice's details and the default prefix.
+	for _, k := range keys {
+		ps := bySeries[k]
+		// Under the store's current GSTIN: its current details; under a
+		// location's or an earlier one: the invoice's. The prefix is the
+		// location's own, else the store's.
 		var supplier Supplier
-		prefix := DefaultCreditNotePrefix
-		if g == cur.GSTIN {
+		prefix := cmp.Or(k.prefix, cur.CreditNotePrefix, DefaultCreditNotePrefix)
+		if k.gstin == cur.GSTIN {
 			sup, err := cur.supplier()
 			if err != nil {
 				return err
 			}
-			supplier, prefix = sup, cur.CreditNotePrefix
+			supplier = sup
 		} else if err := json.Unmarshal(ps[0].line.Supplier, &supplier); err != nil {
 			return fmt.Errorf("invoice.credit: supplier: %w", err)
 		}

@@ -18,14 +18,17 @@ type openLine struct {
 	Supplier      models.JSON
 	Class         string
 	FulfillmentID *uuid.UUID
-	LineNo        int
-	Kind          string
-	OrderItemID   *uuid.UUID
-	Description   string
-	HSN           string
-	UQC           string
-	GSTRate       money.Rate
-	UnitPrice     money.Amount
+	// CreditNotePrefix is the own credit note prefix of the location the
+	// invoice's units left from, "" when it has none.
+	CreditNotePrefix string
+	LineNo           int
+	Kind             string
+	OrderItemID      *uuid.UUID
+	Description      string
+	HSN              string
+	UQC              string
+	GSTRate          money.Rate
+	UnitPrice        money.Amount
 	// Units is the line's quantity less the units credited.
 	Units int
 	open  amounts
@@ -34,6 +37,8 @@ type openLine struct {
 // openSQL reads the invoice lines of an order, oldest first, less what
 // credit notes took of each.
 const openSQL = `SELECT d.id AS document_id, d.number, d.supplier_gstin, d.supplier, d.class, d.fulfillment_id,
+	coalesce((SELECT lo.credit_note_prefix FROM fulfillments f JOIN locations lo ON lo.id = f.location_id
+		WHERE f.id = d.fulfillment_id), '') AS credit_note_prefix,
 	l.line_no, l.kind, l.order_item_id, l.description, l.hsn, l.uqc, l.gst_rate, l.unit_price,
 	l.quantity - coalesce(c.quantity, 0)::int AS units,
 	l.total - coalesce(c.total, 0)::bigint AS total, l.taxable_value - coalesce(c.taxable_value, 0)::bigint AS taxable,
@@ -57,6 +62,7 @@ func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 		Supplier                         models.JSON
 		Class                            string
 		FulfillmentID                    *uuid.UUID
+		CreditNotePrefix                 string
 		LineNo                           int
 		Kind                             string
 		OrderItemID                      *uuid.UUID
@@ -75,7 +81,7 @@ func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 			continue
 		}
 		out = append(out, &openLine{DocumentID: r.DocumentID, Number: r.Number, SupplierGSTIN: r.SupplierGSTIN,
-			Supplier: r.Supplier, Class: r.Class, FulfillmentID: r.FulfillmentID, LineNo: r.LineNo, Kind: r.Kind,
+			Supplier: r.Supplier, Class: r.Class, FulfillmentID: r.FulfillmentID, CreditNotePrefix: r.CreditNotePrefix, LineNo: r.LineNo, Kind: r.Kind,
 			OrderItemID: r.OrderItemID, Description: r.Description, HSN: r.HSN, UQC: r.UQC, GSTRate: r.GSTRate,
 			UnitPrice: r.UnitPrice, Units: r.Units,
 			open: amounts{Total: r.Total, Taxable: r.Taxable, CGST: r.CGST, SGST: r.SGST, IGST: r.IGST}})
