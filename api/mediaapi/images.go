@@ -10,18 +10,29 @@ import (
 	"github.com/google/uuid"
 )
 
-// list is GET /admin/products/{productId}/images: every image, with its
-// status, in position order.
+// list is GET /admin/products/{productId}/images: the images, with their
+// status, in position order, paginated like every list. Without a limit
+// the page holds every image a product may have
+// (media.MaxImagesPerProduct).
 func (h *handlers) list(c *fiber.Ctx) error {
 	productID, err := httpx.PathUUID(c, "productId", "product")
 	if err != nil {
 		return err
 	}
+	p, err := httpx.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	if c.Query("limit") == "" {
+		p.Limit = media.MaxImagesPerProduct
+	}
 	images, err := h.media.List(c.UserContext(), productID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"data": images})
+	total := len(images)
+	images = images[min(p.Offset(), total):min(p.Offset()+p.Limit, total)]
+	return c.JSON(httpx.NewList(images, p, int64(total)))
 }
 
 // imagePatch is the body of PATCH /admin/products/{productId}/images/{imageId}.

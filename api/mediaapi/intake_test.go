@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/media/mediatest"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -155,6 +156,24 @@ func TestFiftyImagesAProduct(t *testing.T) {
 		}
 	}
 	e.upload(t, p.ID, form{file: mediatest.JPEG(20, 20)}, false).ExpectError(t, http.StatusConflict, "CONFLICT")
+
+	// The list is paginated like every list; one page holds all 50 unless
+	// a limit is asked.
+	path := "/products/" + p.ID.String() + "/images"
+	type page struct {
+		Data       []struct{ Position int } `json:"data"`
+		Pagination httpx.Pagination         `json:"pagination"`
+	}
+	var all, third page
+	e.do(t, http.MethodGet, path, nil).Expect(t, http.StatusOK).JSON(t, &all)
+	if len(all.Data) != 50 || all.Pagination != (httpx.Pagination{Page: 1, Limit: 50, Total: 50, TotalPages: 1}) {
+		t.Fatalf("every image: %d, %+v", len(all.Data), all.Pagination)
+	}
+	e.do(t, http.MethodGet, path+"?page=3&limit=20", nil).Expect(t, http.StatusOK).JSON(t, &third)
+	if len(third.Data) != 10 || third.Data[0].Position != 40 || third.Pagination != (httpx.Pagination{Page: 3, Limit: 20, Total: 50, TotalPages: 3}) {
+		t.Fatalf("page 3 of 20: %+v", third)
+	}
+	e.app.Do(t, http.MethodGet, admin+path+"?limit=101", testkit.Req{Token: e.tok, Invalid: true}).ExpectField(t, "limit")
 }
 
 // Concurrent uploads to one product get distinct places 0..n-1.
