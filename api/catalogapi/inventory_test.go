@@ -103,3 +103,57 @@ func TestConcurrentSubtract(t *testing.T) {
 		t.Fatalf("stock %d, want 0", stock)
 	}
 }
+
+// POST .../inventory/adjust takes the change as a signed number under
+// adjustment, delta or quantity (or PATCH's inventory with operation),
+// with PATCH's rules: the floor of committed plus reserved units, the
+// low-stock event, the roles; the reason is kept in the audit entry.
+func TestChangeInventoryBySignedNumber(t *testing.T) {
+	e := newEnv(t)
+	p := e.product(t, nil)
+	v := e.variant(t, p["id"].(string), map[string]any{"inventory": 10, "lowStockThreshold": 4})
+	path := "/variants/" + v["id"].(string) + "/inventory/adjust"
+	steps := []struct {
+		body map[string]any
+		want float64
+	}{
+		{map[string]any{"adjustment": 5}, 15},
+		{map[string]any{"delta": -3, "reason": "damaged in storage"}, 12},
+		{map[string]any{"quantity": -2}, 10},
+		{map[string]any{"inventory": 20, "operation": "set"}, 20},
+		{map[string]any{"adjustment": -17}, 3},
+	}
+	for _, s := range steps {
+		if got := e.do(t, http.MethodPost, path, s.body).Expect(t, http.StatusOK).Map(t); got["inventory"] != s.want {
+			t.Fatalf("%v: inventory %v, want %v", s.body, got["inventory"], s.want)
+		}
+	}
+	var reasons int64
+	e.app.DB.Table("admin_audit_logs").Where("action = ? AND entity_id = ? AND metadata->>'reason' = ?", "inventory.update", v["id"],
+		"damaged in storage").Count(&reasons)
+	if reasons != 1 {
+		t.Fatalf("%d audit entries with the reason", reasons)
+	}
+	var low int64
+	e.app.DB.Model(&models.Event{}).Where("type = ? AND data->>'variantId' = ?", "inventory.low_stock", v["id"]).Count(&low)
+	if low == 0 {
+		t.Fatal("no inventory.low_stock event")
+	}
+	e.exec(t, `UPDATE variants SET committed = 2, reserved = 1 WHERE id = ?`, v["id"]) // on hand 3
+	e.do(t, http.MethodPost, path, map[string]any{"adjustment": -1}).ExpectError(t, http.StatusConflict, "CONFLICT")
+
+	e.expectFields(t, http.MethodPost, path, []fieldCase{
+		{name: "no change", body: map[string]any{"reason": "count"}, field: "adjustment"},
+		{name: "zero", body: map[string]any{"adjustment": 0}, field: "adjustment"},
+		{name: "too large", body: map[string]any{"delta": -1000000001}, field: "delta"},
+		{name: "two names", body: map[string]any{"adjustment": 1, "delta": 1}, field: "delta"},
+		{name: "an operation with a signed change", body: map[string]any{"adjustment": 1, "operation": "add"}, field: "operation"},
+		{name: "inventory without operation", body: map[string]any{"inventory": 1}, field: "operation"},
+		{name: "fractional", body: map[string]any{"adjustment": 1.5}, field: "adjustment"},
+		{name: "bad location", body: map[string]any{"adjustment": 1, "locationId": "x"}, field: "locationId"},
+	})
+	e.do(t, http.MethodPost, "/variants/"+uuid.NewString()+"/inventory/adjust", map[string]any{"adjustment": 1}).
+		ExpectError(t, http.StatusNotFound, "NOT_FOUND")
+	e.as(t, "viewer").do(t, http.MethodPost, path, map[string]any{"adjustment": 1}).ExpectError(t, http.StatusForbidden, "FORBIDDEN")
+	e.as(t, "staff").do(t, http.MethodPost, path, map[string]any{"adjustment": 1}).Expect(t, http.StatusOK)
+}

@@ -21,6 +21,7 @@ var staffBodies = map[string]any{
 	"POST /products/:productId/variants":                  variantRequest{},
 	"PATCH /variants/:variantId":                          variantPatchRequest{},
 	"PATCH /variants/:variantId/inventory":                inventoryRequest{},
+	"POST /variants/:variantId/inventory/adjust":          inventoryChangeRequest{},
 	"POST /categories":                                    categoryRequest{},
 	"PATCH /categories/:categoryId":                       categoryPatchRequest{},
 	"POST /collections":                                   collectionRequest{},

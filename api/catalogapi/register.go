@@ -62,6 +62,7 @@ func registerCatalog(a *adminroute.Router, h *handlers) {
 		adminroute.FieldPermission(rbac.PricingWrite, "price"), adminroute.FieldPermission(rbac.InventoryWrite, "inventory"))
 	a.Delete("/variants/:variantId", rbac.CatalogWrite, h.deleteVariant, adminroute.Audit("variant.delete", "variantId"))
 	a.Patch("/variants/:variantId/inventory", rbac.InventoryWrite, h.adjustInventory, adminroute.Audit("inventory.update", "variantId"))
+	a.Post("/variants/:variantId/inventory/adjust", rbac.InventoryWrite, h.changeInventory, adminroute.Audit("inventory.update", "variantId"))
 
 	a.Post("/categories", rbac.CatalogWrite, h.createCategory, adminroute.Audit("category.create", ""))
 	a.Get("/categories", rbac.CatalogRead, h.listCategories)
