@@ -9,11 +9,13 @@ import (
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
 )
 
 // A received return restocks into the location it names (here one that
 // does not sell online: the level grows, the variant's inventory does not),
-// else into the location the order last shipped from.
+// else into the location that shipped the returned units (not another
+// line's later shipment).
 func TestReturnRestocksIntoALocation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -59,5 +61,28 @@ func TestReturnRestocksIntoALocation(t *testing.T) {
 	e.app.DB.Raw(`SELECT restock_location_id::text FROM returns WHERE order_id = ?`, o2.ID).Scan(&restocked)
 	if restocked == nil || *restocked != shop.ID {
 		t.Fatalf("return's restock location %v, want the shop", restocked)
+	}
+
+	// The returned line left from the shop; the other line shipped later,
+	// from the default location: the unit goes back to the shop.
+	o3, vs3 := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 1, lineTotal: 10000}, lineSpec{qty: 1, lineTotal: 10000})
+	fulfil(t, e, o3, models.ShipmentDelivered, time.Now().Add(-48*time.Hour))
+	var home string
+	e.app.DB.Raw(`SELECT id::text FROM locations WHERE is_default`).Scan(&home)
+	later := uuid.New()
+	for _, q := range []string{
+		`UPDATE fulfillments SET location_id = '` + shop.ID + `' WHERE order_id = '` + o3.ID.String() + `'`,
+		`INSERT INTO fulfillments SELECT (jsonb_populate_record(NULL::fulfillments, to_jsonb(f) || jsonb_build_object('id', '` + later.String() +
+			`', 'created_at', now(), 'location_id', '` + home + `'))).* FROM fulfillments f WHERE order_id = '` + o3.ID.String() + `'`,
+		`UPDATE fulfillment_items SET fulfillment_id = '` + later.String() + `' WHERE order_item_id = '` + o3.Items[1].ID.String() + `'`,
+	} {
+		if err := e.app.DB.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	atHome := level(vs3[0], home)
+	receive(o3, map[string]any{})
+	if level(vs3[0], shop.ID) != 1 || level(vs3[0], home) != atHome {
+		t.Fatalf("shop %d, default location %d → %d: want the unit back at the shop", level(vs3[0], shop.ID), atHome, level(vs3[0], home))
 	}
 }

@@ -143,6 +143,7 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 			return err
 		}
 		var back []stock.Item
+		var backLines []uuid.UUID
 		var total money.Amount
 		for i := range r.Items {
 			ri := &r.Items[i]
@@ -153,6 +154,7 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 			if g.Restock && g.Quantity > 0 {
 				ri.RestockedQuantity = g.Quantity
 				back = append(back, stock.Item{VariantID: *l.item.VariantID, Quantity: g.Quantity})
+				backLines = append(backLines, ri.OrderItemID)
 			}
 			total += ri.RefundAmount
 			if err := u.Updates(&models.ReturnItem{ReturnID: r.ID, OrderItemID: ri.OrderItemID},
@@ -170,7 +172,7 @@ func (s *Service) Receive(ctx context.Context, id uuid.UUID, in ReceiveInput) (*
 		if shipping {
 			total += o.ShippingCost
 		}
-		to, err := restockPlace(u.Tx(), o.ID, in.LocationID)
+		to, err := restockPlace(u.Tx(), o.ID, backLines, in.LocationID)
 		if err != nil {
 			return err
 		}
@@ -246,15 +248,19 @@ func checkReceivable(field string, got, asked int, l *line) error {
 			"receivable": receivable, "shipped": l.shipped, "inOtherReturns": others})
 }
 
-// restockPlace is the location a return of order orderID restocks into:
-// want when named, else the location of the order's latest live
-// fulfilment, else the default one. Errors: VALIDATION_ERROR naming
-// locationId.
-func restockPlace(tx *gorm.DB, orderID, want uuid.UUID) (stock.Place, error) {
+// restockPlace is the location a return of order orderID restocks the
+// restocked order lines items into: want when named, else the location of
+// the latest live fulfilment that shipped units of those lines (the
+// fulfilment's location, as the units came from there), else of the
+// order's latest live fulfilment, else the default one. Errors:
+// VALIDATION_ERROR naming locationId.
+func restockPlace(tx *gorm.DB, orderID uuid.UUID, items []uuid.UUID, want uuid.UUID) (stock.Place, error) {
 	if want == uuid.Nil {
 		var last []struct{ LocationID uuid.UUID }
-		if err := tx.Raw(`SELECT location_id FROM fulfillments WHERE order_id = ? AND status <> ? AND location_id IS NOT NULL
-			ORDER BY created_at DESC, id DESC LIMIT 1`, orderID, models.ShipmentCancelled).Scan(&last).Error; err != nil {
+		if err := tx.Raw(`SELECT f.location_id FROM fulfillments f
+			WHERE f.order_id = ? AND f.status <> ? AND f.location_id IS NOT NULL
+			ORDER BY EXISTS (SELECT 1 FROM fulfillment_items fi WHERE fi.fulfillment_id = f.id AND fi.order_item_id IN ?) DESC,
+				f.created_at DESC, f.id DESC LIMIT 1`, orderID, models.ShipmentCancelled, append(items, uuid.Nil)).Scan(&last).Error; err != nil {
 			return stock.Place{}, fmt.Errorf("returns.restock_place: %w", err)
 		}
 		if len(last) == 1 {
