@@ -34,8 +34,10 @@ func TestCODCheckoutPlacesTheOrderWithoutTheGateway(t *testing.T) {
 		} `json:"data"`
 	}
 	app.Do(t, http.MethodGet, "/cart/payment-options?state=Karnataka", g).Expect(t, http.StatusOK).JSON(t, &opts)
+	// Every option carries every field: online is available with no fee.
 	if len(opts.Data) != 2 || opts.Data[0].Method != "online" || opts.Data[1].Method != "cod" ||
-		!*opts.Data[1].Available || *opts.Data[1].Fee != 5900 || opts.Data[1].Reason != nil {
+		opts.Data[0].Available == nil || !*opts.Data[0].Available || opts.Data[0].Fee == nil || *opts.Data[0].Fee != 0 ||
+		opts.Data[0].Reason != nil || !*opts.Data[1].Available || *opts.Data[1].Fee != 5900 || opts.Data[1].Reason != nil {
 		t.Fatalf("payment options: %+v", opts.Data)
 	}
 

@@ -10,12 +10,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// paymentOption is one way to pay; Fee, Available and Reason are COD's.
+// paymentOption is one way to pay, every field on every option so that a
+// client reads them alike: online is always available with no fee; Reason
+// is null unless the option is unavailable.
 type paymentOption struct {
-	Method    string        `json:"method"`
-	Fee       *money.Amount `json:"fee,omitempty"`
-	Available *bool         `json:"available,omitempty"`
-	Reason    *string       `json:"reason,omitempty"`
+	Method    string       `json:"method"`
+	Fee       money.Amount `json:"fee"`
+	Available bool         `json:"available"`
+	Reason    *string      `json:"reason"`
 }
 
 type paymentOptionsBody struct {
@@ -87,11 +89,12 @@ func (h *handlers) paymentOptions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	codOpt := paymentOption{Method: models.PaymentCOD, Fee: &d.Fee, Available: &d.Available}
+	codOpt := paymentOption{Method: models.PaymentCOD, Fee: d.Fee, Available: d.Available}
 	if !d.Available {
 		codOpt.Reason = &d.Reason
 	}
-	return c.JSON(paymentOptionsBody{Data: []paymentOption{{Method: models.PaymentOnline}, codOpt}, Currency: cart.Currency})
+	online := paymentOption{Method: models.PaymentOnline, Available: true}
+	return c.JSON(paymentOptionsBody{Data: []paymentOption{online, codOpt}, Currency: cart.Currency})
 }
 
 // quoteState is the state of a quote: the state query, or the state of the
