@@ -135,7 +135,58 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 		t.Fatalf("the default location's credit note: %v", got)
 	}
 	e.do(t, http.MethodPatch, locationsPath+"/"+mum.ID, map[string]any{"creditNotePrefix": nil}).Expect(t, http.StatusOK)
-	if got := refund(away); !slices.Equal(got, []string{mh + " CRN/" + fy + "/000002", mh + " MHCN/" + fy + "/00001"}) {
+	if got := refund(away); !slices.Equal(got, []string{mh + " CRN/" + fy + "/000001", mh + " MHCN/" + fy + "/00001"}) {
 		t.Fatalf("a location without its own prefix: %v", got)
+	}
+}
+
+// A location with its own invoice prefix under the store's GSTIN numbers
+// its invoices in a series of its own, from 1 and consecutive, beside the
+// store's; GSTR-1's document summary lists the two series.
+func TestLocationPrefixIsItsOwnSeries(t *testing.T) {
+	e := newEnv(t)
+	store := gstinOf("29", "AABCS1429B")
+	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
+		"gstin": store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001"}}).Expect(t, http.StatusOK)
+	wh := e.location(t, "WH", "Karnataka", "", 10, map[string]any{"invoicePrefix": "WH"})
+	cust := fixtures.MustCustomer(t, e.app.DB, "Kavya")
+	lines := []fixtures.TaxLine{{Title: "Cotton dhurrie", HSN: "5702", Qty: 1, Unit: 349900, Rate: 1200}}
+	var numbers []string
+	for i, from := range []string{"", wh.ID, "", wh.ID, wh.ID} {
+		o := fixtures.MustTaxOrder(t, e.app.DB, fixtures.TaxOrderSpec{Customer: cust, Lines: lines})
+		if from != "" {
+			e.adjust(t, *o.Items[0].VariantID, "set", 1, from).Expect(t, http.StatusOK)
+		}
+		e.ship(t, o, from).Expect(t, http.StatusCreated)
+		inv := e.invoicesOf(t, o)
+		if len(inv) != 1 || inv[0].Supplier.GSTIN != store {
+			t.Fatalf("shipment %d: invoices %+v", i, inv)
+		}
+		numbers = append(numbers, inv[0].Number)
+	}
+	fy := invoice.FinancialYear(time.Now())
+	want := []string{"INV/" + fy + "/000001", "WH/" + fy + "/000001", "INV/" + fy + "/000002", "WH/" + fy + "/000002", "WH/" + fy + "/000003"}
+	if !slices.Equal(numbers, want) {
+		t.Fatalf("numbers %v, want %v", numbers, want)
+	}
+	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
+	var r struct {
+		DocIssue struct {
+			DocDet []struct {
+				Docs []struct {
+					From, To string
+					TotNum   int `json:"totnum"`
+				} `json:"docs"`
+			} `json:"doc_det"`
+		} `json:"doc_issue"`
+	}
+	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period, nil).Expect(t, http.StatusOK).JSON(t, &r)
+	if len(r.DocIssue.DocDet) != 1 || len(r.DocIssue.DocDet[0].Docs) != 2 {
+		t.Fatalf("document summary %+v", r.DocIssue)
+	}
+	inv, whs := r.DocIssue.DocDet[0].Docs[0], r.DocIssue.DocDet[0].Docs[1]
+	if inv.From != want[0] || inv.To != want[2] || inv.TotNum != 2 || whs.From != want[1] || whs.To != want[4] || whs.TotNum != 3 {
+		t.Fatalf("document summary %+v", r.DocIssue.DocDet[0].Docs)
 	}
 }

@@ -433,9 +433,10 @@ func sortedKeys[K comparable, V any](m map[K]V, less func(a, b K) bool) []K {
 	return keys
 }
 
-// docIssueSection lists, per document type and series, the first and last
-// number issued in the month and how many (none is ever cancelled: a
-// mistaken invoice is reversed by a credit note).
+// docIssueSection lists, per document type and series (a financial year
+// and a prefix: migration 00035), the first and last number issued in the
+// month and how many (none is ever cancelled: a mistaken invoice is
+// reversed by a credit note).
 func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 	var rows []struct {
 		DocType string
@@ -446,7 +447,8 @@ func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 	err := db.Raw(`SELECT doc_type, (array_agg(number ORDER BY serial))[1] AS first,
 			(array_agg(number ORDER BY serial DESC))[1] AS last, count(*)::int AS issued
 		FROM tax_documents WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ?
-		GROUP BY doc_type, financial_year ORDER BY doc_type DESC, financial_year`, q.gstin, q.from, q.to).Scan(&rows).Error
+		GROUP BY doc_type, financial_year, regexp_replace(number, '[0-9]+$', '')
+		ORDER BY doc_type DESC, financial_year, regexp_replace(number, '[0-9]+$', '')`, q.gstin, q.from, q.to).Scan(&rows).Error
 	if err != nil {
 		return err
 	}
