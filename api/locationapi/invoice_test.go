@@ -26,6 +26,29 @@ type invoiceBody struct {
 	Total        money.Amount `json:"total"`
 }
 
+// gstr1Summary is the part of this month's GSTR-1 the tests read: whose
+// return it is and its document summary.
+type gstr1Summary struct {
+	GSTIN    string `json:"gstin"`
+	DocIssue struct {
+		DocDet []struct {
+			Docs []struct {
+				From, To string
+				TotNum   int `json:"totnum"`
+			} `json:"docs"`
+		} `json:"doc_det"`
+	} `json:"doc_issue"`
+}
+
+// gstr1 is this month's (IST) GSTR-1 of gstin ("": the store's).
+func (e *env) gstr1(t *testing.T, gstin string) gstr1Summary {
+	t.Helper()
+	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
+	var r gstr1Summary
+	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+gstin, nil).Expect(t, http.StatusOK).JSON(t, &r)
+	return r
+}
+
 func (e *env) invoicesOf(t *testing.T, o models.Order) []invoiceBody {
 	t.Helper()
 	var page struct{ Data []invoiceBody }
@@ -86,24 +109,13 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 	}
 
 	// GSTR-1 per GSTIN: each return holds its own invoice.
-	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
 	for _, tc := range []struct{ gstin, want string }{{"", store}, {mh, mh}} {
-		var r struct {
-			GSTIN    string `json:"gstin"`
-			DocIssue struct {
-				DocDet []struct {
-					Docs []struct {
-						From, To string
-						TotNum   int `json:"totnum"`
-					} `json:"docs"`
-				} `json:"doc_det"`
-			} `json:"doc_issue"`
-		}
-		e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+tc.gstin, nil).Expect(t, http.StatusOK).JSON(t, &r)
+		r := e.gstr1(t, tc.gstin)
 		if r.GSTIN != tc.want || len(r.DocIssue.DocDet) != 1 || len(r.DocIssue.DocDet[0].Docs) != 1 || r.DocIssue.DocDet[0].Docs[0].TotNum != 1 {
 			t.Fatalf("GSTR-1 of %q: %+v", tc.gstin, r)
 		}
 	}
+	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
 	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period+"&gstin="+gstinOf("07", "AABCS1429B"), nil).ExpectField(t, "gstin")
 
 	// A credit note is numbered with the credit note prefix of the location
@@ -170,18 +182,7 @@ func TestLocationPrefixIsItsOwnSeries(t *testing.T) {
 	if !slices.Equal(numbers, want) {
 		t.Fatalf("numbers %v, want %v", numbers, want)
 	}
-	period := time.Now().In(time.FixedZone("IST", 19800)).Format("2006-01")
-	var r struct {
-		DocIssue struct {
-			DocDet []struct {
-				Docs []struct {
-					From, To string
-					TotNum   int `json:"totnum"`
-				} `json:"docs"`
-			} `json:"doc_det"`
-		} `json:"doc_issue"`
-	}
-	e.do(t, http.MethodGet, "/api/v1/admin/reports/gstr1?period="+period, nil).Expect(t, http.StatusOK).JSON(t, &r)
+	r := e.gstr1(t, "")
 	if len(r.DocIssue.DocDet) != 1 || len(r.DocIssue.DocDet[0].Docs) != 2 {
 		t.Fatalf("document summary %+v", r.DocIssue)
 	}
