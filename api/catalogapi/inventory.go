@@ -29,11 +29,18 @@ func (h *handlers) adjustInventory(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
+	return h.applyInventory(c, id, req.Operation, *req.Inventory, req.LocationID)
+}
+
+// applyInventory applies op of qty units to variant id's on-hand stock at
+// locationID (a validated UUID, or "": the default location) and answers
+// the variant.
+func (h *handlers) applyInventory(c *fiber.Ctx, id uuid.UUID, op string, qty int, locationID string) error {
 	var at uuid.UUID
-	if req.LocationID != "" {
-		at = uuid.MustParse(req.LocationID)
+	if locationID != "" {
+		at = uuid.MustParse(locationID)
 	}
-	v, err := h.catalog.AdjustInventory(c.UserContext(), id, req.Operation, *req.Inventory, at)
+	v, err := h.catalog.AdjustInventory(c.UserContext(), id, op, qty, at)
 	if err != nil {
 		return err
 	}
@@ -107,16 +114,8 @@ func (h *handlers) changeInventory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var at uuid.UUID
-	if req.LocationID != "" {
-		at = uuid.MustParse(req.LocationID)
-	}
 	if reason := strings.TrimSpace(req.Reason); reason != "" {
 		adminroute.AddAuditMeta(c, "reason", reason)
 	}
-	v, err := h.catalog.AdjustInventory(c.UserContext(), id, op, qty, at)
-	if err != nil {
-		return err
-	}
-	return c.JSON(newVariant(v))
+	return h.applyInventory(c, id, op, qty, req.LocationID)
 }
