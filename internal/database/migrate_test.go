@@ -3,6 +3,8 @@ package database_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,5 +74,65 @@ func TestSlugify(t *testing.T) {
 		if got := database.Slugify(in); got != want {
 			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Migration 00035 splits a GSTIN's number series by prefix: each prefix
+// issued so far goes on from its highest serial (a prefix that shared the
+// series keeps its numbers), and its down step is refused once two series
+// have issued the same serial.
+func TestSeriesPerPrefixGoesOnFromIssuedNumbers(t *testing.T) {
+	ctx := context.Background()
+	url := testkit.MustDatabaseURL(t)
+	if err := database.Migrate(ctx, url, "down", nil); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	issue := func(number string, serial int) {
+		t.Helper()
+		// Replica mode skips the triggers and foreign keys: the rows stand
+		// for documents issued earlier, whose orders this test does not need.
+		_, err := db.ExecContext(ctx, `SET session_replication_role = replica;
+			INSERT INTO tax_documents (id, doc_type, number, supplier_gstin, financial_year, serial, issued_at, order_id,
+				supplier, recipient, pos_state, pos_code, supply_type, class, taxable_value, cgst, sgst, igst, total, currency)
+			VALUES (gen_random_uuid(), 'invoice', '`+number+`', '29AABCS1429B1ZX', '26-27', `+strconv.Itoa(serial)+`, now(),
+				gen_random_uuid(), '{}', '{}', 'Karnataka', '29', 'intra', 'b2cs', 100, 0, 0, 0, 100, 'INR');
+			SET session_replication_role = origin`)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, n := range []string{"INV/26-27/000001", "INV/26-27/000002", "INV/26-27/000003", "WH/26-27/000004"} {
+		issue(n, i+1)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO document_series VALUES ('29AABCS1429B1ZX', 'invoice', '26-27', 4)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := database.Migrate(ctx, url, "up", nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT stem, last_serial FROM document_series ORDER BY stem`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var stem string
+		var last int
+		if err := rows.Scan(&stem, &last); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, stem+strconv.Itoa(last))
+	}
+	if rows.Close(); strings.Join(got, " ") != "INV/26-27/3 WH/26-27/4" {
+		t.Fatalf("series after 00035: %v", got)
+	}
+	issue("WH/26-27/000003", 3) // the WH series' own third number, beside INV's
+	if err := database.Migrate(ctx, url, "down", nil); err == nil {
+		t.Fatal("00035's down step ran over two series sharing a serial")
 	}
 }
