@@ -23,7 +23,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 	cu, here := testkit.MustCustomer(t, app)
 	elsewhere := login(t, app, cu.Email, testkit.CustomerPassword).Expect(t, http.StatusOK).Map(t)["access_token"].(string)
 	forgot(t, app, cu.Email).Expect(t, http.StatusAccepted)
-	pending := resetToken(t, smtp, cu.Email, 1)
+	pending := resetToken(t, app, smtp, cu.Email, 1)
 
 	changePassword(t, app, testkit.Req{Token: here}, "not-my-password", "a-new-passphrase").ExpectField(t, "currentPassword")
 	changePassword(t, app, testkit.Req{Token: here, Invalid: true}, testkit.CustomerPassword, "short").ExpectField(t, "newPassword")

@@ -18,9 +18,18 @@ var resetTokenLine = regexp.MustCompile(`POST /customers/password/reset:\s+(\S+)
 
 // resetToken is the token of the n-th reset email (from 1) sent to email,
 // waiting for it.
-func resetToken(t *testing.T, smtp *testkit.SMTPServer, email string, n int) string {
+func resetToken(t *testing.T, app *testkit.App, smtp *testkit.SMTPServer, email string, n int) string {
 	t.Helper()
 	testkit.Eventually(t, 15*time.Second, "the reset email", func() bool { return len(smtp.To(email)) >= n })
+	// The outbox sends inside the transaction that stores the token and
+	// marks the email sent, so the message can arrive before that commits:
+	// wait for the commit before using or changing the token.
+	testkit.Eventually(t, 15*time.Second, "the reset email's commit", func() bool {
+		var sent int64
+		app.DB.Raw(`SELECT count(*) FROM customer_emails e JOIN customers c ON c.id = e.customer_id
+			WHERE c.email = ? AND e.kind = 'password_reset' AND e.sent_at IS NOT NULL`, email).Scan(&sent)
+		return sent >= int64(n)
+	})
 	m := smtp.To(email)[n-1]
 	got := resetTokenLine.FindStringSubmatch(m.Body)
 	if got == nil {
@@ -64,9 +73,9 @@ func TestPasswordResetByEmail(t *testing.T) {
 	if !strings.Contains(accepted["message"].(string), "If an account exists") {
 		t.Fatalf("forgot: %v", accepted)
 	}
-	older := resetToken(t, smtp, cu.Email, 1)
+	older := resetToken(t, app, smtp, cu.Email, 1)
 	forgot(t, app, cu.Email).Expect(t, http.StatusAccepted)
-	token := resetToken(t, smtp, cu.Email, 2)
+	token := resetToken(t, app, smtp, cu.Email, 2)
 	if token == older {
 		t.Fatal("two requests, one token")
 	}
@@ -119,7 +128,7 @@ func TestExpiredResetTokenIsRefused(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker(), withSMTP(smtp))
 	cu, _ := testkit.MustCustomer(t, app)
 	forgot(t, app, cu.Email).Expect(t, http.StatusAccepted)
-	token := resetToken(t, smtp, cu.Email, 1)
+	token := resetToken(t, app, smtp, cu.Email, 1)
 	app.DB.Exec(`UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE customer_id = ?`, cu.ID)
 	reset(t, app, token, "a-new-passphrase").ExpectField(t, "token")
 	login(t, app, cu.Email, testkit.CustomerPassword).Expect(t, http.StatusOK)
@@ -234,7 +243,7 @@ func TestResetTokenWorksOnceUnderConcurrency(t *testing.T) {
 	app := testkit.MustApp(t, testkit.WithWorker(), withSMTP(smtp))
 	cu, _ := testkit.MustCustomer(t, app)
 	forgot(t, app, cu.Email).Expect(t, http.StatusAccepted)
-	token := resetToken(t, smtp, cu.Email, 1)
+	token := resetToken(t, app, smtp, cu.Email, 1)
 
 	const n = 6
 	statuses := make([]int, n)
