@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/seed"
 	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
@@ -24,8 +25,8 @@ type dataset struct {
 	OpenOrders []string
 }
 
-// freshDatabase drops and recreates dbName on the server of serverURL and
-// applies every migration; it returns the database's URL.
+// freshDatabase drops and recreates dbName, empty, on the server of
+// serverURL; it returns the database's URL.
 func freshDatabase(ctx context.Context, serverURL, dbName string) (string, error) {
 	u, err := url.Parse(serverURL)
 	if err != nil {
@@ -45,7 +46,19 @@ func freshDatabase(ctx context.Context, serverURL, dbName string) (string, error
 		return "", err
 	}
 	u.Path = "/" + dbName
-	return u.String(), database.Migrate(ctx, u.String(), "up", nil)
+	return u.String(), nil
+}
+
+// migrateWith applies bin's migrations to the database of dbURL: the
+// schema is the binary's under test, not the one compiled into this
+// harness (a variant tried on a branch changes the binary's migrations).
+func migrateWith(bin, dbURL string) error {
+	cmd := exec.Command(bin, "migrate", "up")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("bench: %s migrate up: %w\n%s", bin, err, out)
+	}
+	return nil
 }
 
 // seedBench loads the catalog (products × 3 variants with ample stock),

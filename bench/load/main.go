@@ -113,6 +113,9 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	if err := migrateWith(bin, dbURL); err != nil {
+		return err
+	}
 	db, err := database.Open(ctx, dbURL, database.Options{MaxConns: 4})
 	if err != nil {
 		return err
