@@ -65,9 +65,6 @@ type inventoryChangeRequest struct {
 	Reason string `json:"reason" validate:"max=500"`
 }
 
-// maxChange bounds a signed change as the stock columns bound a level.
-const maxChange = 1_000_000_000
-
 // operation is the change as PATCH /inventory's operation and quantity.
 func (r inventoryChangeRequest) operation() (op string, qty int, err error) {
 	given := 0
@@ -90,8 +87,8 @@ func (r inventoryChangeRequest) operation() (op string, qty int, err error) {
 		return r.Operation, *n, nil
 	case r.Operation != "":
 		return "", 0, apperr.Invalid("operation", "goes with inventory; "+field+" is a signed change")
-	case *n == 0 || *n > maxChange || *n < -maxChange:
-		return "", 0, apperr.Invalid(field, fmt.Sprintf("must be a non-zero integer from -%d to %d", maxChange, maxChange))
+	case *n == 0 || *n > stock.MaxUnits || *n < -stock.MaxUnits:
+		return "", 0, apperr.Invalid(field, fmt.Sprintf("must be a non-zero integer from -%d to %d", stock.MaxUnits, stock.MaxUnits))
 	case *n < 0:
 		return stock.OpSubtract, -*n, nil
 	}

@@ -3,6 +3,7 @@ package returns
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/fulfillment"
@@ -260,7 +261,7 @@ func restockPlace(tx *gorm.DB, orderID uuid.UUID, items []uuid.UUID, want uuid.U
 		if err := tx.Raw(`SELECT f.location_id FROM fulfillments f
 			WHERE f.order_id = ? AND f.status <> ? AND f.location_id IS NOT NULL
 			ORDER BY EXISTS (SELECT 1 FROM fulfillment_items fi WHERE fi.fulfillment_id = f.id AND fi.order_item_id IN ?) DESC,
-				f.created_at DESC, f.id DESC LIMIT 1`, orderID, models.ShipmentCancelled, append(items, uuid.Nil)).Scan(&last).Error; err != nil {
+				f.created_at DESC, f.id DESC LIMIT 1`, orderID, models.ShipmentCancelled, inList(items)).Scan(&last).Error; err != nil {
 			return stock.Place{}, fmt.Errorf("returns.restock_place: %w", err)
 		}
 		if len(last) == 1 {
@@ -268,4 +269,10 @@ func restockPlace(tx *gorm.DB, orderID uuid.UUID, items []uuid.UUID, want uuid.U
 		}
 	}
 	return stock.LockPlace(tx, want)
+}
+
+// inList is ids as the argument of an IN (?): a copy, never empty (an
+// empty IN () is a syntax error; uuid.Nil matches no row).
+func inList(ids []uuid.UUID) []uuid.UUID {
+	return append(slices.Clone(ids), uuid.Nil)
 }
