@@ -111,7 +111,7 @@ type report struct {
 }
 
 type row struct {
-	rps, cpu float64 // req/s (orders/s, MiB for the extra rows); CPU ms a request (0: none)
+	rps, cpu float64 // req/s (orders/s, MiB for the extra rows); CPU ms a request (0 or below: none)
 	p99      string
 }
 
@@ -150,6 +150,14 @@ func readReport(path string) (report, error) {
 			}
 			cpu, _ := strconv.ParseFloat(strings.Fields(c[7] + " 0")[0], 64)
 			add(strings.TrimSpace(c[1])+" @"+strings.TrimSpace(c[3]), row{rps: rps, cpu: cpu, p99: strings.TrimSpace(c[6])})
+		case strings.HasPrefix(l, "| bare Fiber JSON handler, before / after"):
+			// The machine's speed during the run, for reading its rows.
+			var before, after float64
+			fmt.Sscanf(strings.Split(l, "|")[2], "%f / %f", &before, &after)
+			add("ceiling: bare Fiber, mean of before and after (req/s)", row{rps: (before + after) / 2})
+		case strings.HasPrefix(l, "| `pgbench -S"):
+			tps, _ := strconv.ParseFloat(strings.TrimSpace(strings.Split(l, "|")[2]), 64)
+			add("ceiling: pgbench -S (tps)", row{rps: tps})
 		case strings.HasPrefix(l, "Webhook → order"):
 			var n int
 			var rate float64
@@ -197,15 +205,12 @@ func table(cur, old *side, scenarios string, args []string) string {
 	return s.String()
 }
 
-// figures are row k's rates and CPU per request over reps (a run without
-// the row gives none).
+// figures are row k's rates and CPU per request over reps, in run order (a
+// run without the row gives none; a CPU of 0 is none measured).
 func figures(reps []report, k string) (rates, cpus []float64) {
 	for _, r := range reps {
 		if f, ok := r.rows[k]; ok {
-			rates = append(rates, f.rps)
-			if f.cpu > 0 {
-				cpus = append(cpus, f.cpu)
-			}
+			rates, cpus = append(rates, f.rps), append(cpus, f.cpu)
 		}
 	}
 	return rates, cpus
@@ -215,7 +220,7 @@ func list(rates, cpus []float64) string {
 	var parts []string
 	for i, r := range rates {
 		p := strconv.FormatFloat(r, 'f', 0, 64)
-		if i < len(cpus) {
+		if cpus[i] > 0 {
 			p += fmt.Sprintf(" (%.2f ms)", cpus[i])
 		}
 		parts = append(parts, p)
@@ -234,15 +239,21 @@ func ratio(n, o []float64) string {
 	return fmt.Sprintf("%.2f", mn/mo)
 }
 
+// mean is the mean of the positive figures of xs (a CPU figure is 0 or
+// below when the run measured none, or when a Postgres process of someone
+// else's ended during it); 0 when there are none.
 func mean(xs []float64) float64 {
-	if len(xs) == 0 {
+	var t float64
+	n := 0
+	for _, x := range xs {
+		if x > 0 {
+			t, n = t+x, n+1
+		}
+	}
+	if n == 0 {
 		return 0
 	}
-	var t float64
-	for _, x := range xs {
-		t += x
-	}
-	return t / float64(len(xs))
+	return t / float64(n)
 }
 
 func short(rev string) string { return rev[:min(7, len(rev))] }
