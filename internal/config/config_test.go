@@ -119,7 +119,7 @@ func TestAPIMemoryBudget(t *testing.T) {
 	for _, tc := range []struct {
 		set         string
 		limit, memo int64
-	}{{"", 120, 48}, {"0", 0, 64}, {"384", 360, 128}} {
+	}{{"", 116, 48}, {"0", 0, 64}, {"384", 356, 128}} {
 		if tc.set != "" {
 			t.Setenv("API_MEMORY_LIMIT_MIB", tc.set)
 		}

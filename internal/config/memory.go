@@ -11,8 +11,10 @@ package config
 const mib = 1 << 20
 
 // unmanagedMiB is what an api process holds resident that the Go runtime's
-// limit does not count: the binary's code and read-only data paged in.
-const unmanagedMiB = 24
+// limit does not count: the binary's code and data paged in, thread
+// stacks of the C library (measured in docs/OPERATIONS.md "Memory": RSS
+// less the runtime's own total).
+const unmanagedMiB = 28
 
 // memoShare is the page memo's part of the budget: a third, so that with
 // the memo full the live heap stays near half the runtime's limit and the
