@@ -130,14 +130,14 @@ func readReport(path string) (report, error) {
 		}
 		rep.rows[key] = r
 	}
-	inTable := false
+	inTable, tableRows := false, 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		l := sc.Text()
 		switch {
 		case strings.HasPrefix(l, "## Endpoints"):
 			inTable = true
-		case strings.HasPrefix(l, "## ") || (inTable && l == "" && len(rep.rows) > 0):
+		case strings.HasPrefix(l, "## ") || (inTable && l == "" && tableRows > 0):
 			inTable = false
 		case inTable && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| endpoint"):
 			c := strings.Split(l, "|")
@@ -150,6 +150,7 @@ func readReport(path string) (report, error) {
 			}
 			cpu, _ := strconv.ParseFloat(strings.Fields(c[7] + " 0")[0], 64)
 			add(strings.TrimSpace(c[1])+" @"+strings.TrimSpace(c[3]), row{rps: rps, cpu: cpu, p99: strings.TrimSpace(c[6])})
+			tableRows++
 		case strings.HasPrefix(l, "| bare Fiber JSON handler, before / after"):
 			// The machine's speed during the run, for reading its rows.
 			var before, after float64
