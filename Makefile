@@ -16,7 +16,7 @@ RACE_PKGS := $(addprefix $(MODULE)/,api api/catalogapi api/fulfillmentapi api/ga
 	internal/media internal/review internal/stock scheduler tasks worker)
 ALL_PKGS   = $(shell $(GO) list ./...)
 
-.PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed
+.PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale bench-compare migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed
 
 # Helm, built once from the Go module proxy into bin/ (the chart's tests and
 # `make chart` use it; no other download is needed).
@@ -94,6 +94,16 @@ bench: services build
 bench-scale: services build
 	@scripts/bench-tools.sh
 	$(GO) run ./bench/load -scale
+
+## bench-compare: BASE=<rev> [SCENARIOS=a,b] [ROUNDS=2] [BENCH_ARGS="-conns 16 -duration 8s"]:
+## the chosen scenarios (bench/load -only) of BASE, built in a git worktree with its own harness,
+## alternated with the working tree's in one sitting; prints each row's ratio new/old
+ROUNDS     ?= 2
+BENCH_ARGS ?= -conns 16 -duration 8s
+bench-compare: services
+	@test -n "$(BASE)" || { echo "bench-compare: BASE=<rev> is required"; exit 1; }
+	@scripts/bench-tools.sh
+	$(GO) run ./bench/compare -base "$(BASE)" -scenarios "$(SCENARIOS)" -rounds $(ROUNDS) -args "$(BENCH_ARGS)"
 
 ## fuzz: every fuzz target (every func Fuzz... of a _test.go file, found by
 ## scripts/fuzz-targets.sh) for FUZZTIME each (seed corpora in testdata/fuzz)

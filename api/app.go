@@ -91,7 +91,7 @@ func New(a *app.App) *Server {
 		chain = append(chain, a.Tracing.HTTPServer(a.CheckoutTraces.WebhookParent(gatewayapi.Path)))
 	}
 	root.Use(append(chain,
-		middleware.AccessLog(a.Log),
+		middleware.AccessLog(a.Log, accessPolicy(cfg)),
 		middleware.Recover(a.Log),
 		middleware.ClientIP(trustedNets(cfg)),
 	)...)
@@ -157,6 +157,12 @@ func New(a *app.App) *Server {
 	mediaapi.Register(root, admin, mediaapi.Services{Media: a.Media})
 	console.Mount(root, admin, cfg)
 	return &Server{App: root, Admin: admin, log: a.Log, shutdownTimeout: cfg.ShutdownTimeout}
+}
+
+// accessPolicy is the access log's policy of cfg (validated at load).
+func accessPolicy(cfg *config.Config) middleware.AccessPolicy {
+	slow, every, _ := cfg.AccessPolicy()
+	return middleware.AccessPolicy{Slow: slow, Every: every}
 }
 
 func trustedNets(cfg *config.Config) []*net.IPNet {

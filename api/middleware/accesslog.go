@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocommerce/shop/api/httpx"
@@ -9,10 +10,25 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// AccessLog logs one line per request and observes its duration. The path is
-// logged without the query string, which may carry tokens. Errors are
-// rendered here (not after), so the logged status is the one sent.
-func AccessLog(log *slog.Logger) fiber.Handler {
+// AccessPolicy says which requests the access log writes (ACCESS_LOG and
+// ACCESS_LOG_SLOW, docs/DECISIONS.md "The access log"). An answer of 500 or
+// above is always written. Every request is timed in the duration metric
+// whatever the policy, so rates and latencies never depend on it.
+type AccessPolicy struct {
+	// Slow writes the requests that took at least this long, at WARN; 0
+	// writes none for being slow.
+	Slow time.Duration
+	// Every writes one in Every of the other requests, at INFO: 1 is every
+	// request, 0 none.
+	Every uint64
+}
+
+// AccessLog logs the requests p asks for and observes every request's
+// duration. The path is logged without the query string, which may carry
+// tokens. Errors are rendered here (not after), so the logged status is the
+// one sent.
+func AccessLog(log *slog.Logger, p AccessPolicy) fiber.Handler {
+	var seen atomic.Uint64
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		if err := c.Next(); err != nil {
@@ -27,9 +43,16 @@ func AccessLog(log *slog.Logger) fiber.Handler {
 			route = r.Path
 		}
 		metrics.HTTPDuration.WithLabelValues(c.Method(), route, itoa(status)).Observe(d.Seconds())
-		level := slog.LevelInfo
-		if status >= 500 {
+		var level slog.Level
+		switch {
+		case status >= 500:
 			level = slog.LevelError
+		case p.Slow > 0 && d >= p.Slow:
+			level = slog.LevelWarn
+		case p.Every == 1 || (p.Every > 1 && seen.Add(1)%p.Every == 0):
+			level = slog.LevelInfo
+		default:
+			return nil
 		}
 		log.Log(c.UserContext(), level, "request",
 			"method", c.Method(), "path", c.Path(), "route", route, "status", status,

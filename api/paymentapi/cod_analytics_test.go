@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+	"time"
 
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/testkit"
 )
@@ -12,9 +14,12 @@ import (
 // The order analytics count the range's orders and amounts per way of
 // paying (every method present) and the COD orders still unpaid: an online
 // order, two COD orders placed at the storefront, one of them paid by a
-// recorded payment.
+// recorded payment. paymentMethods is read from the rollups, as revenue is,
+// so the test waits for the touches of the orders' days.
 func TestAnalyticsPaymentMethodsAndCODOutstanding(t *testing.T) {
-	app := testkit.MustApp(t)
+	app := testkit.MustApp(t, testkit.WithWorker(), testkit.WithConfig(func(c *config.Config) {
+		c.AdminAnalyticsRateLimit = 100000 // the test polls
+	}))
 	codSettings(t, app, 4900, 0, 3)
 	p := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Price: 50000, Variants: []testkit.StoreVariant{{Inventory: 10}}})
 	onlineOrder(t, app)                             // ₹400, paid by card
@@ -48,11 +53,11 @@ func TestAnalyticsPaymentMethodsAndCODOutstanding(t *testing.T) {
 	_, staff := testkit.MustAdmin(t, app, "staff")
 	app.Do(t, http.MethodPost, "/api/v1/admin/orders/"+paid.ID.String()+"/payments", testkit.Req{Token: staff,
 		Body: map[string]any{"method": "cod", "amount": 549, "reference": "DLV-REM-9"}}).Expect(t, http.StatusCreated)
-	read()
 	want := []methodTotal{{"online", 1, 40000}, {"cod", 2, 54900 + 104900}, {"offline", 0, 0}}
-	if !reflect.DeepEqual(got.PaymentMethods, want) {
-		t.Fatalf("paymentMethods %+v, want %+v", got.PaymentMethods, want)
-	}
+	testkit.Eventually(t, 15*time.Second, "the orders' day rolled up", func() bool {
+		read()
+		return reflect.DeepEqual(got.PaymentMethods, want)
+	})
 	if got.CODOutstanding.Orders != 1 || got.CODOutstanding.Amount != 104900 {
 		t.Fatalf("codOutstanding %+v, want 1 order of ₹1049", got.CODOutstanding)
 	}

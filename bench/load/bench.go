@@ -55,6 +55,7 @@ type bench struct {
 	webhookOrders       int
 	media               mediaFigures
 	scale               scaleFigures
+	soak                soakFigures
 }
 
 // env is the production configuration the processes run with; rate limits

@@ -40,6 +40,12 @@ type options struct {
 	scale     bool
 	scaleOut  string
 	auditRows int64
+	// soak runs mixed storefront traffic that long instead of the
+	// endpoint scenarios (runSoak), sampling the api's memory every
+	// soakEvery, into the soak section of soakOut.
+	soak      time.Duration
+	soakEvery time.Duration
+	soakOut   string
 }
 
 func main() {
@@ -61,6 +67,9 @@ func main() {
 	flag.BoolVar(&o.scale, "scale", false, "measure how the service scales (docs/SCALING.md) instead of the endpoints")
 	flag.StringVar(&o.scaleOut, "scale-out", "docs/SCALING.md", "the document whose measured section -scale rewrites")
 	flag.Int64Var(&o.auditRows, "audit-rows", 10_000_000, "audit entries seeded for -scale")
+	flag.DurationVar(&o.soak, "soak", 0, "run mixed storefront traffic this long and sample the api's memory (docs/OPERATIONS.md \"Memory\") instead of the endpoints")
+	flag.DurationVar(&o.soakEvery, "soak-every", 30*time.Second, "how often -soak samples the api's memory")
+	flag.StringVar(&o.soakOut, "soak-out", "docs/OPERATIONS.md", "the document whose soak section -soak rewrites")
 	flag.Parse()
 	if *ceiling != "" {
 		log.Fatal(serveCeiling(*ceiling))
@@ -137,7 +146,16 @@ func run(o options) error {
 		b.stopAll()
 		report := b.scaleReport()
 		fmt.Println(report)
-		return replaceSection(o.scaleOut, report)
+		return replaceSection(o.scaleOut, scaleBegin, scaleEnd, report)
+	}
+	if o.soak > 0 {
+		if err := b.runSoak(); err != nil {
+			return err
+		}
+		b.stopAll()
+		report := b.soakReport()
+		fmt.Println(report)
+		return replaceSection(o.soakOut, soakBegin, soakEnd, report)
 	}
 	if err := b.measureCeilings(ctx, false); err != nil {
 		return err
@@ -176,17 +194,17 @@ const (
 	scaleEnd   = "<!-- measured: end -->"
 )
 
-// replaceSection writes body between the markers in path.
-func replaceSection(path, body string) error {
+// replaceSection writes body between the markers begin and end in path.
+func replaceSection(path, begin, end, body string) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	s := string(old)
-	i, j := strings.Index(s, scaleBegin), strings.Index(s, scaleEnd)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		return fmt.Errorf("%s has no %q … %q section", path, scaleBegin, scaleEnd)
+		return fmt.Errorf("%s has no %q … %q section", path, begin, end)
 	}
-	s = s[:i+len(scaleBegin)] + "\n" + body + s[j:]
+	s = s[:i+len(begin)] + "\n" + body + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
 }

@@ -135,6 +135,7 @@ func (b *bench) measureWebhookToOrder(ctx context.Context) error {
 	}
 	b.results = append(b.results, res.http)
 	b.webhookOrders, b.webhookOrdersPerSec = res.orders, res.ordersPerSec()
+	b.measureDrain("webhook → order")
 	return nil
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"log"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/tasks"
@@ -46,4 +49,72 @@ func (b *bench) waitQuiet() {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// backlog counts the tasks pending, active or scheduled in every queue, by
+// task type, and their total.
+func backlog(in *asynq.Inspector) (map[string]int, int) {
+	byType, total := map[string]int{}, 0
+	for q := range tasks.QueueWeights {
+		for _, list := range []func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){
+			in.ListPendingTasks, in.ListActiveTasks, in.ListScheduledTasks} {
+			for page := 1; ; page++ {
+				ts, err := list(q, asynq.PageSize(1000), asynq.Page(page))
+				for _, t := range ts {
+					byType[t.Type]++
+					total++
+				}
+				if err != nil || len(ts) < 1000 {
+					break
+				}
+			}
+		}
+	}
+	return byType, total
+}
+
+// drainFigures are the worker's tasks left when a scenario's last
+// request was answered, by type, and how long the worker took to finish
+// them (0 when it had not within quietFor).
+type drainFigures struct {
+	scenario string
+	byType   map[string]int
+	total    int
+	took     time.Duration
+}
+
+// measureDrain counts the tasks queued now and waits (quietFor at most)
+// until none is, as a note of the report: what a scenario left the worker
+// and whether it keeps up.
+func (b *bench) measureDrain(scenario string) {
+	opt, err := asynq.ParseRedisURI(b.redisURL)
+	if err != nil {
+		return
+	}
+	in := asynq.NewInspector(opt)
+	defer in.Close()
+	d := drainFigures{scenario: scenario}
+	start := time.Now()
+	d.byType, d.total = backlog(in)
+	for left := d.total; left > 0; _, left = backlog(in) {
+		if time.Since(start) > quietFor {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if _, left := backlog(in); left == 0 {
+		d.took = time.Since(start)
+	}
+	var types []string
+	for t, n := range d.byType {
+		types = append(types, fmt.Sprintf("%s %d", t, n))
+	}
+	sort.Strings(types)
+	took := fmt.Sprintf("the worker finished them in %s", d.took.Round(100*time.Millisecond))
+	if d.took == 0 {
+		took = fmt.Sprintf("some were still queued after %s", quietFor)
+	}
+	note := fmt.Sprintf("When %s's last answer came, %d worker tasks were queued (%s); %s.", scenario, d.total, strings.Join(types, ", "), took)
+	log.Printf("bench: %s", note)
+	b.notes = append(b.notes, note)
 }

@@ -38,7 +38,9 @@ func wrkRun(name, url, script string, conns int, dur time.Duration, env []string
 	if conns < threads {
 		threads = conns
 	}
-	args := []string{"-t", strconv.Itoa(threads), "-c", strconv.Itoa(conns), "-d", dur.String(), "--latency", "--timeout", "10s"}
+	// In seconds: wrk reads "6m" but not Go's "6m0s".
+	secs := strconv.Itoa(int(dur.Round(time.Second).Seconds())) + "s"
+	args := []string{"-t", strconv.Itoa(threads), "-c", strconv.Itoa(conns), "-d", secs, "--latency", "--timeout", "10s"}
 	if script != "" {
 		args = append(args, "-s", script)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 
 	"github.com/gocommerce/shop/api"
 	"github.com/gocommerce/shop/internal/app"
@@ -105,6 +107,9 @@ func runProcesses(env string, run processes) error {
 	if addr := a.Config.MetricsAddr; addr != "" && !run.API {
 		serveMetrics(ctx, addr, a, a.Log)
 	}
+	if run.name() == "api" {
+		limitMemory(a.Config, a.Log)
+	}
 	if run.API {
 		srv := api.New(a)
 		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", a.Config.Port))
@@ -123,6 +128,20 @@ func runProcesses(env string, run processes) error {
 		g.Go(func() error { return s.Run(ctx) })
 	}
 	return g.Wait()
+}
+
+// limitMemory gives the Go runtime the api's soft memory limit
+// (API_MEMORY_LIMIT_MIB, internal/config/memory.go), unless GOMEMLIMIT
+// already set one: the collector then runs more often as the heap nears it
+// instead of letting it reach twice the live heap.
+func limitMemory(cfg *config.Config, log *slog.Logger) {
+	limit := cfg.GoMemoryLimit()
+	if limit == 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(limit)
+	log.Info("memory limit", "api_memory_limit_mib", cfg.APIMemoryLimitMiB, "go_memory_limit_mib", limit>>20,
+		"page_memo_mib", cfg.PageMemoBytes()>>20)
 }
 
 func prepareDatabase(ctx context.Context, env string) error {

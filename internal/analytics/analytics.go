@@ -1,11 +1,11 @@
 // Package analytics keeps the daily sales rollups and answers the back-office
 // analytics reports from them.
 //
-// The rollup tables (migrations/00008_analytics.sql) hold, per UTC day, the
-// orders created that day by status, their totals and refunds, and per
-// product the orders, units and line revenue. A rollup of a day recomputes
-// it from the raw orders in one transaction, so running it again changes
-// nothing. Reports read only the rollups: their cost grows with the number of
+// The rollup tables (migrations 00008 and 00039) hold, per UTC day, the
+// orders created that day, their totals and refunds, the same per payment
+// method, and per product the orders, units and line revenue. A rollup of
+// a day recomputes it from the raw orders in one transaction, so running it
+// again changes nothing. Reports read only the rollups: their cost grows with the number of
 // days asked for, never with the number of orders.
 //
 // Revenue of a day = totals of the non-cancelled orders created that day

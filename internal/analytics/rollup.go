@@ -11,7 +11,7 @@ import (
 
 // rollupTables are the tables Rollup keeps. The status breakdown has none:
 // it reads the order counters (Orders).
-var rollupTables = []string{"analytics_daily", "analytics_product_daily"}
+var rollupTables = []string{"analytics_daily", "analytics_daily_payment", "analytics_product_daily"}
 
 // rollupLock serializes rollups: two rollups of the same day running at once
 // would both delete and then both insert its rows.
@@ -39,16 +39,23 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 				return err
 			}
 		}
+		// One scan of the span's orders per day and payment method feeds
+		// both the day's totals and its payment methods, so the two always
+		// agree (per day, the methods' amounts are gross - refunds).
 		if err := tx.Exec(`
-			INSERT INTO analytics_daily (day, orders, revenue_orders, gross, refunds, updated_at)
-			SELECT (o.created_at AT TIME ZONE 'UTC')::date, count(*),
-			       count(*) FILTER (WHERE o.status <> 'cancelled'),
-			       COALESCE(sum(o.total) FILTER (WHERE o.status <> 'cancelled'), 0),
-			       COALESCE(sum(`+refundedSQL+`) FILTER (WHERE o.status <> 'cancelled'), 0),
-			       now()
-			FROM orders o
-			WHERE o.created_at >= ? AND o.created_at < ?
-			GROUP BY 1`, start, end).Error; err != nil {
+			WITH per AS (
+				SELECT (o.created_at AT TIME ZONE 'UTC')::date AS day, o.payment_method AS method, count(*) AS orders,
+				       count(*) FILTER (WHERE o.status <> 'cancelled') AS revenue_orders,
+				       COALESCE(sum(o.total) FILTER (WHERE o.status <> 'cancelled'), 0) AS gross,
+				       COALESCE(sum(`+refundedSQL+`) FILTER (WHERE o.status <> 'cancelled'), 0) AS refunds
+				FROM orders o
+				WHERE o.created_at >= ? AND o.created_at < ?
+				GROUP BY 1, 2),
+			daily AS (
+				INSERT INTO analytics_daily (day, orders, revenue_orders, gross, refunds, updated_at)
+				SELECT day, sum(orders), sum(revenue_orders), sum(gross), sum(refunds), now() FROM per GROUP BY day)
+			INSERT INTO analytics_daily_payment (day, method, orders, amount)
+			SELECT day, method, revenue_orders, gross - refunds FROM per WHERE revenue_orders > 0`, start, end).Error; err != nil {
 			return err
 		}
 		return tx.Exec(`

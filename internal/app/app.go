@@ -383,7 +383,8 @@ func (a *App) build() error {
 	a.Media = media.New(a.DB, store, a.Cache, a.Tasks, log.With("component", "media"), media.Limits{
 		MaxBytes: cfg.Media.MaxBytes, MaxPixels: cfg.Media.MaxPixels, DecodeConcurrency: cfg.Media.DecodeConcurrency,
 	})
-	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency).WithImages(a.Media)
+	a.Browse = browse.New(a.ReadDB, a.Cache, a.StockCache, cfg.StoreCurrency).WithImages(a.Media).
+		WithMemoBytes(cfg.PageMemoBytes())
 
 	a.Customers = customer.New(a.DB, customer.Settings{JWTSecret: []byte(cfg.CustomerJWTSecret), TokenTTL: cfg.CustomerTokenTTL}).
 		WithEmailQueue(a.Tasks, log.With("component", "customer"))

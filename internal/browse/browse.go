@@ -59,7 +59,14 @@ func (s *Service) WithImages(sc Showcase) *Service {
 
 // New returns the service. catalog is the application cache (CACHE_TTL).
 func New(db *gorm.DB, catalog *cache.Cache, stock *StockStore, currency string) *Service {
-	return &Service{db: db, catalog: catalog, stock: stock, memo: newMemo(), currency: currency}
+	return &Service{db: db, catalog: catalog, stock: stock, memo: newMemo(DefaultMemoBytes), currency: currency}
+}
+
+// WithMemoBytes bounds the in-process page memo to n bytes (call it before
+// the service serves).
+func (s *Service) WithMemoBytes(n int) *Service {
+	s.memo = newMemo(n)
+	return s
 }
 
 // VariantInfo is what a shopper sees of a variant, availability aside.

@@ -8,12 +8,12 @@ import (
 	"sync/atomic"
 )
 
-// memoBytes bounds the memory of the rendered pages kept in process. It is
-// sized to hold every product page of a catalog of about ten thousand
-// products with their images: a memo smaller than the pages shoppers read
-// evicts on every miss and sends each read to Redis (docs/BENCHMARKS.md
-// "Storefront reads with images").
-const memoBytes = 64 << 20
+// DefaultMemoBytes bounds the memory of the rendered pages kept in process
+// unless WithMemoBytes says otherwise (API_MEMORY_LIMIT_MIB sizes it). A
+// memo smaller than the pages shoppers read evicts on every miss and sends
+// each read to Redis (docs/BENCHMARKS.md "Storefront reads with images");
+// docs/OPERATIONS.md "Memory" gives what a catalog of N products needs.
+const DefaultMemoBytes = 64 << 20
 
 // memoEntryOverhead is what an entry costs besides its page's slices: the
 // map slot, the entry and the Page header. Counting it keeps a flood of
@@ -27,12 +27,13 @@ const memoEntryOverhead = 256
 // entry; a hit costs no round trip at all.
 //
 // It is the only cache of searches and deep pages (see ListQuery.shared),
-// whose keys a client chooses freely, so it is bounded by memoBytes and
+// whose keys a client chooses freely, so it is bounded by limit bytes and
 // evicts least recently used pages first: a flood of one-off searches
 // pushes out other one-off searches, not the listing pages every shopper
 // reads. A hit takes only the read lock: recency is the tick of the last
 // put before the page's last read, kept in an atomic.
 type memo struct {
+	limit int
 	mu    sync.RWMutex
 	size  int
 	pages map[string]*memoEntry
@@ -46,7 +47,7 @@ type memoEntry struct {
 	used    atomic.Int64
 }
 
-func newMemo() *memo { return &memo{pages: map[string]*memoEntry{}} }
+func newMemo(limit int) *memo { return &memo{limit: limit, pages: map[string]*memoEntry{}} }
 
 // get returns a copy of the page for key rendered under version, with its
 // own availability to fill, or nil.
@@ -71,7 +72,7 @@ func (m *memo) get(key, version string) *Page {
 }
 
 // put keeps p for key under version, evicting the least recently used
-// pages when the memo outgrows memoBytes.
+// pages when the memo outgrows its limit.
 func (m *memo) put(key, version string, p *Page) {
 	if version == "" {
 		return
@@ -87,13 +88,13 @@ func (m *memo) put(key, version string, p *Page) {
 	}
 	m.pages[key] = e
 	m.size += e.cost
-	if m.size > memoBytes {
+	if m.size > m.limit {
 		m.evict()
 	}
 }
 
 // evict drops the least recently used pages until the memo is down to
-// three quarters of memoBytes, so that the sort is paid once per quarter of
+// three quarters of its limit, so that the sort is paid once per quarter of
 // the budget, not on every put. The caller holds the write lock.
 func (m *memo) evict() {
 	type lastUse struct {
@@ -106,7 +107,7 @@ func (m *memo) evict() {
 	}
 	slices.SortFunc(order, func(a, b lastUse) int { return cmp.Compare(a.used, b.used) })
 	for _, u := range order {
-		if m.size <= memoBytes*3/4 {
+		if m.size <= m.limit*3/4 {
 			return
 		}
 		m.size -= m.pages[u.key].cost

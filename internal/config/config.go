@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,12 @@ type Config struct {
 	AppName  string `env:"APP_NAME" envDefault:"Shop"`
 	Port     int    `env:"PORT" envDefault:"8080"`
 	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// AccessLog is which requests the api's access log writes: all, errors
+	// (answers of 500 and above), slow (errors and requests that took
+	// AccessLogSlow or longer) or sample:N (those and one in N of the
+	// rest); AccessPolicy reads it.
+	AccessLog     string        `env:"ACCESS_LOG" envDefault:"slow"`
+	AccessLogSlow time.Duration `env:"ACCESS_LOG_SLOW" envDefault:"500ms"`
 	// PublicURL is where customers reach the storefront; used in emails.
 	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
 
@@ -51,6 +58,9 @@ type Config struct {
 	CachePrefix  string        `env:"CACHE_PREFIX" envDefault:"shop:cache:"`
 	CacheEnabled bool          `env:"CACHE_ENABLED" envDefault:"true"`
 	CacheTTL     time.Duration `env:"CACHE_TTL" envDefault:"5m"`
+	// APIMemoryLimitMiB is the memory one api process may use (memory.go);
+	// 0 sets no limit and keeps the page memo at 64 MiB.
+	APIMemoryLimitMiB int `env:"API_MEMORY_LIMIT_MIB" envDefault:"144"`
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
 	// PprofAddr, when set (e.g. 127.0.0.1:6060), serves net/http/pprof there
@@ -199,6 +209,30 @@ func (c *Config) CacheRedis() string {
 	return c.CacheRedisURL
 }
 
+// AccessPolicy reads ACCESS_LOG and ACCESS_LOG_SLOW: the requests slower
+// than slow are written (0: none for being slow), and one in every of the
+// others (1: all, 0: none). Errors are always written.
+func (c *Config) AccessPolicy() (slow time.Duration, every uint64, err error) {
+	if c.AccessLogSlow <= 0 {
+		return 0, 0, fieldErr("ACCESS_LOG_SLOW", "must be a positive duration such as 500ms")
+	}
+	mode := strings.ToLower(strings.TrimSpace(c.AccessLog))
+	switch mode {
+	case "all":
+		return 0, 1, nil
+	case "errors":
+		return 0, 0, nil
+	case "slow":
+		return c.AccessLogSlow, 0, nil
+	}
+	if n, ok := strings.CutPrefix(mode, "sample:"); ok {
+		if k, perr := strconv.ParseUint(n, 10, 32); perr == nil && k >= 1 {
+			return c.AccessLogSlow, k, nil
+		}
+	}
+	return 0, 0, fieldErr("ACCESS_LOG", "must be all, errors, slow or sample:N with N a positive integer")
+}
+
 // IsDev reports whether the process runs in development mode.
 func (c *Config) IsDev() bool { return c.AppEnv == Development }
 
@@ -237,6 +271,9 @@ func (c *Config) validate() error {
 	default:
 		return fieldErr("LOG_LEVEL", "must be debug, info, warn or error")
 	}
+	if _, _, err := c.AccessPolicy(); err != nil {
+		return err
+	}
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return fieldErr("DATABASE_URL", "must be a postgres:// URL")
 	}
@@ -253,6 +290,9 @@ func (c *Config) validate() error {
 	}
 	if c.DBMaxConns < 1 {
 		return fieldErr("DB_MAX_CONNS", "must be at least 1")
+	}
+	if c.APIMemoryLimitMiB != 0 && c.APIMemoryLimitMiB < MinAPIMemoryMiB {
+		return fieldErr("API_MEMORY_LIMIT_MIB", fmt.Sprintf("must be 0 (no limit) or at least %d", MinAPIMemoryMiB))
 	}
 	if c.CachePrefix == "" {
 		return fieldErr("CACHE_PREFIX", "must not be empty")

@@ -110,3 +110,29 @@ func TestTracingIsOnlyOnWithAnExporter(t *testing.T) {
 		t.Fatalf("a bad sampler: %v", err)
 	}
 }
+
+// API_MEMORY_LIMIT_MIB gives the runtime its limit less what it does not
+// count, and the page memo a third; 0 is no limit and the 64 MiB memo; a
+// budget too small for the memo is refused naming the variable.
+func TestAPIMemoryBudget(t *testing.T) {
+	t.Setenv("APP_ENV", "development")
+	for _, tc := range []struct {
+		set         string
+		limit, memo int64
+	}{{"", 116, 48}, {"0", 0, 64}, {"384", 356, 128}} {
+		if tc.set != "" {
+			t.Setenv("API_MEMORY_LIMIT_MIB", tc.set)
+		}
+		cfg, err := Load("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, memo := cfg.GoMemoryLimit()>>20, int64(cfg.PageMemoBytes()>>20); got != tc.limit || memo != tc.memo {
+			t.Fatalf("API_MEMORY_LIMIT_MIB=%q: Go limit %d MiB, memo %d MiB; want %d and %d", tc.set, got, memo, tc.limit, tc.memo)
+		}
+	}
+	t.Setenv("API_MEMORY_LIMIT_MIB", "64")
+	if _, err := Load(""); err == nil || !strings.Contains(err.Error(), "API_MEMORY_LIMIT_MIB") {
+		t.Fatalf("API_MEMORY_LIMIT_MIB=64: %v", err)
+	}
+}
