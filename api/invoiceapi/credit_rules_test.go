@@ -335,3 +335,27 @@ func TestRefundAfterTheSection34LimitIssuesAFinancialCreditNote(t *testing.T) {
 		t.Fatalf("GSTR-1 of November nets the credit note: %+v", november.B2CS)
 	}
 }
+
+// A line whose every unit shipped can grow by an edit while the order
+// still ships: the unit added is billed at the line's share, never its odd
+// paise again, and the documents charge the new total.
+func TestUnitAddedToAShippedLineIsBilledOnce(t *testing.T) {
+	app := testkit.MustApp(t)
+	token := mustTaxIdentity(t, app)
+	o := creditOrder(t, app, "", fixtures.TaxLine{Title: "Speaker", HSN: "8518", Qty: 3, Unit: 33333, Discount: 1, Rate: 1800}, lamp(1))
+	ship(t, app, token, o, map[uuid.UUID]int{o.Items[0].ID: 3})
+	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/edits", testkit.Req{Token: token, Body: map[string]any{
+		"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 4}}}}).Expect(t, http.StatusOK)
+	ship(t, app, token, o, nil)
+	docs := docsOf(t, app, token, o)
+	var added docLine
+	for _, l := range docs[len(docs)-1].Lines {
+		if strings.HasPrefix(l.Description, "Speaker") {
+			added = l
+		}
+	}
+	if added.Quantity != 1 || added.Total != 33332 || added.Discount != 1 {
+		t.Fatalf("the unit added bills %+v", added)
+	}
+	mustDocumentKept(t, app, token, o)
+}
