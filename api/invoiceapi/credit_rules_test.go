@@ -359,3 +359,21 @@ func TestUnitAddedToAShippedLineIsBilledOnce(t *testing.T) {
 	}
 	mustDocumentKept(t, app, token, o)
 }
+
+// Money paid beyond the order's total (a balance paid twice, as a payment
+// link and by UPI) refunded back was never the price of anything: its
+// refund issues no credit note.
+func TestRefundOfAnOverpaymentIssuesNoCreditNote(t *testing.T) {
+	app := testkit.MustApp(t)
+	token := mustTaxIdentity(t, app)
+	o := creditOrder(t, app, "", lamp(2))
+	ship(t, app, token, o, nil)
+	if err := app.DB.Exec(`UPDATE orders SET paid_total = paid_total + 25000 WHERE id = ?`, o.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	refundValue(t, app, token, o, 25000)
+	if docs := docsOf(t, app, token, o); countType(docs, "credit_note") != 0 {
+		t.Fatalf("the refund of an overpayment issued a credit note: %+v", docs)
+	}
+	mustDocumentKept(t, app, token, o)
+}
