@@ -11,10 +11,13 @@ import (
 const (
 	DocInvoice    = "invoice"
 	DocCreditNote = "credit_note"
+	// DocFinancialCreditNote reduces the value of an invoice after the
+	// limit of CGST Act s.34(2): no tax in it, not in GSTR-1.
+	DocFinancialCreditNote = "financial_credit_note"
 )
 
 // DocTypes lists the tax document types, for validation.
-var DocTypes = []string{DocInvoice, DocCreditNote}
+var DocTypes = []string{DocInvoice, DocCreditNote, DocFinancialCreditNote}
 
 // GSTR-1 classes of an invoice: to a registered buyer, a large inter-state
 // one to an unregistered buyer, and the rest.

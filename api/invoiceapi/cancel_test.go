@@ -35,11 +35,7 @@ func TestCancelledShipmentIsCredited(t *testing.T) {
 	if len(docs) != 3 || !strings.HasPrefix(docs[2].Lines[len(docs[2].Lines)-1].Description, "Shipping") {
 		t.Fatalf("the new invoice does not bill the shipping again: %+v", docs)
 	}
-	invoiced, _ := sumDocs(docs, "invoice")
-	credited, _ := sumDocs(docs, "credit_note")
-	if invoiced-credited != o.Total {
-		t.Fatalf("invoiced %s less credited %s, the order is %s", invoiced, credited, o.Total)
-	}
+	mustDocumentKept(t, app, token, o)
 	var events int64
 	app.DB.Table("events").Where("type = ? AND data->>'orderId' = ?", "credit_note.issued", o.ID.String()).Count(&events)
 	if events != 1 {

@@ -166,3 +166,49 @@ func mustTime(t *testing.T, s string) time.Time {
 	}
 	return v
 }
+
+// netDocumented is what order o's documents leave charged: its invoices
+// less its credit notes of either kind.
+func netDocumented(docs []doc) money.Amount {
+	var net money.Amount
+	for _, d := range docs {
+		if d.Type == "invoice" {
+			net += d.Total
+		} else {
+			net -= d.Total
+		}
+	}
+	return net
+}
+
+// mustDocumentKept fails t unless order o's documents charge exactly what
+// the customer pays for what was delivered or kept: what was paid and is
+// still owed, less what was refunded. Call it once nothing of o is left to
+// ship (or every unit left is cancelled).
+func mustDocumentKept(t *testing.T, app *testkit.App, token string, o models.Order) {
+	t.Helper()
+	var row struct {
+		PaidTotal     money.Amount `json:"paidTotal"`
+		RefundedTotal money.Amount `json:"refundedTotal"`
+		BalanceDue    money.Amount `json:"balanceDue"`
+	}
+	app.Do(t, "GET", "/api/v1/admin/orders/"+o.ID.String(), testkit.Req{Token: token}).Expect(t, http.StatusOK).JSON(t, &row)
+	mustDocumentNet(t, app, token, o, row.PaidTotal+row.BalanceDue-row.RefundedTotal)
+}
+
+// mustDocumentNet fails t unless order o's invoices less its credit notes
+// come to want, every document adding up on its own.
+func mustDocumentNet(t *testing.T, app *testkit.App, token string, o models.Order, want money.Amount) {
+	t.Helper()
+	docs := docsOf(t, app, token, o)
+	for _, d := range docs {
+		checkDoc(t, d)
+	}
+	if got := netDocumented(docs); got != want {
+		var lines []string
+		for _, d := range docs {
+			lines = append(lines, fmt.Sprintf("%s %s %s", d.Type, d.Number, d.Total))
+		}
+		t.Fatalf("the documents charge %s, the customer pays %s for what was kept: %v", got, want, lines)
+	}
+}

@@ -10,7 +10,7 @@ import (
 )
 
 // Reconcile reports shipped units without an invoice and refunds of
-// invoiced value without a credit note, and nothing when the documents are
+// returned units without a credit note, and nothing when the documents are
 // all there (or the shipment came before the tax identity).
 func TestReconcileReportsMissingTaxDocuments(t *testing.T) {
 	app := testkit.MustApp(t)
@@ -50,8 +50,18 @@ func TestReconcileReportsMissingTaxDocuments(t *testing.T) {
 	if n := count("fulfilment_without_invoice"); n != 1 {
 		t.Fatalf("a fulfilment without an invoice: %d problems", n)
 	}
+	// An order refund may return value never invoiced: no problem. A
+	// return's refund always returns invoiced units.
 	app.DB.Exec(`INSERT INTO refunds (order_id, amount, reason, status, created_at) VALUES (?, 500, 'by hand', 'processed', now())`, o.ID)
+	if n := count("refund_without_credit_note"); n != 0 {
+		t.Fatalf("an order refund without a credit note: %d problems", n)
+	}
+	var r struct{ ID string }
+	app.Do(t, "POST", "/api/v1/admin/orders/"+o.ID.String()+"/returns", testkit.Req{Token: token, Body: map[string]any{
+		"items": []map[string]any{{"orderItemId": o.Items[0].ID, "quantity": 1, "reason": "damaged"}}}}).Expect(t, 201).JSON(t, &r)
+	app.DB.Exec(`INSERT INTO refunds (order_id, amount, reason, status, return_id, created_at) VALUES (?, 500, 'by hand', 'processed', ?, now())`,
+		o.ID, r.ID)
 	if n := count("refund_without_credit_note"); n != 1 {
-		t.Fatalf("a refund without a credit note: %d problems", n)
+		t.Fatalf("a return's refund without a credit note: %d problems", n)
 	}
 }

@@ -59,8 +59,8 @@ func TestCustomerReturnIsReceivedRestockedAndRefunded(t *testing.T) {
 	if after.Inventory-before.Inventory != 2 || after.Committed != before.Committed || after.Reserved != before.Reserved {
 		t.Fatalf("stock %+v → %+v: want exactly 2 more on hand", before, after)
 	}
-	// 1000.00 for 3 units: 333.33 each, the last unit 333.34.
-	if r.Status != "received" || paise(r.RefundAmount) != 66666 || r.Items[0].RestockedQuantity != 2 {
+	// 1000.00 for 3 units: 333.33 each, the first unit 333.34.
+	if r.Status != "received" || paise(r.RefundAmount) != 66667 || r.Items[0].RestockedQuantity != 2 {
 		t.Fatalf("received %+v", r)
 	}
 	if n := events(t, e, "return.received"); n != 1 {
@@ -69,8 +69,8 @@ func TestCustomerReturnIsReceivedRestockedAndRefunded(t *testing.T) {
 
 	r = e.refund(t, r.ID)
 	ord := reloadOrder(t, e, o.ID)
-	if r.Status != "refunded" || r.Refund == nil || r.Refund.Status != "processed" || paise(r.Refund.Amount) != 66666 ||
-		ord.RefundedTotal != 66666 || ord.PaymentStatus != models.PaymentPartiallyRefunded {
+	if r.Status != "refunded" || r.Refund == nil || r.Refund.Status != "processed" || paise(r.Refund.Amount) != 66667 ||
+		ord.RefundedTotal != 66667 || ord.PaymentStatus != models.PaymentPartiallyRefunded {
 		t.Fatalf("refund %+v; order refunded %d (%s)", r, ord.RefundedTotal, ord.PaymentStatus)
 	}
 	if n := events(t, e, "refund.created"); n != 1 {
@@ -94,7 +94,7 @@ func TestCustomerReturnIsReceivedRestockedAndRefunded(t *testing.T) {
 	r2 = e.toRefunded(t, r2.ID, []map[string]any{
 		{"orderItemId": o.Items[0].ID, "quantity": 1}, {"orderItemId": o.Items[1].ID, "quantity": 1}}, true)
 	ord = reloadOrder(t, e, o.ID)
-	if paise(r2.RefundAmount) != 33334+25050+5000 || ord.RefundedTotal != ord.PaidTotal || ord.PaymentStatus != models.PaymentRefunded {
+	if paise(r2.RefundAmount) != 33333+25050+5000 || ord.RefundedTotal != ord.PaidTotal || ord.PaymentStatus != models.PaymentRefunded {
 		t.Fatalf("second return %+v; order refunded %d of %d (%s)", r2, ord.RefundedTotal, ord.PaidTotal, ord.PaymentStatus)
 	}
 }
@@ -228,11 +228,11 @@ func TestIllegalReturnMovesConflict(t *testing.T) {
 func TestUnitByUnitReturnsRefundTheLineExactly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	// 3 units for 1000.01 after a discount: 333.33, 333.33, 333.35.
+	// 3 units for 1000.01 after a discount: 333.34, 333.34, 333.33.
 	o, _ := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 3, lineTotal: 100001, discount: 4999})
 	fulfil(t, e, o, models.ShipmentDelivered, time.Now().Add(-time.Hour))
 	var sum money.Amount
-	want := []money.Amount{33333, 33333, 33335}
+	want := []money.Amount{33334, 33334, 33333}
 	for i := 0; i < 3; i++ {
 		var r returnBody
 		e.app.Do(t, "POST", e.customerPath(o), testkit.Req{Token: e.token, Body: map[string]any{"items": []any{item(o, 0, 1)}}}).

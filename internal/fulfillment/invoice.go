@@ -25,7 +25,7 @@ func (s *Service) stageInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillme
 		b := l.Quantity - l.Left - q
 		before += b
 		if q > 0 {
-			sh.Units = append(sh.Units, invoice.Units{OrderItemID: l.ID, Before: b, Quantity: q,
+			sh.Units = append(sh.Units, invoice.Units{OrderItemID: l.ID, Before: b, Cancelled: l.Sold - l.Quantity, Quantity: q,
 				Line: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Sold, UnitPrice: l.UnitPrice,
 					DiscountAmount: l.DiscountAmount, LineTotal: l.LineTotal, GSTRate: l.GSTRate, TaxAmount: l.TaxAmount,
 					HSNCode: l.HSNCode}})

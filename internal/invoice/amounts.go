@@ -42,28 +42,38 @@ func withTax(total, tax money.Amount, supply string) amounts {
 	return a
 }
 
-// taxOfFirst is the GST in the first n units of line l: the tax of their
-// amount, and for all of them the line's own tax, so the tax of units
-// [p, p+k) (taxOfFirst(p+k) − taxOfFirst(p)) summed over any grouping of
-// the line's units is the line's tax exactly.
-func taxOfFirst(l *models.PricedLine, n int) money.Amount {
-	if n >= l.Quantity {
-		return l.TaxAmount
-	}
-	return money.IncludedTax(money.UnitsShare(l.LineTotal, l.Quantity, 0, n), l.GSTRate)
+// pool is what is left to bill of an order line: its units still to ship
+// and the part of the line's total and tax that falls to them.
+type pool struct {
+	units      int
+	total, tax money.Amount
+	rate       money.Rate
 }
 
-// unitsAmounts are the amounts of units [prior, prior+k) of line l.
-func unitsAmounts(l *models.PricedLine, prior, k int, supply string) amounts {
-	total := money.UnitsShare(l.LineTotal, l.Quantity, prior, k)
-	tax := taxOfFirst(l, prior+k) - taxOfFirst(l, prior)
-	if tax < 0 {
-		tax = 0
+// take bills k units of the pool: all that is left for its last units,
+// else their share as money.UnitsShare gives it (the odd paise first, so
+// no unit is billed above its price), with the tax included in it, kept
+// within what is left of the tax and leaving no more tax than value. Units
+// handed back to the pool by a cancelled shipment are billed again at
+// what they were billed before in all, so a line's odd paise are billed
+// once whatever ships, comes back and ships again.
+func (p *pool) take(k int) (total, tax money.Amount) {
+	if k <= 0 || p.units <= 0 {
+		return 0, 0
 	}
-	if tax > total {
-		tax = total
+	if k >= p.units {
+		total, tax = max(p.total, 0), max(p.tax, 0)
+		*p = pool{rate: p.rate}
+		return total, min(tax, total)
 	}
-	return withTax(total, tax, supply)
+	total = money.UnitsShare(max(p.total, 0), p.units, 0, k)
+	tax = money.IncludedTax(total, p.rate)
+	tax = max(tax, p.tax-(p.total-total)) // the tax left stays within the value left
+	tax = max(min(tax, p.tax, total), 0)
+	p.units -= k
+	p.total -= total
+	p.tax -= tax
+	return total, tax
 }
 
 // takeFrom takes up to x of what is left of an invoice line (open) at

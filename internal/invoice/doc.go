@@ -20,11 +20,20 @@
 //     row lock, as every order change does, so they cannot deadlock.
 //   - Documents never change (triggers refuse UPDATE and DELETE): they carry
 //     their own copy of the supplier, the recipient and every line.
-//   - Amounts are the customer's per-unit amounts (the unit of a line is
-//     its total divided by its quantity, the last unit taking the
-//     remainder), so an order's invoices add up to its lines and shipping
-//     exactly, and the tax of the units invoiced so far is the tax of their
-//     amount, so the invoices' tax adds up to the lines' tax. A credit note
-//     line reduces one invoice line and never by more than is left of it;
-//     the piece that empties a line takes exactly what is left of each tax.
+//   - Amounts are the customer's per-unit amounts (money.UnitsShare: a
+//     unit of a line is its total divided by its quantity, the first units
+//     taking the odd paise, so none is billed above its price). A shipment
+//     bills its units from what is left to bill of their line (billedLine:
+//     the line less what the invoices of shipments that were not cancelled
+//     billed), its last units taking all that is left, total and tax: an
+//     order's invoices add up to its lines and shipping exactly, whatever
+//     ships, comes back and ships again.
+//   - A credit note reduces only what was invoiced and is not yet
+//     credited, line by line: a credit note line reduces one invoice line
+//     and never by more than is left of it; the piece that empties a line
+//     takes exactly what is left of each tax. An order refund credits only
+//     what it returns of value still invoiced (creditDue); the shipping and
+//     COD fee stay billed while a shipment of the order is live.
+//   - After the limit of CGST Act s.34(2) a credit is a financial credit
+//     note: the value only, no tax, outside GSTR-1.
 package invoice

@@ -264,7 +264,7 @@ const documentSectionsSQL = `SELECT d.id, d.doc_type, d.number, d.issued_at, d.t
 	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
-	AND l.class IN ('b2b', 'b2cl')
+	AND l.class IN ('b2b', 'b2cl') AND ` + gstDocuments + `
 GROUP BY d.id, l.class, l.gst_rate
 ORDER BY d.issued_at, d.serial, 8, l.gst_rate`
 
@@ -326,6 +326,10 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 	return nil
 }
 
+// gstDocuments are the documents GSTR-1 reports: a financial credit note
+// (after the limit of CGST Act s.34(2)) reduces no tax and is left out.
+const gstDocuments = `d.doc_type IN ('invoice', 'credit_note')`
+
 // signed is a line's amount, negative on a credit note.
 const signed = `CASE WHEN d.doc_type = 'credit_note' THEN -1 ELSE 1 END`
 
@@ -338,7 +342,7 @@ const summarySQL = `SELECT d.supply_type, d.pos_code, l.class, l.hsn, l.uqc, l.g
 	sum(` + signed + ` * l.cgst)::bigint AS cgst, sum(` + signed + ` * l.sgst)::bigint AS sgst,
 	sum(` + signed + ` * l.total)::bigint AS total
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
-WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ?
+WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND ` + gstDocuments + `
 GROUP BY 1, 2, 3, 4, 5, 6`
 
 // summarySections fills b2cs (the B2CS lines at a rate, credit notes
@@ -446,7 +450,7 @@ func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 	}
 	err := db.Raw(`SELECT doc_type, (array_agg(number ORDER BY serial))[1] AS first,
 			(array_agg(number ORDER BY serial DESC))[1] AS last, count(*)::int AS issued
-		FROM tax_documents WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ?
+		FROM tax_documents d WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ? AND `+gstDocuments+`
 		GROUP BY doc_type, financial_year, regexp_replace(number, '[0-9]+$', '')
 		ORDER BY doc_type DESC, financial_year, regexp_replace(number, '[0-9]+$', '')`, q.gstin, q.from, q.to).Scan(&rows).Error
 	if err != nil {

@@ -13,12 +13,14 @@ import (
 )
 
 // Units are units of an order line shipped by a fulfilment: Before of the
-// line's units had already shipped (live fulfilments), Quantity ship now;
-// Line is what the line was sold for.
+// line's units had already shipped (live fulfilments) and Cancelled will
+// not ship (cancelled before shipping, or returned to origin), Quantity
+// ship now; Line is what the line was sold for (Line.Quantity units).
 type Units struct {
 	OrderItemID uuid.UUID
 	Line        models.PricedLine
 	Before      int
+	Cancelled   int
 	Quantity    int
 }
 
@@ -117,12 +119,18 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	doc := s.newDocument(models.DocInvoice, o, supplier, s.now())
 	fid := f.ID
 	doc.FulfillmentID = &fid
+	pools, err := s.pools(u.Tx(), o, f, sh.Units)
+	if err != nil {
+		return err
+	}
 	for _, u := range sh.Units {
 		if u.Quantity <= 0 {
 			continue
 		}
 		pl := u.Line
-		a := unitsAmounts(&pl, u.Before, u.Quantity, doc.SupplyType)
+		p := pools[u.OrderItemID]
+		total, tax := p.take(u.Quantity)
+		a := withTax(total, tax, doc.SupplyType)
 		oid := u.OrderItemID
 		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, OrderItemID: &oid, Description: describe(&pl),
 			HSN: pl.HSNCode, UQC: uqcGoods, Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
@@ -142,6 +150,35 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 		doc.Lines[i].Class = doc.Class
 	}
 	return stage(u, o, doc, prefix, nil)
+}
+
+// pools returns what is left to bill of each order line a shipment of
+// the locked order o ships. An order's first shipment of a line that lost
+// no unit has the whole line left, read from the line itself; any other
+// reads what was billed and shipped before (billedLines), so units that
+// come back from a cancelled shipment are billed again at what they were
+// billed before, never at another share of the line.
+func (s *Service) pools(tx *gorm.DB, o *models.Order, f *models.Fulfillment, units []Units) (map[uuid.UUID]*pool, error) {
+	out := make(map[uuid.UUID]*pool, len(units))
+	first := true
+	for _, u := range units {
+		l := u.Line
+		out[u.OrderItemID] = &pool{units: l.Quantity, total: l.LineTotal, tax: l.TaxAmount, rate: l.GSTRate}
+		first = first && u.Before == 0 && u.Cancelled == 0
+	}
+	if first {
+		return out, nil
+	}
+	lines, err := billedLines(tx, o.ID, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range lines {
+		if p := out[b.OrderItemID]; p != nil {
+			*p, _ = b.left()
+		}
+	}
+	return out, nil
 }
 
 // describe is a goods line's description: the order line's title (product

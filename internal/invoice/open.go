@@ -2,6 +2,7 @@ package invoice
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
@@ -29,14 +30,18 @@ type openLine struct {
 	UQC              string
 	GSTRate          money.Rate
 	UnitPrice        money.Amount
+	// IssuedAt is the invoice's date, which decides whether a credit may
+	// still reduce its tax (taxCreditLimit).
+	IssuedAt time.Time
 	// Units is the line's quantity less the units credited.
 	Units int
 	open  amounts
 }
 
 // openSQL reads the invoice lines of an order, oldest first, less what
-// credit notes took of each.
-const openSQL = `SELECT d.id AS document_id, d.number, d.supplier_gstin, d.supplier, d.class, d.fulfillment_id,
+// credit notes (financial ones included: they reduce the value, not the
+// tax) took of each.
+const openSQL = `SELECT d.id AS document_id, d.number, d.issued_at, d.supplier_gstin, d.supplier, d.class, d.fulfillment_id,
 	coalesce((SELECT lo.credit_note_prefix FROM fulfillments f JOIN locations lo ON lo.id = f.location_id
 		WHERE f.id = d.fulfillment_id), '') AS credit_note_prefix,
 	l.line_no, l.kind, l.order_item_id, l.description, l.hsn, l.uqc, l.gst_rate, l.unit_price,
@@ -48,7 +53,7 @@ FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 LEFT JOIN (SELECT cl.reduces_document_id, cl.reduces_line_no, sum(cl.quantity) AS quantity, sum(cl.total) AS total,
 		sum(cl.taxable_value) AS taxable_value, sum(cl.cgst) AS cgst, sum(cl.sgst) AS sgst, sum(cl.igst) AS igst
 	FROM tax_documents cd JOIN tax_document_lines cl ON cl.document_id = cd.id
-	WHERE cd.order_id = ? AND cd.doc_type = 'credit_note'
+	WHERE cd.order_id = ? AND cd.doc_type <> 'invoice'
 	GROUP BY cl.reduces_document_id, cl.reduces_line_no) c ON c.reduces_document_id = d.id AND c.reduces_line_no = l.line_no
 WHERE d.order_id = ? AND d.doc_type = 'invoice'
 ORDER BY d.issued_at, d.serial, l.line_no`
@@ -59,6 +64,7 @@ func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 	var rows []struct {
 		DocumentID                       uuid.UUID
 		Number, SupplierGSTIN            string
+		IssuedAt                         time.Time
 		Supplier                         models.JSON
 		Class                            string
 		FulfillmentID                    *uuid.UUID
@@ -80,7 +86,7 @@ func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 		if r.Total <= 0 {
 			continue
 		}
-		out = append(out, &openLine{DocumentID: r.DocumentID, Number: r.Number, SupplierGSTIN: r.SupplierGSTIN,
+		out = append(out, &openLine{DocumentID: r.DocumentID, Number: r.Number, IssuedAt: r.IssuedAt, SupplierGSTIN: r.SupplierGSTIN,
 			Supplier: r.Supplier, Class: r.Class, FulfillmentID: r.FulfillmentID, CreditNotePrefix: r.CreditNotePrefix, LineNo: r.LineNo, Kind: r.Kind,
 			OrderItemID: r.OrderItemID, Description: r.Description, HSN: r.HSN, UQC: r.UQC, GSTRate: r.GSTRate,
 			UnitPrice: r.UnitPrice, Units: r.Units,

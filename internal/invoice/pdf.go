@@ -86,8 +86,11 @@ func PDF(d *Document) ([]byte, error) {
 
 // title is the document's heading.
 func title(d *Document) string {
-	if d.Type == models.DocCreditNote {
+	switch d.Type {
+	case models.DocCreditNote:
 		return "Credit Note"
+	case models.DocFinancialCreditNote:
+		return "Financial Credit Note (no GST: CGST Act s.34(2))"
 	}
 	return "Tax Invoice"
 }
@@ -161,7 +164,7 @@ func (p *pdfWriter) parties(d *Document) {
 	y = p.lines(left, y, colW, 11, "State: "+s.Address.State+" (code "+gstinState(s.GSTIN)+")")
 
 	label := "Invoice number"
-	if d.Type == models.DocCreditNote {
+	if d.Type != models.DocInvoice {
 		label = "Credit note number"
 	}
 	ry := p.y

@@ -24,7 +24,7 @@ type Reference struct {
 }
 
 // IssuedEvent is the data of invoice.issued and credit_note.issued
-// (docs/WEBHOOKS.md).
+// (docs/WEBHOOKS.md); Type tells a financial credit note.
 type IssuedEvent struct {
 	DocumentID    uuid.UUID    `json:"documentId"`
 	Type          string       `json:"type"`
@@ -73,7 +73,7 @@ func stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string,
 // issuedDraft is doc's event; its number is set at commit.
 func issuedDraft(o *models.Order, doc *models.TaxDocument, refs []Reference) outbox.Draft {
 	typ := outbox.InvoiceIssued
-	if doc.DocType == models.DocCreditNote {
+	if doc.DocType != models.DocInvoice { // a financial credit note is a credit note too
 		typ = outbox.CreditNoteIssued
 	}
 	if refs == nil {

@@ -4,20 +4,25 @@ import "math/bits"
 
 // UnitsShare is the part of a line of qty units that cost lineTotal
 // falling to units [prior, prior+k): each unit ⌊lineTotal / qty⌋, and the
-// line's last unit also the remainder, so the units of a line taken one at
-// a time, or in any grouping, add up to lineTotal exactly. Returns refund
-// by it and tax invoices bill by it (docs/DECISIONS.md "Returns", "Tax
-// documents").
+// line's first lineTotal mod qty units one paisa more, so the units of a
+// line taken one at a time, or in any grouping, add up to lineTotal
+// exactly, no unit costs more than another by more than a paisa, and none
+// more than its price (⌈lineTotal / qty⌉ is at most the unit price of a
+// line discounted from it: a ₹1 × 3 line a paisa off is ₹1, ₹1 and ₹0.99,
+// never ₹1.01 for the last). The first n units of a line cut to n units
+// cost what they cost before. Returns refund by it and tax invoices bill by
+// it (docs/DECISIONS.md "Returns", "Tax documents").
 func UnitsShare(lineTotal Amount, qty, prior, k int) Amount {
 	if qty <= 0 || k <= 0 || lineTotal <= 0 {
 		return 0
 	}
-	unit := lineTotal / Amount(qty)
-	amount := unit * Amount(k)
-	if prior+k == qty {
-		amount += lineTotal - unit*Amount(qty)
-	}
-	return amount
+	return firstUnits(lineTotal, qty, min(prior+k, qty)) - firstUnits(lineTotal, qty, min(prior, qty))
+}
+
+// firstUnits is what the first n of a line's qty units cost.
+func firstUnits(lineTotal Amount, qty, n int) Amount {
+	unit, extra := lineTotal/Amount(qty), int(lineTotal%Amount(qty))
+	return unit*Amount(n) + Amount(min(n, extra))
 }
 
 // Spread divides total over parts in proportion to weights, exactly: each

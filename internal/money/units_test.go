@@ -12,7 +12,16 @@ func TestUnitsShareAddsUp(t *testing.T) {
 			if sum != total || UnitsShare(total, qty, 0, qty) != total {
 				t.Fatalf("total %d qty %d: units add to %d", total, qty, sum)
 			}
+			for prior := 0; prior < qty; prior++ {
+				if u := UnitsShare(total, qty, prior, 1); u*Amount(qty) > total+Amount(qty)-1 || u*Amount(qty) < total-Amount(qty)+1 {
+					t.Fatalf("total %d qty %d: unit %d costs %d", total, qty, prior, u)
+				}
+			}
 		}
+	}
+	// A ₹1 × 3 line a paisa off: no unit above its price.
+	if got := []Amount{UnitsShare(299, 3, 0, 1), UnitsShare(299, 3, 1, 1), UnitsShare(299, 3, 2, 1)}; got[0] != 100 || got[1] != 100 || got[2] != 99 {
+		t.Fatalf("299 over 3 units: %v", got)
 	}
 }
 

@@ -101,10 +101,6 @@ func (s *Service) work(ctx context.Context, tx *gorm.DB, o *models.Order, r Requ
 		if c.Quantity > live && l.VariantID == nil {
 			return nil, apperr.Invalid(field+".quantity", "the line's variant was deleted: it can only be lowered")
 		}
-		if c.Quantity > live && l.Shipped == live {
-			// Its last unit, invoiced, carried the line's remainder paisa.
-			return nil, apperr.Invalid(field+".quantity", "every unit of this line has shipped: add the further units as a new line")
-		}
 		toShip += c.Quantity - live
 		item := resize(l.OrderItem, c.Quantity+l.CancelledQuantity)
 		if item.Quantity == 0 {
@@ -168,18 +164,18 @@ func checkUnreferenced(tx *gorm.DB, id uuid.UUID, field string) error {
 }
 
 // resize is line l sold as sold units at its own unit price and per-unit
-// share of its discounts: the units kept cost what they did, each unit
-// ⌊lineTotal / quantity⌋ and the line's last one the remainder, as returns
-// and invoices split a line (money.UnitsShare), so the units already
-// invoiced keep their amounts.
+// share of its discounts: the units kept cost what they did (the first
+// ones of the line, money.UnitsShare, as returns and invoices split a
+// line, so the units already invoiced keep their amounts), and units added
+// cost ⌊lineTotal / quantity⌋ each, leaving the line's odd paise on its
+// first units.
 func resize(l models.OrderItem, sold int) models.OrderItem {
 	out := l
-	unit := l.LineTotal / money.Amount(l.Quantity)
 	switch {
 	case sold < l.Quantity:
-		out.LineTotal = unit * money.Amount(sold)
+		out.LineTotal = money.UnitsShare(l.LineTotal, l.Quantity, 0, sold)
 	default:
-		out.LineTotal = l.LineTotal + unit*money.Amount(sold-l.Quantity)
+		out.LineTotal = l.LineTotal + l.LineTotal/money.Amount(l.Quantity)*money.Amount(sold-l.Quantity)
 	}
 	out.Quantity = sold
 	out.DiscountAmount = l.UnitPrice*money.Amount(sold) - out.LineTotal

@@ -11,7 +11,7 @@ import (
 // The refund of returned units over lines priced by the cart (discounts,
 // bundle shares, odd paise): every unit returned one at a time, or the
 // line in any two parts, refunds exactly the line total, and no unit more
-// than another by more than the remainder.
+// than another by more than a paisa.
 func TestUnitsRefundSumsToTheLine(t *testing.T) {
 	lines := []cart.Line{
 		{Quantity: 3, UnitPrice: 33333, GSTRate: 1800},                          // odd paise, no discount
@@ -58,11 +58,11 @@ func TestUnitsRefundSumsToTheLine(t *testing.T) {
 		qty, prior, k int
 		want          money.Amount
 	}{
-		{100001, 3, 0, 1, 33333},
-		{100001, 3, 2, 1, 33335}, // the last unit takes the remainder
+		{100001, 3, 0, 1, 33334}, // the first units take a paisa of the remainder each
+		{100001, 3, 2, 1, 33333},
 		{100001, 3, 0, 3, 100001},
-		{2, 4, 0, 3, 0}, // half a paisa a unit: the last unit takes both
-		{2, 4, 3, 1, 2},
+		{2, 4, 0, 3, 2}, // half a paisa a unit: the first two take one each
+		{2, 4, 3, 1, 0},
 		{0, 2, 0, 2, 0}, // a free line refunds nothing
 	}
 	for _, tt := range table {
