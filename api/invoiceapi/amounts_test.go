@@ -148,8 +148,8 @@ func returnAll(t *testing.T, app *testkit.App, token string, o models.Order) {
 // A refund of value only is spread over the invoiced lines in proportion,
 // its parts adding up exactly; a second refund of the rest credits exactly
 // what is left; a refund before anything shipped issues nothing (and is
-// not carried to the invoice that follows: API-DECISIONS 23 caps a credit
-// at the value invoiced).
+// not carried to the invoice that follows: a credit note is capped at the
+// value invoiced and not yet credited).
 func TestValueRefundIsSpreadExactly(t *testing.T) {
 	app := testkit.MustApp(t)
 	token := mustTaxIdentity(t, app)

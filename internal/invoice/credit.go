@@ -207,7 +207,7 @@ func (s *Service) stageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models
 // the invoices pieces reduce (a store that changed its GSTIN credits each
 // invoice under the GSTIN that issued it; a location with its own credit
 // note prefix credits its invoices in its own series), with mark applied.
-// Pieces of invoices past their Section 34(2) limit go on a financial
+// Pieces of invoices past their s. 34(2) limit go on a financial
 // credit note instead (financial).
 func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mark func(*models.TaxDocument)) error {
 	type series struct {
