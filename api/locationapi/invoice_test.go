@@ -191,3 +191,43 @@ func TestLocationPrefixIsItsOwnSeries(t *testing.T) {
 		t.Fatalf("document summary %+v", r.DocIssue.DocDet[0].Docs)
 	}
 }
+
+// One prefix never numbers both invoices and credit notes under one GSTIN:
+// a location's invoice prefix equal to the store's credit note prefix (or
+// to the financial credit notes'), or its credit note prefix equal to
+// another location's invoice prefix, is refused naming the field, as the
+// store's settings refuse it; the location is not written. A location
+// with a GSTIN of its own numbers series of its own and may use the
+// store's credit note prefix for its invoices.
+func TestLocationPrefixesNeverShareANumber(t *testing.T) {
+	e := newEnv(t)
+	store := gstinOf("29", "AABCS1429B")
+	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
+		"gstin": store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001"}}).Expect(t, http.StatusOK)
+	body := func(code string, extra map[string]any) map[string]any {
+		b := map[string]any{"name": "Store " + code, "code": code, "fulfilsOnline": true, "isActive": true, "priority": 10,
+			"address": map[string]any{"line1": "1 Road", "city": "Mysuru", "state": "Karnataka", "pincode": "570001"}}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	e.do(t, http.MethodPost, locationsPath, body("A", map[string]any{"invoicePrefix": "cn"})).ExpectField(t, "invoicePrefix")
+	e.do(t, http.MethodPost, locationsPath, body("B", map[string]any{"invoicePrefix": "FCN"})).ExpectField(t, "invoicePrefix")
+	e.do(t, http.MethodPost, locationsPath, body("C", map[string]any{"creditNotePrefix": "INV"})).ExpectField(t, "creditNotePrefix")
+	wh := e.location(t, "WH", "Karnataka", "", 10, map[string]any{"invoicePrefix": "WH"})
+	e.do(t, http.MethodPost, locationsPath, body("D", map[string]any{"creditNotePrefix": "WH"})).ExpectField(t, "creditNotePrefix")
+	e.do(t, http.MethodPatch, locationsPath+"/"+wh.ID, map[string]any{"creditNotePrefix": "WH"}).ExpectField(t, "creditNotePrefix")
+	var n int64
+	e.app.DB.Table("locations").Where("code IN ?", []string{"A", "B", "C", "D"}).Count(&n)
+	if n != 0 {
+		t.Fatalf("%d refused locations written", n)
+	}
+	// The store's settings meet the locations' prefixes too.
+	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
+		"gstin": store, "creditNotePrefix": "WH", "address": map[string]any{"line1": "14 Commercial Street", "line2": "",
+			"city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}).ExpectField(t, "creditNotePrefix")
+	mh := gstinOf("27", "AABCS1429B")
+	e.location(t, "MUM", "Maharashtra", mh, 10, map[string]any{"invoicePrefix": "CN", "creditNotePrefix": "MC"})
+}

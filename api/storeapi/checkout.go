@@ -42,6 +42,8 @@ type intentBody struct {
 }
 
 type checkoutBody struct {
+	// Object is "checkout_session" (see orderBody.Object).
+	Object            string     `json:"object"`
 	PaymentIntent     intentBody `json:"paymentIntent"`
 	CheckoutSessionID uuid.UUID  `json:"checkoutSessionId"`
 	ExpiresAt         string     `json:"expiresAt"`
@@ -124,7 +126,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		return err
 	}
 	s := res.Session
-	body := checkoutBody{
+	body := checkoutBody{Object: "checkout_session",
 		PaymentIntent: intentBody{PaymentIntentID: *s.PaymentIntentID, PaymentProvider: s.PaymentProvider,
 			Status: s.PaymentStatus, Amount: s.Total, Currency: s.Currency},
 		CheckoutSessionID: s.ID, ExpiresAt: httpx.Timestamp(s.ExpiresAt),

@@ -16,6 +16,9 @@ import (
 
 // orderBody is a customer's order as answered (docs/openapi.yaml, StoreOrder).
 type orderBody struct {
+	// Object is "order": it tells an order from a checkout session in the
+	// 201 of POST /orders, which is either (openapi's discriminator).
+	Object            string        `json:"object"`
 	ID                uuid.UUID     `json:"id"`
 	OrderNumber       string        `json:"orderNumber"`
 	Status            string        `json:"status"`
@@ -43,7 +46,7 @@ type orderBody struct {
 }
 
 func toOrder(o *models.Order) orderBody {
-	b := orderBody{ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
+	b := orderBody{Object: "order", ID: o.ID, OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, FulfillmentStatus: o.FulfillmentStatus,
 		Items: order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, BalanceDue: o.BalanceDue, Currency: o.Currency, DiscountCode: o.DiscountCode,

@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/region"
 	"github.com/gocommerce/shop/models"
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
@@ -162,14 +163,48 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
 		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
 		ConfiguredAt: now, UpdatedAt: now}
-	err = s.db.WithContext(ctx).Clauses(clause.OnConflict{
-		Columns: []clause.Column{{Name: "id"}},
-		DoUpdates: clause.AssignmentColumns([]string{"legal_name", "trade_name", "gstin", "address", "invoice_prefix",
-			"credit_note_prefix", "b2cl_limit", "updated_at"}),
-	}).Create(&row).Error
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := checkHomeState(tx, in); err != nil {
+			return err
+		}
+		if err := tx.Clauses(clause.OnConflict{
+			Columns: []clause.Column{{Name: "id"}},
+			DoUpdates: clause.AssignmentColumns([]string{"legal_name", "trade_name", "gstin", "address", "invoice_prefix",
+				"credit_note_prefix", "b2cl_limit", "updated_at"}),
+		}).Create(&row).Error; err != nil {
+			return err
+		}
+		clash, err := FindPrefixClash(tx, nil)
+		switch {
+		case err != nil:
+			return err
+		case clash != nil && clash.InvoiceBy == nil:
+			return clash.Refusal("invoicePrefix")
+		case clash != nil:
+			return clash.Refusal("creditNotePrefix")
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, database.Translate(err, "tax settings")
 	}
 	in.Configured = true
 	return &in, nil
+}
+
+// checkHomeState refuses settings whose GSTIN is registered in another
+// state than the default location's: that state is the store's, which
+// checkout splits GST against (CGST and SGST within it), so a GSTIN of
+// another state would put the wrong tax on every invoice. Errors:
+// VALIDATION_ERROR naming gstin.
+func checkHomeState(tx *gorm.DB, in Settings) error {
+	var home *string
+	if err := tx.Raw(`SELECT address->>'state' FROM locations WHERE is_default`).Scan(&home).Error; err != nil {
+		return fmt.Errorf("invoice.settings: home state: %w", err)
+	}
+	if home == nil || *home == "" || *home == in.Address.State {
+		return nil
+	}
+	return apperr.Invalid("gstin", fmt.Sprintf("is registered in %s, but the default location, whose state checkout "+
+		"charges GST from, is in %s: the store's GSTIN must be of the state it sells from", in.Address.State, *home))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gstin"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/internal/region"
@@ -199,10 +200,16 @@ func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
 	}
 	addr, _ := json.Marshal(in.Address)
 	var id uuid.UUID
-	err := s.db.WithContext(ctx).Raw(`INSERT INTO locations (name, code, address, gstin, fulfils_online, priority, is_active,
-		invoice_prefix, credit_note_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix, in.CreditNotePrefix).
-		Row().Scan(&id)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := tx.Raw(`INSERT INTO locations (name, code, address, gstin, fulfils_online, priority, is_active,
+			invoice_prefix, credit_note_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix, in.CreditNotePrefix).
+			Row().Scan(&id)
+		if err != nil {
+			return err
+		}
+		return checkPrefixes(tx, id, in.CreditNotePrefix != nil)
+	})
 	if err != nil {
 		return nil, writeError(err)
 	}
@@ -281,15 +288,37 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 			}
 		}
 		addr, _ := json.Marshal(in.Address)
-		return tx.Exec(`UPDATE locations SET name = ?, code = ?, address = ?, gstin = ?, fulfils_online = ?, priority = ?,
+		if err := tx.Exec(`UPDATE locations SET name = ?, code = ?, address = ?, gstin = ?, fulfils_online = ?, priority = ?,
 			is_active = ?, invoice_prefix = ?, credit_note_prefix = ?, updated_at = now() WHERE id = ?`,
 			in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix,
-			in.CreditNotePrefix, id).Error
+			in.CreditNotePrefix, id).Error; err != nil {
+			return err
+		}
+		_, setCredit := p.CreditNotePrefix.Get()
+		return checkPrefixes(tx, id, setCredit)
 	})
 	if err != nil {
 		return nil, writeError(err)
 	}
 	return s.Get(ctx, id)
+}
+
+// checkPrefixes refuses, in the transaction that wrote location id, a
+// configuration where one prefix numbers both invoices and credit notes
+// under one GSTIN (invoice.FindPrefixClash), as the store's tax settings
+// refuse it. The error names creditNotePrefix when the location's credit
+// notes take part and the write set that prefix, else the prefix of the
+// location's that takes part. Errors: VALIDATION_ERROR.
+func checkPrefixes(tx *gorm.DB, id uuid.UUID, setCredit bool) error {
+	clash, err := invoice.FindPrefixClash(tx, &id)
+	switch {
+	case err != nil || clash == nil:
+		return err
+	case clash.CreditBy != nil && *clash.CreditBy == id && setCredit,
+		clash.InvoiceBy == nil || *clash.InvoiceBy != id:
+		return clash.Refusal("creditNotePrefix")
+	}
+	return clash.Refusal("invoicePrefix")
 }
 
 // optional applies a nullable text field to cur.
