@@ -15,7 +15,7 @@ import (
 // A received return restocks into the location it names (here one that
 // does not sell online: the level grows, the variant's inventory does not),
 // else into the location that shipped the returned units (not another
-// line's later shipment).
+// line's later shipment, nor a later shipment that came back to origin).
 func TestReturnRestocksIntoALocation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -84,5 +84,29 @@ func TestReturnRestocksIntoALocation(t *testing.T) {
 	receive(o3, map[string]any{})
 	if level(vs3[0], shop.ID) != 1 || level(vs3[0], home) != atHome {
 		t.Fatalf("shop %d, default location %d → %d: want the unit back at the shop", level(vs3[0], shop.ID), atHome, level(vs3[0], home))
+	}
+
+	// A later shipment of the same line from the default location came back
+	// to origin (its units are restocked there already): the customer's
+	// unit left from the shop, and goes back there.
+	o4, vs4 := e.order(t, models.OrderDelivered, 0, lineSpec{qty: 2, lineTotal: 20000})
+	fulfil(t, e, o4, models.ShipmentDelivered, time.Now().Add(-48*time.Hour))
+	rto := uuid.New()
+	for _, q := range []string{
+		`UPDATE fulfillments SET location_id = '` + shop.ID + `' WHERE order_id = '` + o4.ID.String() + `'`,
+		`INSERT INTO fulfillments SELECT (jsonb_populate_record(NULL::fulfillments, to_jsonb(f) || jsonb_build_object('id', '` + rto.String() +
+			`', 'created_at', now(), 'status', '` + models.ShipmentReturnedToOrigin + `', 'location_id', '` + home + `'))).* FROM fulfillments f WHERE order_id = '` + o4.ID.String() + `'`,
+		`INSERT INTO fulfillment_items SELECT (jsonb_populate_record(NULL::fulfillment_items, to_jsonb(fi) || jsonb_build_object('id', gen_random_uuid(),
+			'fulfillment_id', '` + rto.String() + `'))).* FROM fulfillment_items fi WHERE fi.order_item_id = '` + o4.Items[0].ID.String() + `'`,
+	} {
+		if err := e.app.DB.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	atHome = level(vs4[0], home)
+	receive(o4, map[string]any{})
+	if level(vs4[0], shop.ID) != 1 || level(vs4[0], home) != atHome {
+		t.Fatalf("shop %d, default location %d → %d: want the unit back at the shop, not where the RTO'd shipment left from",
+			level(vs4[0], shop.ID), atHome, level(vs4[0], home))
 	}
 }

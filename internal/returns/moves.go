@@ -252,16 +252,19 @@ func checkReceivable(field string, got, asked int, l *line) error {
 // restockPlace is the location a return of order orderID restocks the
 // restocked order lines items into: want when named, else the location of
 // the latest live fulfilment that shipped units of those lines (the
-// fulfilment's location, as the units came from there), else of the
+// fulfilment's location, as the units came from there; a shipment
+// cancelled or returned to origin is not live: its units are back
+// already, and they are not the ones the customer returns), else of the
 // order's latest live fulfilment, else the default one. Errors:
 // VALIDATION_ERROR naming locationId.
 func restockPlace(tx *gorm.DB, orderID uuid.UUID, items []uuid.UUID, want uuid.UUID) (stock.Place, error) {
 	if want == uuid.Nil {
 		var last []struct{ LocationID uuid.UUID }
 		if err := tx.Raw(`SELECT f.location_id FROM fulfillments f
-			WHERE f.order_id = ? AND f.status <> ? AND f.location_id IS NOT NULL
+			WHERE f.order_id = ? AND f.status NOT IN ? AND f.location_id IS NOT NULL
 			ORDER BY EXISTS (SELECT 1 FROM fulfillment_items fi WHERE fi.fulfillment_id = f.id AND fi.order_item_id IN ?) DESC,
-				f.created_at DESC, f.id DESC LIMIT 1`, orderID, models.ShipmentCancelled, inList(items)).Scan(&last).Error; err != nil {
+				f.created_at DESC, f.id DESC LIMIT 1`, orderID, []string{models.ShipmentCancelled, models.ShipmentReturnedToOrigin},
+			inList(items)).Scan(&last).Error; err != nil {
 			return stock.Place{}, fmt.Errorf("returns.restock_place: %w", err)
 		}
 		if len(last) == 1 {
