@@ -367,6 +367,19 @@ type OrderEdit struct {
 const (
 	LinkOpen = "open"
 	LinkPaid = "paid"
+	// LinkCancelled: the order's balance changed after the link was made
+	// (an edit, a payment, a cancel), so it no longer asks the right amount;
+	// GatewayClosedAt is set once the gateway cancelled it too.
+	LinkCancelled = "cancelled"
+)
+
+// Statuses of a payment row: PaymentCaptured money counts towards the
+// order's paid_total; PaymentNeedsReview money arrived (by a balance link no
+// longer open, or beyond what the order owed) and is not counted: staff
+// refund it or settle it with the customer (docs/DECISIONS.md "Order edits").
+const (
+	PaymentCaptured    = "captured"
+	PaymentNeedsReview = "needs_review"
 )
 
 // OrderPaymentLink is a payment link for the balance an edit left owed on
@@ -382,4 +395,8 @@ type OrderPaymentLink struct {
 	ExpiresAt time.Time
 	AdminID   *uuid.UUID `gorm:"type:uuid"`
 	CreatedAt time.Time
+	// CancelledAt is when the link was closed here; GatewayClosedAt when
+	// the gateway confirmed it takes no more payments.
+	CancelledAt     *time.Time
+	GatewayClosedAt *time.Time
 }

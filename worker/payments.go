@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/metrics"
 	"github.com/gocommerce/shop/tasks"
+	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 )
 
@@ -33,6 +34,17 @@ func registerPayments(mux *asynq.ServeMux, a *app.App) {
 		}
 		metrics.WebhookProcessed.WithLabelValues(ev.Name).Inc()
 		return nil
+	})
+	mux.HandleFunc(tasks.TypeCancelPaymentLink, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.CancelPaymentLinkPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(p.LinkID)
+		if err != nil {
+			return fmt.Errorf("cancel payment link: %v: %w", err, asynq.SkipRetry)
+		}
+		return a.OrderEdits.CloseAtGateway(ctx, id)
 	})
 }
 

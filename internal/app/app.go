@@ -422,7 +422,8 @@ func (a *App) build() error {
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency, a.Inventory)
-	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout},
+	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout,
+		Links: a.OrderEdits},
 		log.With("component", "reconcile"))
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 	a.System.UseTaxIdentity(a.Invoices)

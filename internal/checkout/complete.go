@@ -142,7 +142,7 @@ func (s *Service) capture(u *uow.Unit, p gateway.Payment) (CaptureResult, error)
 	if reason, kind := mismatch(sess, p); reason != "" {
 		return s.review(tx, sess, cart, reason, kind)
 	}
-	if sess.RefundLatePayment && (sess.State != models.CheckoutPending || !sess.ExpiresAt.After(s.now())) {
+	if sess.RefundLatePayment && lateLinkPayment(sess, p, s.now()) {
 		return refundLate(tx, sess, cart, p.ID)
 	}
 	if other, err := orderOfPayment(tx, sess.PaymentProvider, p.ID); err != nil {
@@ -194,6 +194,25 @@ func (s *Service) capture(u *uow.Unit, p gateway.Payment) (CaptureResult, error)
 		return CaptureResult{}, err
 	}
 	return CaptureResult{Outcome: Created, Order: o}, nil
+}
+
+// lateLinkPayment reports whether payment p of link session sess came too
+// late to make its order: made after the link expired, by the payment's own
+// time (payload.payment.entity.created_at; now when it has none), not when
+// its event arrived, which may be long after. A payment made in time
+// counts even when the sweep has since expired the session (its stock is
+// then taken again, or the session goes to review when it is gone); a
+// session that ended otherwise (its link failed) takes no payment.
+func lateLinkPayment(sess *models.CheckoutSession, p gateway.Payment, now time.Time) bool {
+	paidAt := now
+	if p.CreatedAt > 0 {
+		paidAt = time.Unix(p.CreatedAt, 0)
+	}
+	switch sess.State {
+	case models.CheckoutPending, models.CheckoutExpired:
+		return !sess.ExpiresAt.After(paidAt)
+	}
+	return true
 }
 
 // orderOfPayment returns the number of the order gateway payment paymentID

@@ -23,10 +23,13 @@ import (
 // cart (cart.LockForDraft): it reserves the stock until the link expires,
 // the scheduled sweep (ExpireDue) releases it once, and the gateway's
 // payment_link.paid event captures it like payment.captured, the link id
-// standing for the gateway order id. One thing differs: a payment captured
-// after the session ended (expired, failed) is refunded and the session put
-// in review, never made an order, because the customer was told the link
-// had expired and the stock is no longer held (refund_late_payment).
+// standing for the gateway order id. One thing differs: a payment made
+// after the link expired (by the payment's own time, not its event's,
+// which may arrive late), or for a session whose link failed, is refunded
+// and the session put in review, never made an order, because the customer
+// was told the link had expired and the stock is no longer held
+// (refund_late_payment). A payment made in time whose event arrives after
+// the sweep expired the session makes the order as a late capture does.
 
 // LinkCheckout is the checkout a payment link pays.
 type LinkCheckout struct {

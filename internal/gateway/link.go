@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,9 +36,57 @@ type Link struct {
 	URL string
 }
 
-// LinkProvider makes payment links. Errors wrap ErrUnavailable.
+// LinkProvider makes payment links and cancels them.
 type LinkProvider interface {
+	// CreateLink makes a link. Errors wrap ErrUnavailable.
 	CreateLink(ctx context.Context, r LinkRequest) (Link, error)
+	// CancelLink cancels link id so that it takes no more payments; a link
+	// cancelled already is answered nil. Errors: ErrLinkPaid (the link was
+	// paid: the payment's event comes, or came), ErrRefused (the gateway
+	// will not cancel it, e.g. it expired: it takes no payment either),
+	// ErrUnavailable (outcome unknown: ask again).
+	CancelLink(ctx context.Context, id string) error
+}
+
+// ErrLinkPaid wraps ErrRefused: a link that cannot be cancelled because it
+// was paid.
+var ErrLinkPaid = fmt.Errorf("%w: the payment link is paid", ErrRefused)
+
+// CancelLink cancels a simulator link. A link whose payment was simulated
+// (SimulatePaidLink) is ErrLinkPaid, as Razorpay answers.
+func (*SimulatorProvider) CancelLink(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return unavailable("cancel_link", err)
+	}
+	simLinks.mu.Lock()
+	defer simLinks.mu.Unlock()
+	if simLinks.paid[id] {
+		return fmt.Errorf("payment.cancel_link: %w", ErrLinkPaid)
+	}
+	if len(simLinks.cancelled) >= simMaxRefunds {
+		clear(simLinks.cancelled)
+	}
+	simLinks.cancelled[id] = true
+	return nil
+}
+
+// SimulatePaidLink marks simulator link id paid: cancelling it is then
+// refused.
+func SimulatePaidLink(id string) {
+	simLinks.mu.Lock()
+	defer simLinks.mu.Unlock()
+	if len(simLinks.paid) >= simMaxRefunds {
+		clear(simLinks.paid)
+	}
+	simLinks.paid[id] = true
+}
+
+// SimulatorCancelled reports whether this process's simulator cancelled
+// link id.
+func SimulatorCancelled(id string) bool {
+	simLinks.mu.Lock()
+	defer simLinks.mu.Unlock()
+	return simLinks.cancelled[id]
 }
 
 // CreateLink returns a new plink_sim_... link, or the one made before for
@@ -65,9 +114,11 @@ func (*SimulatorProvider) CreateLink(ctx context.Context, r LinkRequest) (Link, 
 func simLinkURL(id string) string { return "https://payments.simulator.invalid/pl/" + id }
 
 var simLinks = struct {
-	mu    sync.Mutex
-	byRef map[string]string
-}{byRef: map[string]string{}}
+	mu        sync.Mutex
+	byRef     map[string]string
+	cancelled map[string]bool
+	paid      map[string]bool
+}{byRef: map[string]string{}, cancelled: map[string]bool{}, paid: map[string]bool{}}
 
 // CreateLink creates a Razorpay payment link: POST /v1/payment_links, with
 // reference_id r.Reference, expire_by and the customer; Razorpay sends no
@@ -112,4 +163,31 @@ func (p *RazorpayProvider) CreateLink(ctx context.Context, r LinkRequest) (Link,
 type razorpayLink struct {
 	ID       string `json:"id"`
 	ShortURL string `json:"short_url"`
+}
+
+// CancelLink cancels a Razorpay payment link: POST
+// /v1/payment_links/{id}/cancel. Razorpay answers a link that is paid with
+// a 400 whose description says so (ErrLinkPaid), and one cancelled or
+// expired already with a 400 too: cancelled is nil, anything else
+// ErrRefused. 5xx, 408, 409, 429 and no answer are ErrUnavailable.
+func (p *RazorpayProvider) CancelLink(ctx context.Context, id string) error {
+	var out struct {
+		Status string `json:"status"`
+	}
+	err := p.do(ctx, http.MethodPost, "/v1/payment_links/"+url.PathEscape(id)+"/cancel", nil, map[string]any{}, &out)
+	var se *statusError
+	if errors.As(err, &se) && se.definite() {
+		body := strings.ToLower(string(se.body))
+		switch {
+		case strings.Contains(body, "paid"):
+			return fmt.Errorf("payment.cancel_link: %w: %v", ErrLinkPaid, err)
+		case strings.Contains(body, "cancelled"):
+			return nil
+		}
+		return refused("cancel_link", err)
+	}
+	if err != nil {
+		return unavailable("cancel_link", err)
+	}
+	return nil
 }

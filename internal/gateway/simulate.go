@@ -32,8 +32,12 @@ type Simulated struct {
 	Amount   int64
 	Currency string
 	Method   string
-	// CreatedAt defaults to now.
+	// CreatedAt defaults to now: the event's time, and the payment's unless
+	// PaidAt is set.
 	CreatedAt time.Time
+	// PaidAt is the payment's own time (payload.payment.entity.created_at),
+	// for an event delivered later than the payment was made.
+	PaidAt time.Time
 }
 
 // BuildEvent returns the JSON of a well-formed event in the gateway's shape
@@ -48,9 +52,12 @@ func BuildEvent(s Simulated) []byte {
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = time.Now()
 	}
+	if s.PaidAt.IsZero() {
+		s.PaidAt = s.CreatedAt
+	}
 	entity := map[string]any{
 		"id": s.PaymentID, "entity": "payment", "amount": s.Amount, "currency": s.Currency,
-		"status": statusOf(s.Name), "order_id": s.OrderID, "method": s.Method, "created_at": s.CreatedAt.Unix(),
+		"status": statusOf(s.Name), "order_id": s.OrderID, "method": s.Method, "created_at": s.PaidAt.Unix(),
 	}
 	if s.Name == PaymentFailed {
 		entity["error_code"] = "BAD_REQUEST_ERROR"

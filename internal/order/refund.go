@@ -248,11 +248,12 @@ func pendingRefunds(tx *gorm.DB, orderID uuid.UUID) (pendingSum, error) {
 	return p, nil
 }
 
-// paymentToRefund returns the gateway id of the order's latest payment.
+// paymentToRefund returns the gateway id of the order's latest counted
+// payment (a needs_review one is money the order does not count).
 // Errors: CONFLICT when the order has none.
 func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
 	var p models.Payment
-	err := tx.Where("order_id = ?", orderID).Order("created_at DESC").First(&p).Error
+	err := tx.Where("order_id = ? AND status = ?", orderID, models.PaymentCaptured).Order("created_at DESC").First(&p).Error
 	if database.IsNotFound(err) {
 		return "", apperr.New(apperr.Conflict, "the order has no gateway payment to refund").
 			WithDetails(map[string]any{"field": "initiatePaymentRefund", "issue": "no captured payment"})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/gocommerce/shop/internal/analytics"
@@ -132,12 +133,19 @@ func lockOrder(tx *gorm.DB, id uuid.UUID, o *models.Order) error {
 // also (e.g. a fulfilment's fulfillment_status) in the same update: a
 // history entry with note and adminID and an order.status_changed per step,
 // and order.shipped when the order becomes shipped. o holds the moved
-// statuses at once. The row is updated once whatever the number of steps,
+// statuses at once. A change of balance_due (in also) or a cancel closes
+// the order's open balance links (StageCloseLinks). The row is updated once whatever the number of steps,
 // because every update of an order fires the list counters' trigger
 // (migrations/00011_order_counts.sql). A step that moves the order into or
 // out of cancelled asks for its day's rollup after the commit. The keys of
 // also are column names: constants of the caller's code, never input.
 func StageMoves(u *uow.Unit, o *models.Order, path []string, note string, adminID uuid.UUID, also map[string]any) error {
+	if _, ok := also["balance_due"]; ok || slices.Contains(path, models.OrderCancelled) {
+		// The balance a link asks for changes, or the order takes no more.
+		if err := StageCloseLinks(u, o); err != nil {
+			return err
+		}
+	}
 	now := time.Now().UTC()
 	if len(path) > 0 || len(also) > 0 {
 		cols := make(map[string]any, len(also)+2)

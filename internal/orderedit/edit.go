@@ -39,6 +39,7 @@ type Service struct {
 	units   uow.Runner
 	refunds *refund.Service
 	links   gateway.LinkProvider
+	queue   tasks.Enqueuer
 	set     Settings
 	log     *slog.Logger
 }
@@ -56,7 +57,7 @@ type Settings struct {
 
 // New returns the service; links makes the payment links of balances.
 func New(db *gorm.DB, queue tasks.Enqueuer, refunds *refund.Service, links gateway.LinkProvider, set Settings, log *slog.Logger) *Service {
-	return &Service{db: db, units: uow.NewRunner(db, queue, log), refunds: refunds, links: links, set: set, log: log}
+	return &Service{db: db, units: uow.NewRunner(db, queue, log), refunds: refunds, links: links, queue: queue, set: set, log: log}
 }
 
 // Change is a line's new quantity: its units to ship and shipped, not

@@ -1,8 +1,9 @@
 // Package reconcile finds and repairs what drifted in the database: stale
 // checkouts still holding stock, stock counters that no longer match the
 // reservations and orders behind them, orphaned rows, stale analytics
-// rollups, gateway refunds whose outcome was never learnt, and refunds of
-// duplicate payments left unanswered. Every step reports what it found and what it fixed; the report is
+// rollups, gateway refunds whose outcome was never learnt, refunds of
+// duplicate payments left unanswered, and balance payment links closed here
+// but not yet at the gateway. Every step reports what it found and what it fixed; the report is
 // the reconcile job's result.
 //
 // Each step runs in its own short transactions, so a failure in one leaves
@@ -20,6 +21,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderedit"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -65,6 +67,10 @@ type Report struct {
 	// DuplicatePayments counts the refunds of payments for already paid
 	// carts retried.
 	DuplicatePayments checkout.DuplicateRefunds `json:"duplicatePayments"`
+	// PaymentLinks counts the balance payment links, closed when their
+	// order's balance changed, cancelled at the gateway, and those it still
+	// did not answer for.
+	PaymentLinks orderedit.LinkClosing `json:"paymentLinks"`
 	// Found counts every inconsistency; Fixed those repaired.
 	Found int `json:"found"`
 	Fixed int `json:"fixed"`
@@ -126,6 +132,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"rollups", s.rollups},
 		{"settle_refunds", s.settleRefunds},
 		{"refund_duplicates", s.refundDuplicates},
+		{"close_payment_links", s.closeLinks},
 	}
 	for _, st := range steps {
 		if err := st.run(ctx, r); err != nil {
@@ -139,8 +146,8 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	orphans := int(r.Orphans.total())
-	settled := r.Refunds.Processed + r.Refunds.Failed + r.DuplicatePayments.Refunded + r.DuplicatePayments.Refused
-	r.Found += r.ExpiredSessions + orphans + len(r.Problems) + settled + r.Refunds.Pending + r.DuplicatePayments.Pending
+	settled := r.Refunds.Processed + r.Refunds.Failed + r.DuplicatePayments.Refunded + r.DuplicatePayments.Refused + r.PaymentLinks.Closed
+	r.Found += r.ExpiredSessions + orphans + len(r.Problems) + settled + r.Refunds.Pending + r.DuplicatePayments.Pending + r.PaymentLinks.Pending
 	r.Fixed += r.ExpiredSessions + orphans + settled
 	r.FinishedAt = s.now()
 	s.log.InfoContext(ctx, "reconcile finished", "found", r.Found, "fixed", r.Fixed,

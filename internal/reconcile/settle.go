@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/order"
+	"github.com/gocommerce/shop/internal/orderedit"
 )
 
 // RefundSettler settles gateway refunds left pending (the gateway's answer
@@ -18,6 +19,12 @@ type RefundSettler interface {
 // unanswered; checkout.Service is one.
 type DuplicateRefunder interface {
 	RefundDuplicates(ctx context.Context) (checkout.DuplicateRefunds, error)
+}
+
+// LinkCloser cancels at the gateway the balance payment links closed here
+// whose cancel there was never confirmed; orderedit.Service is one.
+type LinkCloser interface {
+	CloseStaleLinks(ctx context.Context) (orderedit.LinkClosing, error)
 }
 
 // SessionExpirer ends the pending checkouts past their expiry;
@@ -33,6 +40,7 @@ type Settlers struct {
 	Sessions   SessionExpirer
 	Refunds    RefundSettler
 	Duplicates DuplicateRefunder
+	Links      LinkCloser
 }
 
 // expireSessions ends every pending checkout past its expiry through the
@@ -67,5 +75,16 @@ func (s *Service) refundDuplicates(ctx context.Context, r *Report) error {
 	}
 	var err error
 	r.DuplicatePayments, err = s.settle.Duplicates.RefundDuplicates(ctx)
+	return err
+}
+
+// closeLinks cancels at the gateway the balance links closed here (their
+// order's balance changed) that the gateway has not cancelled yet.
+func (s *Service) closeLinks(ctx context.Context, r *Report) error {
+	if s.settle.Links == nil {
+		return nil
+	}
+	var err error
+	r.PaymentLinks, err = s.settle.Links.CloseStaleLinks(ctx)
 	return err
 }

@@ -6,8 +6,9 @@
 // refund request late, after the client gave up, having made the refund or
 // not, to stand for a gateway that timed out; refuse refunds (RefuseRefunds);
 // and make orders whose answer is lost (LoseOrderAnswers). It also makes
-// payment links (POST /v1/payment_links, one per reference_id) and finds
-// them by reference (GET /v1/payment_links?reference_id=).
+// payment links (POST /v1/payment_links, one per reference_id), finds
+// them by reference (GET /v1/payment_links?reference_id=) and cancels them
+// (POST /v1/payment_links/{id}/cancel; FailLinkCancels, PayLink).
 package razorpaytest
 
 import (
@@ -53,6 +54,9 @@ type Server struct {
 	requests int
 	refuse   int // refund requests still to refuse
 	links    []Link
+	// failCancels is how many link cancels are still to answer 503.
+	failCancels    int
+	cancelAttempts int
 }
 
 // Link is a payment link the stub made.
@@ -182,6 +186,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.link(w, r)
 		return
 	}
+	if id, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/v1/payment_links/"), "/cancel"); ok && r.Method == http.MethodPost &&
+		strings.HasPrefix(r.URL.Path, "/v1/payment_links/") {
+		s.cancelLink(w, id)
+		return
+	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/payments/"), "/")
 	if len(parts) != 2 {
 		w.WriteHeader(http.StatusNotFound)
@@ -302,4 +311,82 @@ func (s *Server) refund(w http.ResponseWriter, r *http.Request, payment string) 
 		return
 	}
 	w.Write(answer)
+}
+
+// PayLink marks link id paid, as a customer's payment does: cancelling it
+// is then refused.
+func (s *Server) PayLink(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.links {
+		if s.links[i].ID == id {
+			s.links[i].Status = "paid"
+		}
+	}
+}
+
+// FailLinkCancels makes the stub answer the next n link cancels with a 503
+// (nothing cancelled), as a gateway that is down.
+func (s *Server) FailLinkCancels(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failCancels = n
+}
+
+// CancelAttempts is how many link cancels the stub was asked for.
+func (s *Server) CancelAttempts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancelAttempts
+}
+
+// LinkStatus is link id's status (created, paid, cancelled), "" for a link
+// the stub did not make.
+func (s *Server) LinkStatus(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.links {
+		if l.ID == id {
+			return l.Status
+		}
+	}
+	return ""
+}
+
+// cancelLink cancels a payment link (POST /v1/payment_links/{id}/cancel),
+// answering as Razorpay does: the link, cancelled; a 400 for a link that is
+// paid or cancelled already; a 404 for one it does not know.
+func (s *Server) cancelLink(w http.ResponseWriter, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cancelAttempts++
+	if s.failCancels > 0 {
+		s.failCancels--
+		http.Error(w, `{"error":{"code":"SERVER_ERROR","description":"The server encountered an error"}}`, http.StatusServiceUnavailable)
+		return
+	}
+	for i := range s.links {
+		l := &s.links[i]
+		if l.ID != id {
+			continue
+		}
+		switch l.Status {
+		case "paid":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"Payment Link cannot be cancelled as it is already paid","source":"business","step":"payment_initiation","reason":"input_validation_failed","metadata":{},"field":"id"}}`))
+			return
+		case "cancelled":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"Payment Link cannot be cancelled as it is already cancelled","source":"business","step":"payment_initiation","reason":"input_validation_failed","metadata":{},"field":"id"}}`))
+			return
+		}
+		l.Status = "cancelled"
+		json.NewEncoder(w).Encode(l)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write([]byte(`{"error":{"code":"BAD_REQUEST_ERROR","description":"The id provided does not exist"}}`))
 }
