@@ -277,3 +277,36 @@ func TestBalanceLinkPaidBeforeExpiryWithALateWebhookCounts(t *testing.T) {
 		t.Fatalf("payment after expiry: %s; paid %s, %s due, %s", xp.Status, o.PaidTotal, o.BalanceDue, o.PaymentStatus)
 	}
 }
+
+// A link closed here whose gateway cancel never ran (no worker took the
+// task: the process died, Redis was down) is cancelled at the gateway by
+// reconcile once it is ten minutes old.
+func TestBalanceLinkCancelledByReconcileWhenItsTaskNeverRan(t *testing.T) {
+	t.Parallel()
+	gw := razorpaytest.New(t, nil, 0)
+	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
+		c.PaymentProvider, c.RazorpayBaseURL, c.RazorpayKeyID, c.RazorpayKeySecret = "razorpay", gw.URL, "rzp_test", "secret"
+		c.GatewayTimeout = gatewayTimeout
+	}))
+	e := linkEnv{editEnv: newEditEnvOn(t, app), gw: gw}
+	e.setQuantity(t, 3)
+	l := e.link(t)
+	e.setQuantity(t, 4)
+	if row := e.linkRow(t, l.PaymentLink.ID); row.Status != models.LinkCancelled || row.GatewayClosedAt != nil || gw.CancelAttempts() != 0 {
+		t.Fatalf("before reconcile: %+v, %d cancels", row, gw.CancelAttempts())
+	}
+	// Ten minutes pass.
+	app.DB.Exec(`UPDATE order_payment_links SET cancelled_at = cancelled_at - interval '11 minutes' WHERE link_id = ?`, l.PaymentLink.ID)
+	rep, err := app.Reconcile.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.PaymentLinks.Closed != 1 || rep.PaymentLinks.Pending != 0 || gw.LinkStatus(l.PaymentLink.ID) != "cancelled" ||
+		e.linkRow(t, l.PaymentLink.ID).GatewayClosedAt == nil {
+		t.Fatalf("reconcile %+v; stub %s", rep.PaymentLinks, gw.LinkStatus(l.PaymentLink.ID))
+	}
+	// Run again, it finds nothing more.
+	if rep, err = app.Reconcile.Run(context.Background()); err != nil || rep.PaymentLinks.Closed != 0 || gw.CancelAttempts() != 1 {
+		t.Fatalf("second reconcile %+v (%v), %d cancels", rep.PaymentLinks, err, gw.CancelAttempts())
+	}
+}
