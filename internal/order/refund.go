@@ -269,10 +269,10 @@ type gatewayLeft struct {
 // later (balance payment links) as they came.
 func gatewayPayments(tx *gorm.DB, orderID uuid.UUID) ([]gatewayLeft, error) {
 	var out []gatewayLeft
-	err := tx.Raw(`SELECT p.payment_id, p.amount
+	err := tx.Raw(`SELECT p.payment_id, (p.amount
 			- COALESCE((SELECT sum(rp.amount) FROM refund_parts rp WHERE rp.payment_id = p.payment_id AND rp.status <> 'failed'), 0)
 			- COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.payment_id = p.payment_id AND r.status <> 'failed'
-				AND NOT EXISTS (SELECT 1 FROM refund_parts rp WHERE rp.refund_id = r.id)), 0) AS left
+				AND NOT EXISTS (SELECT 1 FROM refund_parts rp WHERE rp.refund_id = r.id)), 0))::bigint AS left
 		FROM payments p WHERE p.order_id = ? AND p.provider <> ? AND p.payment_id <> '' AND p.status = 'captured'
 		ORDER BY p.created_at, p.id`, orderID, models.ProviderOffline).Scan(&out).Error
 	if err != nil {
