@@ -34,7 +34,8 @@ type SimPayment struct {
 
 // RegisterSimulatedPayment tells the simulators of this process about
 // payment p (a captured payment written by a test fixture, say); a payment
-// registered again keeps its amount and becomes captured once captured.
+// registered again takes the new amount (a test that changes its fixture's
+// payment says so again) and stays captured once captured.
 func RegisterSimulatedPayment(p SimPayment) { simBook.register(p) }
 
 // SimulatedPayment returns the payment id this process registered (by
@@ -86,12 +87,13 @@ func simRefundsKey(id string) string { return simPrefix + "refunds:" + id }
 func simIdemKey(key string) string   { return simPrefix + "key:" + key }
 
 // simRegister sets the payment (KEYS[1]) to amount ARGV[1], captured
-// ARGV[2] (1/0), keeping its amount and a capture once known.
+// ARGV[2] (1/0), keeping what its refunds took and a capture once known.
 var simRegister = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('HSET', KEYS[1], 'amount', ARGV[1], 'captured', ARGV[2], 'refunded', 0)
-elseif ARGV[2] == '1' then
-  redis.call('HSET', KEYS[1], 'captured', 1)
+else
+  redis.call('HSET', KEYS[1], 'amount', ARGV[1])
+  if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'captured', 1) end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`)
@@ -202,6 +204,7 @@ func (b *simRefundBook) register(p SimPayment) {
 	}
 	if old, ok := b.pays.byID[p.ID]; ok {
 		old.Captured = old.Captured || p.Captured
+		old.Amount = p.Amount
 		b.pays.byID[p.ID] = old
 		return
 	}

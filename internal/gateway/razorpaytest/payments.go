@@ -12,6 +12,8 @@ type payment struct {
 	amount   int64
 	captured bool
 	refunded int64
+	// registered: known from this process's registrations, not Capture.
+	registered bool
 }
 
 // The descriptions of Razorpay's refusals of a refund.
@@ -57,15 +59,17 @@ func (s *Server) setPayment(id string, amount int64, captured bool) {
 // holds s.mu.
 func (s *Server) refusal(id string, amount int64) (field, desc string) {
 	p, ok := s.payments[id]
-	if !ok {
-		// A payment of an event the test built, or of a fixture's order.
-		if sp, known := gateway.SimulatedPayment(id); known {
-			if s.payments == nil {
-				s.payments = map[string]*payment{}
-			}
-			p, ok = &payment{amount: int64(sp.Amount), captured: sp.Captured}, true
+	if sp, known := gateway.SimulatedPayment(id); known && (!ok || p.registered) {
+		// A payment of an event the test built, or of a fixture's order
+		// (as it was last registered).
+		if s.payments == nil {
+			s.payments = map[string]*payment{}
+		}
+		if !ok {
+			p, ok = &payment{registered: true}, true
 			s.payments[id] = p
 		}
+		p.amount, p.captured = int64(sp.Amount), sp.Captured
 	}
 	switch {
 	case !ok:
