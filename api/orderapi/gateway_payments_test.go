@@ -171,3 +171,34 @@ func TestSplitRefundRetriedAfterATimeoutRefundsOnce(t *testing.T) {
 		t.Fatalf("order refunded %d in %d refunds", o.RefundedTotal, len(refunds))
 	}
 }
+
+// A split refund the gateway refuses for one payment and makes for the
+// other: the refund is processed for what was made, counted once at that
+// amount, and the answer (503) says what was refunded and what was
+// refused; a retry with the same key answers with the refund as it stands
+// and asks the gateway nothing more.
+func TestSplitRefundPartlyRefusedCountsWhatWasMade(t *testing.T) {
+	t.Parallel()
+	gw := razorpaytest.New(t, nil, 0)
+	e := newRefundEnv(t, gw)
+	balance := "pay_bal" + uuid.NewString()[:8]
+	gw.Capture(balance, 2000)
+	e.addPayment(t, "razorpay", balance, 2000)
+	gw.RefuseRefunds(1) // the capture's part
+	req := testkit.Req{Token: e.token, Headers: map[string]string{"Idempotency-Key": "partly-" + e.order.ID.String()},
+		Body: map[string]any{"amount": 110, "reason": "damaged", "initiatePaymentRefund": true}}
+
+	partly := e.app.Do(t, http.MethodPost, e.path, req).ExpectError(t, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	d := partly.Error.Details
+	if d["status"] != models.RefundProcessed || d["amount"] != 10.0 || d["refused"] != 100.0 {
+		t.Fatalf("partly refused: %+v", partly.Error)
+	}
+	o, refunds := e.reload(t)
+	if o.RefundedTotal != 1000 || len(refunds) != 1 || refunds[0].Amount != 1000 || refunds[0].Status != models.RefundProcessed {
+		t.Fatalf("order refunded %d; refunds %+v", o.RefundedTotal, refunds)
+	}
+	again := e.app.Do(t, http.MethodPost, e.path, req).Expect(t, http.StatusOK).Map(t)
+	if again["id"] != d["refundId"] || again["amount"] != 10.0 || len(gw.Refunds()) != 1 || gw.Refunded() != 1000 {
+		t.Fatalf("retry %v; gateway refunds %+v", again, gw.Refunds())
+	}
+}
