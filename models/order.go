@@ -225,6 +225,25 @@ type Refund struct {
 	Reference *string
 }
 
+// RefundPart is the share of a gateway refund asked of one gateway
+// payment (docs/DECISIONS.md "Refunds"): a refund larger than any one
+// payment has left is split over several. Each part is asked of the
+// gateway with its own idempotency key and moves pending → processed or
+// failed; the refund is settled, and counted once, when all its parts are.
+type RefundPart struct {
+	ID       uuid.UUID `gorm:"type:uuid;primaryKey;default:gen_random_uuid()"`
+	RefundID uuid.UUID `gorm:"type:uuid"`
+	// Position orders the parts of a refund from 0; part 0 is asked with
+	// the refund's own key.
+	Position  int
+	PaymentID string
+	Amount    money.Amount
+	// Status is RefundPending, RefundProcessed or RefundFailed.
+	Status           string
+	GatewayKey       string
+	ProviderRefundID *string
+}
+
 // Refund methods.
 const (
 	RefundByGateway = "gateway"

@@ -32,8 +32,17 @@ type refundOrderView struct {
 
 type refundResponse struct {
 	refundView
-	Currency string          `json:"currency"`
-	Order    refundOrderView `json:"order"`
+	Currency string           `json:"currency"`
+	Order    refundOrderView  `json:"order"`
+	Parts    []refundPartView `json:"parts,omitempty"`
+}
+
+// refundPartView is a gateway refund's share of one gateway payment.
+type refundPartView struct {
+	PaymentID        string       `json:"paymentId"`
+	Amount           money.Amount `json:"amount"`
+	Status           string       `json:"status"`
+	ProviderRefundID *string      `json:"providerRefundId"`
 }
 
 // refund answers POST /admin/orders/{orderId}/refund with the refund and
@@ -56,7 +65,12 @@ func (h *handlers) refund(c *fiber.Ctx) error {
 	}
 	adminroute.AddAuditMeta(c, "refundId", res.Refund.ID.String())
 	o := res.Order
+	var parts []refundPartView
+	for _, p := range res.Parts {
+		parts = append(parts, refundPartView{PaymentID: p.PaymentID, Amount: p.Amount, Status: p.Status, ProviderRefundID: p.ProviderRefundID})
+	}
 	return c.JSON(refundResponse{
+		Parts:      parts,
 		refundView: newRefundView(res.Refund),
 		Currency:   o.Currency,
 		Order: refundOrderView{ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -78,6 +79,11 @@ func (e env) order(t *testing.T, status string, shipping money.Amount, lines ...
 	if err := db.Model(&models.Payment{}).Where("order_id = ?", o.ID).Update("amount", total).Error; err != nil {
 		t.Fatal(err)
 	}
+	// The payment simulator and the Razorpay stub refund at most what was
+	// captured: tell them the payment's new amount.
+	var pay models.Payment
+	db.First(&pay, "order_id = ?", o.ID)
+	gateway.RegisterSimulatedPayment(gateway.SimPayment{ID: pay.PaymentID, Amount: total, Captured: true})
 	o.Subtotal, o.DiscountTotal, o.Total, o.PaidTotal = subtotal, discount, total, total
 	return o, vs
 }

@@ -335,7 +335,7 @@ func (a *App) build() error {
 		return err
 	}
 	// The gateway's calls are client spans that carry the trace context.
-	provider, err := gateway.FromConfig(cfg, a.Tracing.Transport(nil, true))
+	provider, err := gateway.FromConfig(cfg, a.Tracing.Transport(nil, true), a.Redis)
 	if err != nil {
 		return err
 	}
@@ -407,6 +407,12 @@ func (a *App) build() error {
 		Provider: cfg.PaymentProvider, StoreState: storeState, LowStockThreshold: cfg.LowStockThreshold,
 	}, a.StockCache, log.With("component", "checkout"))
 	a.GatewayReceiver = gateway.NewReceiver(cfg.GatewayWebhookSecret, a.Redis, a.Tasks, log)
+	if cfg.PaymentProvider == gateway.Simulator {
+		// The simulator learns the payments of the events it is sent (its
+		// book in Redis, shared with the worker), to refuse what Razorpay
+		// would.
+		a.GatewayReceiver.RecordSimulated(gateway.NewSharedSimulator(a.Redis))
+	}
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
 	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})

@@ -30,8 +30,11 @@ func newEnv(t *testing.T) *env {
 
 // captured is the captured payment of c, for its full amount.
 func captured(c fixtures.Checkout) gateway.Payment {
-	return gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment", Amount: int64(c.Total),
+	p := gateway.Payment{ID: "pay_" + uuid.NewString()[:8], Entity: "payment", Amount: int64(c.Total),
 		Currency: c.Currency, Status: "captured", OrderID: c.IntentID, Method: "upi"}
+	// The simulator and the Razorpay stub refund only payments they know.
+	gateway.RegisterSimulatedPayment(gateway.SimPayment{ID: p.ID, Amount: c.Total, Captured: true})
+	return p
 }
 
 func (e *env) session(t *testing.T, id uuid.UUID) models.CheckoutSession {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/redis/go-redis/v9"
 )
 
 // Provider names.
@@ -107,10 +108,14 @@ func FindRefund(list []Refund, key string) (Refund, bool) {
 
 // FromConfig returns the configured provider. Every call it makes is bounded
 // by GATEWAY_TIMEOUT and goes through transport (nil: Go's default; the
-// composition root passes a traced one when tracing is on).
-func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, error) {
+// composition root passes a traced one when tracing is on). The simulator
+// keeps its payments and refunds in rdb (nil: this process's memory).
+func FromConfig(cfg *config.Config, transport http.RoundTripper, rdb *redis.Client) (Provider, error) {
 	switch cfg.PaymentProvider {
 	case Simulator:
+		if rdb != nil {
+			return NewSharedSimulator(rdb), nil
+		}
 		return NewSimulator(), nil
 	case Razorpay:
 		return NewRazorpay(RazorpayConfig{

@@ -124,6 +124,7 @@ func TestSimulatorRefundsAreIdempotent(t *testing.T) {
 	ctx := context.Background()
 	sim := NewSimulator()
 	pay := "pay_sim_" + randomHex(6)
+	RegisterSimulatedPayment(SimPayment{ID: pay, Amount: 1000, Captured: true})
 	first, err := sim.Refund(ctx, RefundRequest{PaymentID: pay, Amount: 500, Key: "key_" + pay})
 	if err != nil || first.Status != RefundProcessed {
 		t.Fatalf("refund %+v %v", first, err)

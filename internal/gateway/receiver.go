@@ -49,7 +49,12 @@ type Receiver struct {
 	redis  *redis.Client
 	queue  tasks.Enqueuer
 	log    *slog.Logger
+	sim    SimulatedPaymentRecorder
 }
+
+// RecordSimulated makes the receiver tell sim of the payment of every
+// verified event it accepts, when the shop runs the payment simulator.
+func (r *Receiver) RecordSimulated(sim SimulatedPaymentRecorder) { r.sim = sim }
 
 // NewReceiver returns a receiver checking signatures with secret (empty: every
 // request is refused as not configured).
@@ -91,6 +96,11 @@ func (r *Receiver) receive(ctx context.Context, req Request, label *string) (Res
 	*label = ev.Name
 	if err := ev.ValidatePayment(); err != nil {
 		return Result{}, err
+	}
+	if r.sim != nil {
+		if err := r.sim.RecordPayment(ctx, ev.Payment); err != nil {
+			r.log.WarnContext(ctx, "gateway webhook: simulator did not record the payment", "payment_id", ev.Payment.ID, "err", err)
+		}
 	}
 	key := DedupKey(ev, req.EventIDHeader)
 	body := BodyKey(req.Body)

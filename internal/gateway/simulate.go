@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/gocommerce/shop/internal/money"
 )
 
 // Simulated describes an event for BuildEvent: the dev loop's stand-in for
@@ -63,6 +65,7 @@ func BuildEvent(s Simulated) []byte {
 		entity["error_code"] = "BAD_REQUEST_ERROR"
 		entity["error_description"] = "Payment failed (simulated)"
 	}
+	registerBuilt(s)
 	payload := map[string]any{"payment": map[string]any{"entity": entity}}
 	contains := []string{"payment"}
 	if s.Name == PaymentLinkPaid {
@@ -87,6 +90,15 @@ func BuildEvent(s Simulated) []byte {
 		panic(err) // only plain values above
 	}
 	return b
+}
+
+// registerBuilt tells this process's simulators of the payment of a
+// built event (captured or authorized), so that it can be refunded as at
+// Razorpay.
+func registerBuilt(s Simulated) {
+	if st := statusOf(s.Name); st != "failed" {
+		RegisterSimulatedPayment(SimPayment{ID: s.PaymentID, Amount: money.Amount(s.Amount), Captured: st == "captured"})
+	}
 }
 
 func statusOf(event string) string {

@@ -4,19 +4,31 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // SimulatorProvider makes gateway ids locally. Paired with `shop gateway
 // simulate`, it lets a checkout be completed end to end without a gateway.
-// Its refunds behave as Razorpay's do: one refund per idempotency key, and
-// a payment's refunds can be listed. They are kept in this process's memory
-// (every simulator of the process shares them, bounded by simMaxRefunds),
-// so an API and a worker running as separate processes do not see each
-// other's refunds.
-type SimulatorProvider struct{}
+// Its refunds behave as Razorpay's do: one refund per idempotency key, a
+// payment's refunds can be listed, and it refuses, with Razorpay's
+// descriptions, a refund of a payment it does not know, of one not
+// captured, or of more than the payment has left (simulator_payments.go).
+// NewSimulator keeps payments and refunds in this process's memory (every
+// simulator of the process shares them, bounded by simMaxRefunds);
+// NewSharedSimulator keeps them in Redis, so that an API and a worker
+// running as separate processes see the same ones.
+type SimulatorProvider struct {
+	shared *simShared
+}
 
-// NewSimulator returns the simulator.
+// NewSimulator returns the simulator, its book in this process's memory.
 func NewSimulator() *SimulatorProvider { return &SimulatorProvider{} }
+
+// NewSharedSimulator returns the simulator, its book in rdb.
+func NewSharedSimulator(rdb *redis.Client) *SimulatorProvider {
+	return &SimulatorProvider{shared: &simShared{rdb: rdb}}
+}
 
 // Name is "simulator".
 func (*SimulatorProvider) Name() string { return Simulator }
@@ -58,18 +70,25 @@ func (b *simIntentBook) idFor(key string) string {
 
 // Refund makes a processed rfnd_sim_... refund, or returns the refund made
 // before with r.Key. A repeat of a key with another payment or amount is
-// ErrRefused, as Razorpay refuses it.
-func (*SimulatorProvider) Refund(ctx context.Context, r RefundRequest) (Refund, error) {
+// ErrRefused, as Razorpay refuses it; so is a new refund of an unknown or
+// uncaptured payment, or of more than it has left (checkRefund).
+func (s *SimulatorProvider) Refund(ctx context.Context, r RefundRequest) (Refund, error) {
 	if err := ctx.Err(); err != nil {
 		return Refund{}, unavailable("refund", err)
+	}
+	if s.shared != nil {
+		return s.shared.refund(ctx, r)
 	}
 	return simBook.refund(r)
 }
 
-// Refunds lists the refunds this process's simulator made of paymentID.
-func (*SimulatorProvider) Refunds(ctx context.Context, paymentID string) ([]Refund, error) {
+// Refunds lists the refunds the simulator's book holds of paymentID.
+func (s *SimulatorProvider) Refunds(ctx context.Context, paymentID string) ([]Refund, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, unavailable("refunds", err)
+	}
+	if s.shared != nil {
+		return s.shared.list(ctx, paymentID)
 	}
 	return simBook.list(paymentID), nil
 }
@@ -88,6 +107,7 @@ type simRefundBook struct {
 	mu    sync.Mutex
 	byKey map[string]int // key → index in all
 	all   []simRefund
+	pays  simPayments
 }
 
 var simBook = &simRefundBook{byKey: map[string]int{}}
@@ -101,6 +121,10 @@ func (b *simRefundBook) refund(r RefundRequest) (Refund, error) {
 			return Refund{}, refused("refund", fmt.Errorf("a different request with key %s was already processed", r.Key))
 		}
 		return prev.Refund, nil
+	}
+	p, ok := b.payment(r.PaymentID)
+	if err := checkRefund(p, ok, b.refundedOf(r.PaymentID), r.Amount); err != nil {
+		return Refund{}, err
 	}
 	if len(b.all) >= simMaxRefunds {
 		drop := b.all[:len(b.all)/2]

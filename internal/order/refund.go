@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
-	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/uow"
@@ -73,6 +72,9 @@ type RefundEffects func(u *uow.Unit, o *models.Order, rf *models.Refund) error
 type RefundResult struct {
 	Refund models.Refund
 	Order  models.Order
+	// Parts are a gateway refund's shares of the gateway payments it was
+	// asked of (planParts); none for a refund only recorded.
+	Parts []models.RefundPart
 }
 
 // Refund refunds r.Amount of order id. The amount must be above zero and at
@@ -169,17 +171,21 @@ func (s *Service) Refund(ctx context.Context, id uuid.UUID, r RefundRequest, eff
 			}
 			return stageCounted(u, o, &res.Refund, effects)
 		}
-		paymentID, err := paymentToRefund(u.Tx(), o.ID)
-		if err != nil {
-			return err
-		}
-		res.Refund.Status, res.Refund.PaymentID, res.Refund.Method = models.RefundPending, &paymentID, models.RefundByGateway
+		res.Refund.Status, res.Refund.Method = models.RefundPending, models.RefundByGateway
 		if requestKey != "" {
 			gatewayKey := idempotency.AttemptKey(requestKey, attempt)
 			res.Refund.GatewayKey = &gatewayKey
 		}
+		parts, err := planParts(u.Tx(), &res.Refund)
+		if err != nil {
+			return err
+		}
+		res.Refund.PaymentID = &parts[0].PaymentID
 		if err := u.Create(&res.Refund); err != nil {
 			return fmt.Errorf("order.refund: %w", err)
+		}
+		if err := u.Create(&parts); err != nil {
+			return fmt.Errorf("order.refund: parts: %w", err)
 		}
 		return nil
 	})
@@ -248,20 +254,86 @@ func pendingRefunds(tx *gorm.DB, orderID uuid.UUID) (pendingSum, error) {
 	return p, nil
 }
 
-// paymentToRefund returns the gateway id of the order's latest counted
-// payment (a needs_review one is money the order does not count).
-// Errors: CONFLICT when the order has none.
-func paymentToRefund(tx *gorm.DB, orderID uuid.UUID) (string, error) {
-	var p models.Payment
-	err := tx.Where("order_id = ? AND status = ?", orderID, models.PaymentCaptured).Order("created_at DESC").First(&p).Error
-	if database.IsNotFound(err) {
-		return "", apperr.New(apperr.Conflict, "the order has no gateway payment to refund").
+// gatewayLeft is a gateway payment of an order and what it has left to
+// refund: its amount less its parts of gateway refunds processed or still
+// pending (a gateway refund from before refund parts, counted by its
+// payment_id, when it has none).
+type gatewayLeft struct {
+	PaymentID string
+	Left      money.Amount
+}
+
+// gatewayPayments returns the gateway payments of order orderID (never
+// money recorded offline) in the order a refund takes them: the oldest
+// first, which is the capture that paid the order, then the payments made
+// later (balance payment links) as they came.
+func gatewayPayments(tx *gorm.DB, orderID uuid.UUID) ([]gatewayLeft, error) {
+	var out []gatewayLeft
+	err := tx.Raw(`SELECT p.payment_id, (p.amount
+			- COALESCE((SELECT sum(rp.amount) FROM refund_parts rp WHERE rp.payment_id = p.payment_id AND rp.status <> 'failed'), 0)
+			- COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.payment_id = p.payment_id AND r.status <> 'failed'
+				AND NOT EXISTS (SELECT 1 FROM refund_parts rp WHERE rp.refund_id = r.id)), 0))::bigint AS left
+		FROM payments p WHERE p.order_id = ? AND p.provider <> ? AND p.payment_id <> '' AND p.status = 'captured'
+		ORDER BY p.created_at, p.id`, orderID, models.ProviderOffline).Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("order.refund: payments: %w", err)
+	}
+	return out, nil
+}
+
+// planParts spreads gateway refund rf (its Amount, its key) over the
+// gateway payments of its order (docs/DECISIONS.md "Refunds"): all of it
+// to the first payment, in gatewayPayments' order, that has that much
+// left; else over the payments in that order, each taking what it has
+// left, until the amount is covered. Part 0 is asked with the refund's
+// key; the others with keys of their own. Errors: CONFLICT when no gateway
+// payment has anything left; VALIDATION_ERROR (amount) when together they
+// have less than the amount.
+func planParts(tx *gorm.DB, rf *models.Refund) ([]models.RefundPart, error) {
+	pays, err := gatewayPayments(tx, rf.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	var total money.Amount
+	for _, p := range pays {
+		total += max(p.Left, 0)
+	}
+	if total <= 0 {
+		return nil, apperr.New(apperr.Conflict, "the order has no gateway payment to refund").
 			WithDetails(map[string]any{"field": "initiatePaymentRefund", "issue": "no captured payment"})
 	}
-	if err != nil {
-		return "", fmt.Errorf("order.refund: payment: %w", err)
+	if rf.Amount > total {
+		return nil, apperr.Invalid("amount", "must be at most "+total.String()+
+			" through the payment gateway (what its payments have left); refund the rest by hand (method manual)")
 	}
-	return p.PaymentID, nil
+	part := func(pos int, p gatewayLeft, amount money.Amount) models.RefundPart {
+		id := uuid.New()
+		key := refundKey(id)
+		if pos == 0 {
+			key = gatewayKeyOf(rf)
+		}
+		return models.RefundPart{ID: id, RefundID: rf.ID, Position: pos, PaymentID: p.PaymentID, Amount: amount,
+			Status: models.RefundPending, GatewayKey: key}
+	}
+	for _, p := range pays {
+		if p.Left >= rf.Amount {
+			return []models.RefundPart{part(0, p, rf.Amount)}, nil
+		}
+	}
+	var parts []models.RefundPart
+	rest := rf.Amount
+	for _, p := range pays {
+		if rest == 0 {
+			break
+		}
+		if p.Left <= 0 {
+			continue
+		}
+		take := min(p.Left, rest)
+		parts = append(parts, part(len(parts), p, take))
+		rest -= take
+	}
+	return parts, nil
 }
 
 // stageCounted stages in u the count of processed refund rf on the locked

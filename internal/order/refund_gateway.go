@@ -1,6 +1,7 @@
 package order
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -50,6 +52,9 @@ type outcome struct {
 	// providerID is the gateway's refund id, when there is one.
 	providerID string
 	err        error
+	// processed and refused split a settled refund's amount between the
+	// parts the gateway made and those it refused.
+	processed, refused money.Amount
 }
 
 // refundAtGateway asks the gateway for the pending refund res.Refund and
@@ -74,7 +79,7 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult, effect
 			res.Refund = *rf
 			return tx.First(&res.Order, "id = ?", rf.OrderID).Error
 		}
-		out = s.askGateway(ctx, rf, res.Order.Currency, false)
+		out = s.askGateway(ctx, u, rf, res.Order.Currency, false)
 		res.Refund = *rf
 		return record(u, &res.Refund, out, &res.Order, effects)
 	})
@@ -84,6 +89,16 @@ func (s *Service) refundAtGateway(ctx context.Context, res *RefundResult, effect
 	log := s.log.With("order_id", res.Order.ID, "refund_id", res.Refund.ID, "amount", res.Refund.Amount.String())
 	switch out.status {
 	case models.RefundProcessed:
+		if err := s.db.WithContext(dbctx).Where("refund_id = ?", res.Refund.ID).Order("position").Find(&res.Parts).Error; err != nil {
+			return nil, fmt.Errorf("order.refund: parts: %w", err)
+		}
+		if out.refused > 0 {
+			log.WarnContext(ctx, "gateway refused part of the refund", "refused", out.refused.String(), "err", out.err)
+			return nil, apperr.Wrap(apperr.Unavailable, "the payment gateway refused part of the refund: "+out.processed.String()+
+				" was refunded (and counted), "+out.refused.String()+" was not; check the order before asking for the rest", out.err).
+				WithDetails(map[string]any{"refundId": res.Refund.ID.String(), "status": models.RefundProcessed,
+					"amount": out.processed, "refused": out.refused})
+		}
 		return res, nil
 	case models.RefundFailed:
 		log.WarnContext(ctx, "gateway refused the refund", "err", out.err)
@@ -194,7 +209,7 @@ func (s *Service) resolvePending(ctx context.Context, id uuid.UUID, effects Refu
 		if err := tx.Raw(`SELECT currency FROM orders WHERE id = ?`, rf.OrderID).Scan(&currency).Error; err != nil {
 			return fmt.Errorf("order.settle: %w", err)
 		}
-		out = s.askGateway(ctx, rf, currency, true)
+		out = s.askGateway(ctx, u, rf, currency, true)
 		return record(u, rf, out, &order, effects)
 	})
 	if err != nil {
@@ -224,25 +239,104 @@ func lockRefund(tx *gorm.DB, id uuid.UUID, skipLocked bool) (*models.Refund, err
 	return &rf, nil
 }
 
-// askGateway makes refund rf at the gateway, or, when settling, first
-// looks for it among the payment's refunds by its key and makes it only if
-// it is not there (the same key again: the gateway cannot make it twice).
-func (s *Service) askGateway(ctx context.Context, rf *models.Refund, currency string, settling bool) outcome {
-	key := gatewayKeyOf(rf)
-	if rf.PaymentID == nil {
+// askGateway makes each pending part of refund rf at the gateway (or,
+// when settling, first looks for it among its payment's refunds by its key
+// and makes it only if it is not there: the same key again, the gateway
+// cannot make it twice), stages in u what each part became, and returns
+// the refund's outcome: pending while any part's answer is unknown; else
+// processed when any part was, failed when none was. A refund only partly
+// processed has refused set to what its refused parts asked.
+func (s *Service) askGateway(ctx context.Context, u *uow.Unit, rf *models.Refund, currency string, settling bool) outcome {
+	parts, err := partsOf(u.Tx(), rf)
+	if err != nil {
+		return outcome{status: models.RefundPending, err: err}
+	}
+	if len(parts) == 0 {
 		return outcome{status: models.RefundPending, err: errors.New("the pending refund names no gateway payment")}
 	}
+	var unknown error
+	for i := range parts {
+		p := &parts[i]
+		if p.Status != models.RefundPending {
+			continue
+		}
+		out := s.askPart(ctx, rf, p, currency, settling)
+		if out.status == models.RefundPending {
+			unknown = cmp.Or(unknown, out.err)
+			if unknown == nil {
+				unknown = errors.New("the gateway's answer is not known")
+			}
+			continue
+		}
+		p.Status = out.status
+		if out.providerID != "" {
+			p.ProviderRefundID = &out.providerID
+		}
+		if p.ID != uuid.Nil { // a refund from before parts has none stored
+			if err := u.Updates(&models.RefundPart{ID: p.ID}, map[string]any{"status": p.Status, "provider_refund_id": p.ProviderRefundID}); err != nil {
+				return outcome{status: models.RefundPending, err: err}
+			}
+		}
+		if out.status == models.RefundFailed {
+			s.log.WarnContext(ctx, "gateway refused a refund part", "refund_id", rf.ID, "payment_id", p.PaymentID,
+				"amount", p.Amount.String(), "err", out.err)
+		}
+	}
+	if unknown != nil {
+		return outcome{status: models.RefundPending, err: unknown}
+	}
+	var res outcome
+	var refusedErr error
+	for _, p := range parts {
+		switch p.Status {
+		case models.RefundProcessed:
+			res.processed += p.Amount
+			if res.providerID == "" && p.ProviderRefundID != nil {
+				res.providerID = *p.ProviderRefundID
+			}
+		case models.RefundFailed:
+			res.refused += p.Amount
+			refusedErr = cmp.Or(refusedErr, error(fmt.Errorf("payment %s: the gateway refused %s", p.PaymentID, p.Amount)))
+		}
+	}
+	res.status = models.RefundProcessed
+	if res.processed == 0 {
+		res.status = models.RefundFailed
+	}
+	if res.refused > 0 {
+		res.err = refusedErr
+	}
+	return res
+}
+
+// partsOf returns the parts of gateway refund rf, in order; a refund made
+// before parts were stored is one part, its own payment and amount, with
+// no id.
+func partsOf(tx *gorm.DB, rf *models.Refund) ([]models.RefundPart, error) {
+	var parts []models.RefundPart
+	if err := tx.Where("refund_id = ?", rf.ID).Order("position").Find(&parts).Error; err != nil {
+		return nil, fmt.Errorf("order.refund_parts: %w", err)
+	}
+	if len(parts) == 0 && rf.PaymentID != nil {
+		parts = []models.RefundPart{{RefundID: rf.ID, PaymentID: *rf.PaymentID, Amount: rf.Amount, Status: rf.Status,
+			GatewayKey: gatewayKeyOf(rf), ProviderRefundID: rf.ProviderRefundID}}
+	}
+	return parts, nil
+}
+
+// askPart makes part p of refund rf at the gateway, as askGateway says.
+func (s *Service) askPart(ctx context.Context, rf *models.Refund, p *models.RefundPart, currency string, settling bool) outcome {
 	if settling {
-		list, err := s.provider.Refunds(ctx, *rf.PaymentID)
+		list, err := s.provider.Refunds(ctx, p.PaymentID)
 		if err != nil {
 			return outcome{status: models.RefundPending, err: err}
 		}
-		if g, ok := gateway.FindRefund(list, key); ok {
+		if g, ok := gateway.FindRefund(list, p.GatewayKey); ok {
 			return fromGateway(g)
 		}
 	}
 	g, err := s.provider.Refund(ctx, gateway.RefundRequest{
-		PaymentID: *rf.PaymentID, Amount: rf.Amount, Currency: currency, Reason: rf.Reason, Key: key,
+		PaymentID: p.PaymentID, Amount: p.Amount, Currency: currency, Reason: rf.Reason, Key: p.GatewayKey,
 	})
 	switch {
 	case errors.Is(err, gateway.ErrRefused):
@@ -276,7 +370,13 @@ func record(u *uow.Unit, rf *models.Refund, out outcome, o *models.Order, effect
 	if out.providerID != "" {
 		rf.ProviderRefundID = &out.providerID
 	}
-	if err := u.Updates(&models.Refund{ID: rf.ID}, map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}); err != nil {
+	cols := map[string]any{"status": rf.Status, "provider_refund_id": rf.ProviderRefundID}
+	if out.status == models.RefundProcessed && out.refused > 0 {
+		// Only what the gateway made counts (and is credited) as refunded.
+		rf.Amount = out.processed
+		cols["amount"] = rf.Amount
+	}
+	if err := u.Updates(&models.Refund{ID: rf.ID}, cols); err != nil {
 		return fmt.Errorf("order.record_refund: %w", err)
 	}
 	if rf.Status != models.RefundProcessed {

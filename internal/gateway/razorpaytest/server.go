@@ -5,7 +5,10 @@
 // does) and lists them (GET /v1/payments/{id}/refunds). It can answer a
 // refund request late, after the client gave up, having made the refund or
 // not, to stand for a gateway that timed out; refuse refunds (RefuseRefunds);
-// and make orders whose answer is lost (LoseOrderAnswers). It also makes
+// and make orders whose answer is lost (LoseOrderAnswers). Like Razorpay it
+// refunds only payments it knows (Capture, Authorize): a refund of an
+// unknown payment, of one not captured, or of more than the payment has
+// left is refused with Razorpay's 400 body (payments.go). It also makes
 // payment links (POST /v1/payment_links, one per reference_id), finds
 // them by reference (GET /v1/payment_links?reference_id=) and cancels them
 // (POST /v1/payment_links/{id}/cancel; FailLinkCancels, PayLink).
@@ -57,6 +60,7 @@ type Server struct {
 	// failCancels is how many link cancels are still to answer 503.
 	failCancels    int
 	cancelAttempts int
+	payments       map[string]*payment // payment id → what the stub knows of it
 }
 
 // Link is a payment link the stub made.
@@ -295,10 +299,18 @@ func (s *Server) refund(w http.ResponseWriter, r *http.Request, payment string) 
 			rf = &s.refunds[i]
 		}
 	}
+	if rf == nil {
+		if field, desc := s.refusal(payment, body.Amount); desc != "" {
+			s.mu.Unlock()
+			writeBadRequest(w, field, desc)
+			return
+		}
+	}
 	if rf == nil && (made || !late) {
 		s.refunds = append(s.refunds, Refund{ID: fmt.Sprintf("rfnd_stub%d", len(s.refunds)+1), Entity: "refund",
 			Amount: body.Amount, Status: "processed", Receipt: body.Receipt, PaymentID: payment})
 		rf = &s.refunds[len(s.refunds)-1]
+		s.counted(payment, body.Amount)
 	}
 	var answer []byte
 	if rf != nil {
