@@ -117,7 +117,7 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 
 // transferMade returns the transfer that an earlier run of the keyed
 // request ctx serves made before its process died (ok true), so that the
-// retry answers with it instead of taking the units off the source again.
+// retry answers with it instead of moving the units again.
 // Errors: NOT_FOUND (the transfer is gone).
 func (s *Levels) transferMade(ctx context.Context) (t *Transfer, ok bool, err error) {
 	ref, ok := idempotency.RecordedChange(ctx)
@@ -265,7 +265,14 @@ func (s *Levels) CancelTransfer(ctx context.Context, id uuid.UUID) (*Transfer, e
 	return s.endTransfer(ctx, id, TransferCancelled)
 }
 
+// endTransfer moves transfer id from in transit to status. A keyed request
+// retried after its process died answers with the transfer as it is now
+// instead of a CONFLICT (it is no longer in transit): the move records
+// itself under the request's key.
 func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (*Transfer, error) {
+	if t, ok, err := s.transferMade(ctx); ok {
+		return t, err
+	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var t Transfer
 		if err := tx.Raw(`SELECT * FROM stock_transfers WHERE id = ? FOR UPDATE`, id).Scan(&t).Error; err != nil {
@@ -294,7 +301,10 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 		if err := putAt(tx, place, items); err != nil {
 			return err
 		}
-		return tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error
+		if err := tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error; err != nil {
+			return fmt.Errorf("stock.end_transfer: %w", err)
+		}
+		return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
 	})
 	if err != nil {
 		return nil, err
