@@ -95,6 +95,26 @@ var adminRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 			body: map[string]any{"amount": 50, "reason": "goodwill"},
 			once: func(t *testing.T) { rowsAre(t, w, 5000, `SELECT refunded_total FROM orders WHERE id = ?`, o.ID) }}
 	},
+	"POST " + admin + "/orders/:orderId/payments": func(t *testing.T, w retryWorld) retryCase {
+		o, _ := shopOrder(t, w.app)
+		if err := w.app.DB.Exec(`UPDATE orders SET payment_status = 'pending', paid_total = 0 WHERE id = ?`, o.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		return retryCase{path: admin + "/orders/" + o.ID.String() + "/payments", status: http.StatusCreated,
+			body: map[string]any{"method": "cod", "amount": 300, "reference": "DLV-1"},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM payments WHERE order_id = ? AND provider = 'offline'`, o.ID)
+				rowsAre(t, w, 30000, `SELECT paid_total FROM orders WHERE id = ?`, o.ID)
+			}}
+	},
+	"POST " + admin + "/inventory/bulk-update": func(t *testing.T, w retryWorld) retryCase {
+		v := variant(t, w, 10)
+		// The answer names the job; the retry's names the same one, which
+		// the worker applies once (stock.ApplyBulk claims its id).
+		return retryCase{path: admin + "/inventory/bulk-update", status: http.StatusAccepted,
+			body: map[string]any{"updates": []any{map[string]any{"variantId": v.ID, "operation": "add", "inventory": 3}}},
+			once: func(t *testing.T) {}}
+	},
 }
 
 // retryMayDiffer are the admin writes whose retry after such a crash may
@@ -160,7 +180,6 @@ func init() {
 		"PATCH /orders/:orderId/status":                                      "the status move is made once; the retry is refused 409 (not a move from the new status)",
 		"POST /orders/:orderId/unfulfilled-items/cancel":                     "the units are cancelled once; the retry finds none left to cancel and is refused",
 		"POST /orders/:orderId/payment-link":                                 "the retry answers the open link or is refused; another helper is changing this route",
-		"POST /orders/:orderId/payments":                                     "an offline payment recorded twice unless the amount exceeds the balance: the payment is not recorded under the key",
 		"POST /payments/cod-remittance":                                      "a remittance applied again: its payments are found already remitted and the answer differs",
 		"POST /orders/:orderId/fulfillments/:fulfillmentId/deliver":          "delivered once; the retry is refused 409 (already delivered)",
 		"POST /orders/:orderId/fulfillments/:fulfillmentId/cancel":           "cancelled once; the retry is refused 409 (already cancelled)",
@@ -172,7 +191,6 @@ func init() {
 		"POST /returns/:returnId/refund":                                     "the refund is found by its request key; the return's answer after it may differ",
 		"POST /draft-orders/:draftId/complete":                               "the order is placed once; the retry is refused 409 (the draft is completed)",
 		"POST /products/bulk-status":                                         "sets statuses (same state again), answering a new count of rows changed",
-		"POST /inventory/bulk-update":                                        "add and subtract updates are applied again: stock counted twice",
 		"POST /auth/2fa/enable":                                              "enabled once; the retry is refused (already enabled)",
 		"POST /auth/2fa/disable":                                             "disabled once; the retry is refused (not enabled)",
 	}
