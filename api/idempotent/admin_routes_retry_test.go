@@ -107,6 +107,18 @@ var adminRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				rowsAre(t, w, 30000, `SELECT paid_total FROM orders WHERE id = ?`, o.ID)
 			}}
 	},
+	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/deliver": func(t *testing.T, w retryWorld) retryCase {
+		path, v := shipped(t, w)
+		return retryCase{path: path + "/deliver", status: http.StatusOK, once: func(t *testing.T) { inventoryIs(t, w, v, 9) }}
+	},
+	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/cancel": func(t *testing.T, w retryWorld) retryCase {
+		path, v := shipped(t, w)
+		return retryCase{path: path + "/cancel", status: http.StatusOK, once: func(t *testing.T) { inventoryIs(t, w, v, 10) }}
+	},
+	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/return-to-origin": func(t *testing.T, w retryWorld) retryCase {
+		path, v := shipped(t, w)
+		return retryCase{path: path + "/return-to-origin", status: http.StatusOK, once: func(t *testing.T) { inventoryIs(t, w, v, 10) }}
+	},
 	"POST " + admin + "/inventory/bulk-update": func(t *testing.T, w retryWorld) retryCase {
 		v := variant(t, w, 10)
 		// The answer names the job; the retry's names the same one, which
@@ -177,22 +189,19 @@ func init() {
 	notYetRetrySafe["POST "+admin+"/collections/:collectionId/products/:productId"] = "adds a product to a collection: the retry " +
 		"finds it there and answers otherwise (409 or the collection again with a new updatedAt)"
 	transitions := map[string]string{
-		"PATCH /orders/:orderId/status":                                      "the status move is made once; the retry is refused 409 (not a move from the new status)",
-		"POST /orders/:orderId/unfulfilled-items/cancel":                     "the units are cancelled once; the retry finds none left to cancel and is refused",
-		"POST /orders/:orderId/payment-link":                                 "the retry answers the open link or is refused; another helper is changing this route",
-		"POST /payments/cod-remittance":                                      "a remittance applied again: its payments are found already remitted and the answer differs",
-		"POST /orders/:orderId/fulfillments/:fulfillmentId/deliver":          "delivered once; the retry is refused 409 (already delivered)",
-		"POST /orders/:orderId/fulfillments/:fulfillmentId/cancel":           "cancelled once; the retry is refused 409 (already cancelled)",
-		"POST /orders/:orderId/fulfillments/:fulfillmentId/return-to-origin": "returned once; the retry is refused 409",
-		"POST /returns/:returnId/approve":                                    "approved once; the retry is refused 409 (not requested)",
-		"POST /returns/:returnId/reject":                                     "rejected once; the retry is refused 409",
-		"POST /returns/:returnId/cancel":                                     "cancelled once; the retry is refused 409",
-		"POST /returns/:returnId/receive":                                    "received once (units restocked once); the retry is refused 409",
-		"POST /returns/:returnId/refund":                                     "the refund is found by its request key; the return's answer after it may differ",
-		"POST /draft-orders/:draftId/complete":                               "the order is placed once; the retry is refused 409 (the draft is completed)",
-		"POST /products/bulk-status":                                         "sets statuses (same state again), answering a new count of rows changed",
-		"POST /auth/2fa/enable":                                              "enabled once; the retry is refused (already enabled)",
-		"POST /auth/2fa/disable":                                             "disabled once; the retry is refused (not enabled)",
+		"PATCH /orders/:orderId/status":                  "the status move is made once; the retry is refused 409 (not a move from the new status)",
+		"POST /orders/:orderId/unfulfilled-items/cancel": "the units are cancelled once; the retry finds none left to cancel and is refused",
+		"POST /orders/:orderId/payment-link":             "the retry answers the open link or is refused; another helper is changing this route",
+		"POST /payments/cod-remittance":                  "a remittance applied again: its payments are found already remitted and the answer differs",
+		"POST /returns/:returnId/approve":                "approved once; the retry is refused 409 (not requested)",
+		"POST /returns/:returnId/reject":                 "rejected once; the retry is refused 409",
+		"POST /returns/:returnId/cancel":                 "cancelled once; the retry is refused 409",
+		"POST /returns/:returnId/receive":                "received once (units restocked once); the retry is refused 409",
+		"POST /returns/:returnId/refund":                 "the refund is found by its request key; the return's answer after it may differ",
+		"POST /draft-orders/:draftId/complete":           "the order is placed once; the retry is refused 409 (the draft is completed)",
+		"POST /products/bulk-status":                     "sets statuses (same state again), answering a new count of rows changed",
+		"POST /auth/2fa/enable":                          "enabled once; the retry is refused (already enabled)",
+		"POST /auth/2fa/disable":                         "disabled once; the retry is refused (not enabled)",
 	}
 	for p, why := range transitions {
 		m, path, _ := strings.Cut(p, " ")
@@ -328,4 +337,16 @@ func shippedOrder(t *testing.T, w retryWorld) models.Order {
 		t.Fatal(err)
 	}
 	return o
+}
+
+// shipped is the path of a fulfilment of one of an order's 3 units of a
+// variant with 10 on hand (9 after it), and the variant.
+func shipped(t *testing.T, w retryWorld) (string, models.Variant) {
+	t.Helper()
+	o, v := shopOrder(t, w.app)
+	path := admin + "/orders/" + o.ID.String() + "/fulfillments"
+	id := w.app.Do(t, http.MethodPost, path, testkit.Req{Token: w.token, Body: map[string]any{"carrier": "Delhivery",
+		"trackingNumber": "DL2", "items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1}}}}).
+		Expect(t, http.StatusCreated).Map(t)["id"].(string)
+	return path + "/" + id, v
 }
