@@ -119,6 +119,40 @@ var adminRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 		path, v := shipped(t, w)
 		return retryCase{path: path + "/return-to-origin", status: http.StatusOK, once: func(t *testing.T) { inventoryIs(t, w, v, 10) }}
 	},
+	"POST " + admin + "/returns/:returnId/approve": func(t *testing.T, w retryWorld) retryCase {
+		id := requestedReturn(t, w, false)
+		return retryCase{path: admin + "/returns/" + id + "/approve", status: http.StatusOK,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM returns WHERE id = ? AND status = 'approved'`, id)
+			}}
+	},
+	"POST " + admin + "/returns/:returnId/reject": func(t *testing.T, w retryWorld) retryCase {
+		id := requestedReturn(t, w, false)
+		return retryCase{path: admin + "/returns/" + id + "/reject", status: http.StatusOK, body: map[string]any{"reason": "worn"},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM returns WHERE id = ? AND status = 'rejected'`, id)
+			}}
+	},
+	"POST " + admin + "/returns/:returnId/cancel": func(t *testing.T, w retryWorld) retryCase {
+		id := requestedReturn(t, w, true)
+		return retryCase{path: admin + "/returns/" + id + "/cancel", status: http.StatusOK,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM returns WHERE id = ? AND status = 'cancelled'`, id)
+			}}
+	},
+	"POST " + admin + "/returns/:returnId/receive": func(t *testing.T, w retryWorld) retryCase {
+		id := requestedReturn(t, w, true)
+		var item string
+		if err := w.app.DB.Raw(`SELECT order_item_id FROM return_items WHERE return_id = ?`, id).Scan(&item).Error; err != nil {
+			t.Fatal(err)
+		}
+		return retryCase{path: admin + "/returns/" + id + "/receive", status: http.StatusOK,
+			body: map[string]any{"items": []any{map[string]any{"orderItemId": item, "quantity": 1, "restock": true}}},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM returns WHERE id = ? AND status = 'received'`, id)
+				rowsAre(t, w, 8, `SELECT v.inventory FROM variants v JOIN order_items i ON i.variant_id = v.id WHERE i.id = ?`, item)
+			}}
+	},
 	"POST " + admin + "/inventory/bulk-update": func(t *testing.T, w retryWorld) retryCase {
 		v := variant(t, w, 10)
 		// The answer names the job; the retry's names the same one, which
@@ -193,10 +227,6 @@ func init() {
 		"POST /orders/:orderId/unfulfilled-items/cancel": "the units are cancelled once; the retry finds none left to cancel and is refused",
 		"POST /orders/:orderId/payment-link":             "the retry answers the open link or is refused; another helper is changing this route",
 		"POST /payments/cod-remittance":                  "a remittance applied again: its payments are found already remitted and the answer differs",
-		"POST /returns/:returnId/approve":                "approved once; the retry is refused 409 (not requested)",
-		"POST /returns/:returnId/reject":                 "rejected once; the retry is refused 409",
-		"POST /returns/:returnId/cancel":                 "cancelled once; the retry is refused 409",
-		"POST /returns/:returnId/receive":                "received once (units restocked once); the retry is refused 409",
 		"POST /returns/:returnId/refund":                 "the refund is found by its request key; the return's answer after it may differ",
 		"POST /draft-orders/:draftId/complete":           "the order is placed once; the retry is refused 409 (the draft is completed)",
 		"POST /products/bulk-status":                     "sets statuses (same state again), answering a new count of rows changed",
@@ -349,4 +379,23 @@ func shipped(t *testing.T, w retryWorld) (string, models.Variant) {
 		"trackingNumber": "DL2", "items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1}}}}).
 		Expect(t, http.StatusCreated).Map(t)["id"].(string)
 	return path + "/" + id, v
+}
+
+// requestedReturn is the id of a return of one of a delivered order's 3
+// units (the variant had 10 on hand, 7 after the shipment), approved when
+// approved is set.
+func requestedReturn(t *testing.T, w retryWorld, approved bool) string {
+	t.Helper()
+	o := shippedOrder(t, w)
+	if err := w.app.DB.Exec(`UPDATE variants SET inventory = 7 WHERE id = (SELECT variant_id FROM order_items WHERE id = ?)`,
+		o.Items[0].ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	id := w.app.Do(t, http.MethodPost, admin+"/orders/"+o.ID.String()+"/returns", testkit.Req{Token: w.token,
+		Body: map[string]any{"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1, "reason": "damaged"}}}}).
+		Expect(t, http.StatusCreated).Map(t)["id"].(string)
+	if approved {
+		w.app.Do(t, http.MethodPost, admin+"/returns/"+id+"/approve", testkit.Req{Token: w.token}).Expect(t, http.StatusOK)
+	}
+	return id
 }
