@@ -6,7 +6,9 @@ import "time"
 // fractional seconds Postgres keeps (up to microseconds, trailing zeros
 // dropped), as encoding/json writes a UTC time.Time (docs/DECISIONS.md,
 // "HTTP conventions").
-func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+// A time not read from Postgres is cut to its microseconds (as pgx stores
+// it), so an answer made from a value in memory is the one read back later.
+func Timestamp(t time.Time) string { return t.UTC().Truncate(time.Microsecond).Format(time.RFC3339Nano) }
 
 // TimestampPtr is Timestamp of *t, or nil.
 func TimestampPtr(t *time.Time) *string {

@@ -6,8 +6,10 @@ import (
 	"slices"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -22,6 +24,9 @@ import (
 // threshold, inventory.low_stock is published.
 // Errors: VALIDATION_ERROR (operation, inventory, locationId), NOT_FOUND,
 // CONFLICT (below the floor, or below zero at the location).
+// A keyed request retried after its process died answers with the variant
+// as it is now instead of adding or subtracting the units again: the
+// adjustment records itself under the request's key (adjustmentMade).
 func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, qty int, locationID uuid.UUID) (*models.Variant, error) {
 	if !slices.Contains(stock.Ops, op) {
 		return nil, apperr.Invalid("operation", "must be one of: set, add, subtract")
@@ -29,11 +34,17 @@ func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, 
 	if err := checkStock("inventory", qty); err != nil {
 		return nil, err
 	}
+	if v, ok, err := s.adjustmentMade(ctx, id); ok {
+		return v, err
+	}
 	var out models.Variant
 	var low []stock.LowStock
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		var err error
 		if low, err = s.adjust(tx, id, op, qty, locationID); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), id.String()); err != nil {
 			return err
 		}
 		return tx.Where("id = ?", id).Take(&out).Error
@@ -45,6 +56,21 @@ func (s *Service) AdjustInventory(ctx context.Context, id uuid.UUID, op string, 
 		outbox.Nudge(ctx, s.queue, s.log)
 	}
 	return &out, nil
+}
+
+// adjustmentMade returns variant id as it is now when an earlier run of
+// the keyed request ctx serves adjusted its stock before its process died
+// (ok true): the retry answers with it and changes nothing. Errors:
+// NOT_FOUND (the variant is gone).
+func (s *Service) adjustmentMade(ctx context.Context, id uuid.UUID) (v *models.Variant, ok bool, err error) {
+	if _, ok := idempotency.RecordedChange(ctx); !ok {
+		return nil, false, nil
+	}
+	var out models.Variant
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&out).Error; err != nil {
+		return nil, true, translate(err, resVariant)
+	}
+	return &out, true, nil
 }
 
 // adjust runs one inventory operation on variant id in tx (stock.Adjust)

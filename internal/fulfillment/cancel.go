@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -18,8 +19,12 @@ import (
 // when the order is refunded in full: StageReleaseUnshipped), its invoice
 // is credited, and both statuses are recomputed. Errors: NOT_FOUND,
 // CONFLICT (delivered or cancelled; units of it in a live return, details
-// naming the return: checkNotReturned).
+// naming the return: checkNotReturned). A keyed request retried after its
+// process died answers with the fulfilment it cancelled (made).
 func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Actor) (*models.Fulfillment, error) {
+	if f, ok, err := s.made(ctx, orderID); ok {
+		return f, err
+	}
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
@@ -43,6 +48,9 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 		}
 		note := fmt.Sprintf("fulfilment %s cancelled", f.ID)
 		if err := stageOrderStatusAfterFlush(u, &o, by.AdminID, note); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, f.ID.String()); err != nil {
 			return err
 		}
 		if err := audit.Stage(u, by.Audit, ""); err != nil {

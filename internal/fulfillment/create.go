@@ -130,7 +130,9 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
+	// At the precision Postgres keeps, so that the answer of a retry, read
+	// back from the row (made), is the first answer.
+	now := time.Now().UTC().Truncate(time.Microsecond)
 	f := models.Fulfillment{ID: uuid.New(), OrderID: o.ID, Status: models.ShipmentShipped, Carrier: sh.Carrier,
 		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, LocationID: &from.ID, ShippedAt: now, CreatedAt: now, UpdatedAt: now}
 	if sh.By.AdminID != uuid.Nil {

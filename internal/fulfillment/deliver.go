@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -15,8 +16,12 @@ import (
 // Deliver marks fulfilment id of order orderID delivered; the order is
 // delivered once every unit shipped and every live fulfilment is delivered.
 // Errors: NOT_FOUND (also a fulfilment of another order), CONFLICT (not
-// shipped).
+// shipped). A keyed request retried after its process died answers with
+// the fulfilment it delivered (made) instead of the CONFLICT.
 func (s *Service) Deliver(ctx context.Context, orderID, id uuid.UUID, by audit.Actor) (*models.Fulfillment, error) {
+	if f, ok, err := s.made(ctx, orderID); ok {
+		return f, err
+	}
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
@@ -34,6 +39,9 @@ func (s *Service) Deliver(ctx context.Context, orderID, id uuid.UUID, by audit.A
 			return err
 		}
 		if err := stageOrderStatusAfterFlush(u, &o, by.AdminID, fmt.Sprintf("fulfilment %s delivered", f.ID)); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, f.ID.String()); err != nil {
 			return err
 		}
 		return audit.Stage(u, by.Audit, "")
@@ -77,7 +85,7 @@ func (s *Service) DeliverAll(ctx context.Context, orderID uuid.UUID, note string
 
 // stageDelivered stages the shipped fulfilment f delivered.
 func stageDelivered(u *uow.Unit, f *models.Fulfillment) error {
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Microsecond) // as Postgres keeps it: a retry's answer reads it back
 	if err := u.Updates(&models.Fulfillment{ID: f.ID},
 		map[string]any{"status": models.ShipmentDelivered, "delivered_at": now, "updated_at": now}); err != nil {
 		return fmt.Errorf("fulfillment.deliver: %w", err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
@@ -22,7 +23,12 @@ import (
 // are recomputed. No money moves: an unpaid COD order owes nothing, and a
 // paid order's refund is the administrator's, by the usual route.
 // Errors: NOT_FOUND, CONFLICT (not shipped; units of it in a live return).
+// A keyed request retried after its process died answers with the
+// fulfilment it returned (made).
 func (s *Service) ReturnToOrigin(ctx context.Context, orderID, id uuid.UUID, by audit.Actor) (*models.Fulfillment, error) {
+	if f, ok, err := s.made(ctx, orderID); ok {
+		return f, err
+	}
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
@@ -43,6 +49,9 @@ func (s *Service) ReturnToOrigin(ctx context.Context, orderID, id uuid.UUID, by 
 		}
 		f.Status, f.ReturnedAt, f.UpdatedAt = models.ShipmentReturnedToOrigin, &now, now
 		if err := s.invoices.StageReturnToOriginCredit(u, &o, &f); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, f.ID.String()); err != nil {
 			return err
 		}
 		if err := audit.Stage(u, by.Audit, f.ID.String()); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/uow"
@@ -58,8 +59,13 @@ var (
 // RecordPayment records p for order id (POST /admin/orders/{id}/payments):
 // the order becomes paid (StageOfflinePayment), with the audit entry of by.
 // Errors: NOT_FOUND, VALIDATION_ERROR (amount other than due, method),
-// CONFLICT (already paid, cancelled).
+// CONFLICT (already paid, cancelled). A keyed request retried after its
+// process died answers with the payment it recorded (paymentMade) instead
+// of the CONFLICT of an order already paid.
 func (s *Service) RecordPayment(ctx context.Context, id uuid.UUID, p OfflinePayment, by audit.Actor) (*models.Order, *models.Payment, error) {
+	if o, pay, ok, err := s.paymentMade(ctx, id); ok {
+		return o, pay, err
+	}
 	var o models.Order
 	var pay *models.Payment
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
@@ -70,12 +76,35 @@ func (s *Service) RecordPayment(ctx context.Context, id uuid.UUID, p OfflinePaym
 		if pay, err = StageOfflinePayment(u, &o, p); err != nil {
 			return err
 		}
+		if err := idempotency.RecordChange(u, pay.ID.String()); err != nil {
+			return err
+		}
 		return audit.Stage(u, by.Audit, o.ID.String())
 	})
 	if err != nil {
 		return nil, nil, translate(err)
 	}
 	return &o, pay, nil
+}
+
+// paymentMade returns the payment of order id that an earlier run of the
+// keyed request ctx serves recorded before its process died, with the
+// order as it is now (ok true). Errors: NOT_FOUND (the payment is gone).
+func (s *Service) paymentMade(ctx context.Context, id uuid.UUID) (o *models.Order, pay *models.Payment, ok bool, err error) {
+	ref, ok := idempotency.RecordedChange(ctx)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	db := s.db.WithContext(ctx)
+	var p models.Payment
+	if err := db.Take(&p, "id = ? AND order_id = ?", ref, id).Error; err != nil {
+		return nil, nil, true, translate(err)
+	}
+	var got models.Order
+	if err := db.Take(&got, "id = ?", id).Error; err != nil {
+		return nil, nil, true, translate(err)
+	}
+	return &got, &p, true, nil
 }
 
 // StageOfflinePayment stages in u payment p of the locked order o: its

@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -146,10 +147,14 @@ var errDryRun = errors.New("orderedit: dry run")
 // VALIDATION_ERROR (the order is not confirmed or processing, shipped units,
 // unknown lines or variants, nothing left to ship, a manual refund without
 // its reference), FORBIDDEN (a refund without r.MayRefund), CONFLICT (stock
-// short).
+// short). A keyed request retried after its process died answers with the
+// edit it made instead of editing the order again (see made).
 func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, error) {
 	if r.DryRun {
 		return s.preview(ctx, id, r)
+	}
+	if res, ok, err := s.made(ctx, id, r); ok {
+		return res, err
 	}
 	var res Result
 	var o models.Order
@@ -175,7 +180,10 @@ func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, e
 		stock.StageUncommit(u, p.release)
 		editID := uuid.New()
 		res.EditID = &editID
-		return s.stage(u, &o, p, editID, r)
+		if err := s.stage(u, &o, p, editID, r); err != nil {
+			return err
+		}
+		return idempotency.RecordChange(u, editID.String())
 	})
 	if err != nil {
 		return nil, translate(err)

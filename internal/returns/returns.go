@@ -20,6 +20,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -106,8 +107,16 @@ func lockReturn(tx *gorm.DB, id uuid.UUID, o *models.Order, r *models.Return) er
 
 // change runs fn on locked return id in a unit of work, asks for the
 // order's day to be rolled up again once it commits, and returns the
-// return as it is then.
+// return as it is then. The change records itself under the request's
+// Idempotency-Key: a keyed request retried after its process died answers
+// with the return as it is instead of the CONFLICT of a move already made.
 func (s *Service) change(ctx context.Context, id uuid.UUID, fn func(u *uow.Unit, o *models.Order, r *models.Return) error) (*Return, error) {
+	if ref, ok := idempotency.RecordedChange(ctx); ok {
+		if ref != id.String() {
+			return nil, apperr.Missing("return")
+		}
+		return s.Get(ctx, id)
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		var o models.Order
 		var r models.Return
@@ -118,7 +127,7 @@ func (s *Service) change(ctx context.Context, id uuid.UUID, fn func(u *uow.Unit,
 			return err
 		}
 		order.StageRollup(u, &o)
-		return nil
+		return idempotency.RecordChange(u, id.String())
 	})
 	if err != nil {
 		return nil, database.Translate(err, "return")

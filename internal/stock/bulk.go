@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 )
 
@@ -80,7 +82,7 @@ func (s *Levels) SubmitBulk(ctx context.Context, updates []Adjustment) (string, 
 			}
 		}
 	}
-	jobID := uuid.NewString()
+	jobID, keyed := bulkJobID(ctx)
 	lines := make([]tasks.InventoryUpdate, len(updates))
 	for i, u := range updates {
 		lines[i] = tasks.InventoryUpdate{VariantID: u.VariantID.String(), Inventory: u.Quantity, Operation: u.Operation}
@@ -89,10 +91,24 @@ func (s *Levels) SubmitBulk(ctx context.Context, updates []Adjustment) (string, 
 		}
 	}
 	task, opts := tasks.NewInventoryBulkTask(jobID, lines)
-	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil {
+	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil && !(keyed && errors.Is(err, asynq.ErrTaskIDConflict)) {
 		return "", apperr.Wrap(apperr.Unavailable, "the job queue is unavailable; nothing was queued", err)
 	}
 	return jobID, nil
+}
+
+// bulkJobID is the id of the job a bulk update queues: for a keyed request
+// (keyed true) one derived from its key, the same for every retry of it, so
+// that a retry after the process died between queueing the job and keeping
+// the answer finds the job queued (its task id taken) and answers with it,
+// and ApplyBulk applies the job once however often it is queued; else a new
+// one.
+func bulkJobID(ctx context.Context) (id string, keyed bool) {
+	key := idempotency.GatewayKey(ctx, "inventory_bulk")
+	if key == "" {
+		return uuid.NewString(), false
+	}
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(key)).String(), true
 }
 
 // BulkResult is what an applied bulk update reports.

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -53,7 +55,12 @@ const MaxTransferItems = 500
 // must still cover them). Errors: VALIDATION_ERROR (fromLocationId,
 // toLocationId, items[i].variantId or .quantity), CONFLICT (the source
 // short of units or needing them for orders, details naming each).
+// A keyed request retried after its process died answers with the
+// transfer it made instead of sending the units again (transferMade).
 func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfer, error) {
+	if t, ok, err := s.transferMade(ctx); ok {
+		return t, err
+	}
 	if in.From == in.To {
 		return nil, apperr.Invalid("toLocationId", "must differ from fromLocationId")
 	}
@@ -97,7 +104,7 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 				return fmt.Errorf("stock.transfer: %w", err)
 			}
 		}
-		return nil
+		return idempotency.RecordChange(uow.Within(ctx, tx), t.ID.String())
 	})
 	if e := LevelShort(err); e != nil {
 		return nil, e
@@ -106,6 +113,23 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 		return nil, err
 	}
 	return s.Transfer(ctx, t.ID)
+}
+
+// transferMade returns the transfer that an earlier run of the keyed
+// request ctx serves made before its process died (ok true), so that the
+// retry answers with it instead of moving the units again.
+// Errors: NOT_FOUND (the transfer is gone).
+func (s *Levels) transferMade(ctx context.Context) (t *Transfer, ok bool, err error) {
+	ref, ok := idempotency.RecordedChange(ctx)
+	if !ok {
+		return nil, false, nil
+	}
+	id, err := uuid.Parse(ref)
+	if err != nil {
+		return nil, true, fmt.Errorf("stock.transfer: recorded change %q: %w", ref, err)
+	}
+	t, err = s.Transfer(ctx, id)
+	return t, true, err
 }
 
 // lockNamed is LockPlace for a location the request names as field.
@@ -241,7 +265,14 @@ func (s *Levels) CancelTransfer(ctx context.Context, id uuid.UUID) (*Transfer, e
 	return s.endTransfer(ctx, id, TransferCancelled)
 }
 
+// endTransfer moves transfer id from in transit to status. A keyed request
+// retried after its process died answers with the transfer as it is now
+// instead of a CONFLICT (it is no longer in transit): the move records
+// itself under the request's key.
 func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (*Transfer, error) {
+	if t, ok, err := s.transferMade(ctx); ok {
+		return t, err
+	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var t Transfer
 		if err := tx.Raw(`SELECT * FROM stock_transfers WHERE id = ? FOR UPDATE`, id).Scan(&t).Error; err != nil {
@@ -270,7 +301,10 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 		if err := putAt(tx, place, items); err != nil {
 			return err
 		}
-		return tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error
+		if err := tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error; err != nil {
+			return fmt.Errorf("stock.end_transfer: %w", err)
+		}
+		return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
 	})
 	if err != nil {
 		return nil, err
