@@ -8,7 +8,9 @@ import "time"
 // "HTTP conventions").
 // A time not read from Postgres is cut to its microseconds (as pgx stores
 // it), so an answer made from a value in memory is the one read back later.
-func Timestamp(t time.Time) string { return t.UTC().Truncate(time.Microsecond).Format(time.RFC3339Nano) }
+func Timestamp(t time.Time) string {
+	return t.UTC().Truncate(time.Microsecond).Format(time.RFC3339Nano)
+}
 
 // TimestampPtr is Timestamp of *t, or nil.
 func TimestampPtr(t *time.Time) *string {
