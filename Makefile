@@ -16,7 +16,7 @@ RACE_PKGS := $(addprefix $(MODULE)/,api api/catalogapi api/fulfillmentapi api/ga
 	internal/media internal/review internal/stock scheduler tasks worker)
 ALL_PKGS   = $(shell $(GO) list ./...)
 
-.PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale bench-compare migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed
+.PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale bench-compare migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed test-prereqs
 
 # Helm, built once from the Go module proxy into bin/ (the chart's tests and
 # `make chart` use it; no other download is needed).
@@ -135,6 +135,11 @@ $(HELM):
 
 ## weed: the SeaweedFS server the S3 media tests run (built once into bin/)
 weed: $(WEED)
+
+## test-prereqs: what `make test` installs and builds before its tests (tools, the client's
+## modules, Helm, weed); .ci/run runs it beside `make lint`, whose work is mostly other CPU
+## and whose waits (downloads, Redocly) it fills
+test-prereqs: test-tools client-deps $(HELM) $(WEED)
 
 $(WEED):
 	$(GO) mod download github.com/seaweedfs/seaweedfs@$(WEED_VERSION)
