@@ -5,15 +5,15 @@ VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 TEST_FLAGS ?= -count=1 -timeout 18m
 # The packages `make test` runs under the race detector: those whose code starts
-# goroutines or shares state between requests, and those whose tests race requests
-# or tasks against each other (docs/DECISIONS.md "Hardening"). RACE= turns it off.
+# goroutines or shares memory between requests, and the API packages whose tests
+# race requests or tasks through the whole server, services included
+# (docs/DECISIONS.md "Hardening"). RACE= turns it off.
 RACE      ?= -race
 MODULE    := github.com/gocommerce/shop
 RACE_PKGS := $(addprefix $(MODULE)/,api api/catalogapi api/fulfillmentapi api/gatewayapi api/idempotent \
 	api/identityapi api/orderapi api/returnapi api/shippingapi api/storeapi api/systemapi \
-	internal/analytics internal/browse internal/cache internal/checkout internal/customer internal/discount \
-	internal/gateway internal/identity internal/mail internal/order internal/reconcile \
-	internal/media internal/review internal/stock scheduler tasks worker)
+	internal/analytics internal/browse internal/cache internal/checkout \
+	internal/gateway internal/identity internal/media scheduler tasks worker)
 ALL_PKGS   = $(shell $(GO) list ./...)
 
 .PHONY: build run chromium test-tools client-deps test test-faults lint bench bench-scale bench-compare migrate services fuzz fuzz-targets clean image image-rootfs image-test chart screenshots weed test-prereqs
