@@ -6,15 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/gateway/razorpaytest"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/google/uuid"
-	"github.com/redis/go-redis/v9"
 )
 
 // refusals runs Razorpay's refund rules against provider p: an unknown
@@ -68,16 +67,7 @@ func TestSimulatorRefusesWhatRazorpayRefuses(t *testing.T) {
 // recorded by one simulator (the API's receiver) and refunded by another
 // (the worker), and it keeps one refund per key across them.
 func TestSharedSimulatorRefusesWhatRazorpayRefuses(t *testing.T) {
-	url := os.Getenv("TEST_REDIS_URL")
-	if url == "" {
-		t.Skip("TEST_REDIS_URL not set")
-	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	t.Cleanup(func() { rdb.Close() })
+	rdb, _ := testkit.MustRedis(t)
 	api := gateway.NewSharedSimulator(rdb)
 	refusals(t, gateway.NewSharedSimulator(rdb), func(id string, amount int64, captured bool) {
 		status := "authorized"
