@@ -16,12 +16,13 @@ type payment struct {
 	registered bool
 }
 
-// The descriptions of Razorpay's refusals of a refund.
+// The descriptions of Razorpay's refusals of a refund: the simulator's, so
+// the two stand-ins cannot drift apart.
 const (
-	DescNoSuchPayment = "The id provided does not exist"
-	DescOverCaptured  = "The refund amount provided is greater than amount captured"
-	DescOverLeft      = "The refund amount provided is greater than the amount that can be refunded"
-	DescNotCaptured   = "The payment has not been captured"
+	DescNoSuchPayment = gateway.SimNoSuchPayment
+	DescOverCaptured  = gateway.SimOverRefund
+	DescOverLeft      = gateway.SimOverLeft
+	DescNotCaptured   = gateway.SimNotCaptured
 )
 
 // The stub knows the payments given to Capture and Authorize, and those
