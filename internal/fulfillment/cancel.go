@@ -28,11 +28,11 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 	var f models.Fulfillment
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
-		items, back, err := s.takeBack(u, o.ID, id, &f, "cancelled")
+		lines, back, err := s.takeBack(u, o.ID, id, &f, "cancelled")
 		if err != nil {
 			return err
 		}
-		stock.StageUnship(u, back, items)
+		stock.StageUnship(u, back, lines)
 		now := time.Now().UTC()
 		if err := u.Updates(&models.Fulfillment{ID: f.ID},
 			map[string]any{"status": models.ShipmentCancelled, "cancelled_at": now, "updated_at": now}); err != nil {
@@ -71,8 +71,8 @@ func (s *Service) Cancel(ctx context.Context, orderID, id uuid.UUID, by audit.Ac
 // takeBack loads shipped fulfilment id of the locked order orderID into f
 // for a change that brings its units back (verb names it in the 409): it
 // must be shipped and none of its units in a live return. It answers the
-// units' stock and the location they left from, locked.
-func (s *Service) takeBack(u *uow.Unit, orderID, id uuid.UUID, f *models.Fulfillment, verb string) ([]stock.Item, stock.Place, error) {
+// units' stock by order line and the location they left from, locked.
+func (s *Service) takeBack(u *uow.Unit, orderID, id uuid.UUID, f *models.Fulfillment, verb string) ([]stock.Line, stock.Place, error) {
 	if err := load(u.Tx(), orderID, id, f); err != nil {
 		return nil, stock.Place{}, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) takeBack(u *uow.Unit, orderID, id uuid.UUID, f *models.Fulfill
 	return items, back, err
 }
 
-func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) {
+func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Line, error) {
 	ids := make([]uuid.UUID, len(items))
 	qty := make(map[uuid.UUID]int, len(items))
 	for i, it := range items {
@@ -109,9 +109,9 @@ func stockOf(tx *gorm.DB, items []models.FulfillmentItem) ([]stock.Item, error) 
 		Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("fulfillment.stock: %w", err)
 	}
-	out := make([]stock.Item, len(rows))
+	out := make([]stock.Line, len(rows))
 	for i, r := range rows {
-		out[i] = stock.Item{VariantID: r.VariantID, Quantity: qty[r.ID]}
+		out[i] = stock.Line{OrderItemID: r.ID, VariantID: r.VariantID, Quantity: qty[r.ID]}
 	}
 	return out, nil
 }

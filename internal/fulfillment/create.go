@@ -147,7 +147,21 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	if err := u.Create(&f.Items); err != nil {
 		return nil, err
 	}
-	stock.StageShip(u, from.place(), units)
+	holds, err := holdsOf(ls)
+	if err != nil {
+		return nil, err
+	}
+	var release []stock.HoldRelease
+	if holds != nil {
+		left := make(map[uuid.UUID]int, len(shipped))
+		for _, l := range ls {
+			if shipped[l.ID] > 0 {
+				left[l.ID] = l.Left
+			}
+		}
+		release = stock.Releases(holds, from.ID, left)
+	}
+	stock.StageShip(u, from.place(), units, release)
 	if sh.Notify {
 		if err := stageEmail(u, o, &f); err != nil {
 			return nil, err

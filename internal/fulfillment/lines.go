@@ -1,11 +1,13 @@
 package fulfillment
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -30,6 +32,25 @@ type line struct {
 	// Origins are the stock locations with their units (originsSQL), on
 	// the lines read for a shipment.
 	Origins []byte
+	// Holds are the units held for the line at locations that do not
+	// sell (stock.Hold, JSON), nil when none.
+	Holds []byte
+}
+
+// holdsOf returns the holds of lines ls.
+func holdsOf(ls []line) ([]stock.Hold, error) {
+	var all []stock.Hold
+	for _, l := range ls {
+		if l.Holds == nil {
+			continue
+		}
+		var hs []stock.Hold
+		if err := json.Unmarshal(l.Holds, &hs); err != nil {
+			return nil, fmt.Errorf("fulfillment.holds: %w", err)
+		}
+		all = append(all, hs...)
+	}
+	return all, nil
 }
 
 // lines returns order orderID's lines with their unfulfilled units (those
@@ -54,7 +75,9 @@ func readLines(tx *gorm.DB, orderID uuid.UUID, origins string, originArgs ...any
 	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
 			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
 			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
-			(SELECT updated_at FROM tax_settings) AS tax_settings_at, `+origins+` AS origins
+			(SELECT updated_at FROM tax_settings) AS tax_settings_at, `+origins+` AS origins,
+			(SELECT jsonb_agg(jsonb_build_object('order_item_id', h.order_item_id, 'location_id', h.location_id,
+				'variant_id', h.variant_id, 'quantity', h.quantity)) FROM stock_holds h WHERE h.order_item_id = i.id) AS holds
 		FROM order_items i LEFT JOIN (
 			SELECT fi.order_item_id, sum(fi.quantity) AS units
 			FROM fulfillments f JOIN fulfillment_items fi ON fi.fulfillment_id = f.id

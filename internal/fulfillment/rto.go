@@ -33,11 +33,11 @@ func (s *Service) ReturnToOrigin(ctx context.Context, orderID, id uuid.UUID, by 
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
 		// The units go back to the location they left from.
-		items, back, err := s.takeBack(u, o.ID, id, &f, "returned to origin")
+		lines, back, err := s.takeBack(u, o.ID, id, &f, "returned to origin")
 		if err != nil {
 			return err
 		}
-		stock.StageRestock(u, back, items)
+		stock.StageRestock(u, back, stock.ItemsOf(lines))
 		for _, it := range f.Items {
 			u.Update("order_items", it.OrderItemID, `UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`,
 				it.Quantity, it.OrderItemID)

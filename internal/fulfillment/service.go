@@ -76,7 +76,8 @@ func (s *Service) change(ctx context.Context, orderID uuid.UUID, o *models.Order
 }
 
 // translate maps a failed change: a stock counter CHECK refusing a move
-// means the counters drifted (reconcile repairs them).
+// means units committed elsewhere or counters that drifted (reconcile
+// repairs them).
 func translate(err error) error {
 	if err == nil {
 		return nil
@@ -86,6 +87,13 @@ func translate(err error) error {
 	}
 	if e := invoice.SeriesFull(err); e != nil {
 		return e
+	}
+	if database.Constraint(err) == "variants_committed_within_inventory" {
+		// A line whose units are held at a location that does not sell
+		// (stock.Hold), shipped from a selling one whose units other orders
+		// need; else counters that drifted.
+		return apperr.Wrap(apperr.Conflict, "the units this takes are committed to other orders: ship from the location "+
+			"holding this order's units (the variant's stock shows it), or run reconcile if the counters drifted", err)
 	}
 	if database.PgCode(err) == database.CheckViolation {
 		return apperr.Wrap(apperr.Conflict, "the stock counters of this order's variants are out of step; run reconcile", err)

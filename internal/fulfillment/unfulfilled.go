@@ -103,12 +103,18 @@ func stageRelease(u *uow.Unit, o *models.Order, ls []line, items []Item, why, no
 	for _, it := range items {
 		byID[it.OrderItemID] = it.Quantity
 	}
+	holds, err := holdsOf(ls)
+	if err != nil {
+		return err
+	}
 	var units []stock.Item
 	var what []string
 	left := 0
+	holdsLeft := map[uuid.UUID]int{} // what each cancelled line still has to ship
 	for i := range ls {
 		l := &ls[i]
 		if q := byID[l.ID]; q > 0 {
+			holdsLeft[l.ID] = l.Left - q
 			u.Update("order_items", l.ID, `UPDATE order_items SET cancelled_quantity = cancelled_quantity + ? WHERE id = ?`, q, l.ID)
 			if l.VariantID != nil { // a deleted variant's line holds no stock
 				units = append(units, stock.Item{VariantID: *l.VariantID, Quantity: q})
@@ -119,7 +125,7 @@ func stageRelease(u *uow.Unit, o *models.Order, ls []line, items []Item, why, no
 		}
 		left += l.Quantity
 	}
-	stock.StageUncommit(u, units)
+	stock.StageUncommit(u, units, stock.Releases(holds, uuid.Nil, holdsLeft))
 
 	fs := status(ls)
 	var steps []string
@@ -154,7 +160,7 @@ func stageRelease(u *uow.Unit, o *models.Order, ls []line, items []Item, why, no
 		return err
 	}
 	o.FulfillmentStatus = fs
-	_, err := outbox.Stage(u, outbox.Draft{Type: outbox.OrderItemsCancelled, Data: ev})
+	_, err = outbox.Stage(u, outbox.Draft{Type: outbox.OrderItemsCancelled, Data: ev})
 	return err
 }
 

@@ -112,7 +112,15 @@ func stageCancel(u *uow.Unit, o *models.Order) error {
 	if err != nil {
 		return err
 	}
-	stock.StageUncommit(u, items)
+	holds, err := stock.HoldsOf(u.Tx(), o.ID)
+	if err != nil {
+		return err
+	}
+	none := make(map[uuid.UUID]int, len(holds)) // no line has a unit left to ship
+	for _, h := range holds {
+		none[h.OrderItemID] = 0
+	}
+	stock.StageUncommit(u, items, stock.Releases(holds, uuid.Nil, none))
 	return nil
 }
 

@@ -177,7 +177,15 @@ func (s *Service) Edit(ctx context.Context, id uuid.UUID, r Request) (*Result, e
 		if err := stock.CommitDirect(u.Tx(), p.commit); err != nil {
 			return err
 		}
-		stock.StageUncommit(u, p.release)
+		var release []stock.HoldRelease
+		if p.left != nil {
+			holds, err := stock.HoldsOf(u.Tx(), o.ID)
+			if err != nil {
+				return err
+			}
+			release = stock.Releases(holds, uuid.Nil, p.left)
+		}
+		stock.StageUncommit(u, p.release, release)
 		editID := uuid.New()
 		res.EditID = &editID
 		if err := s.stage(u, &o, p, editID, r); err != nil {

@@ -35,8 +35,10 @@ type plan struct {
 	removed []uuid.UUID
 	lines   []Line
 	// commit are the units to take from available, release those to give
-	// back.
+	// back; left is what each line it lowers still has to ship after it
+	// (for the units held for it: stock.Releases).
 	commit, release []stock.Item
+	left            map[uuid.UUID]int
 	difference      money.Amount
 	refundDue       money.Amount
 	summary         []string
@@ -119,6 +121,10 @@ func (s *Service) work(ctx context.Context, tx *gorm.DB, o *models.Order, r Requ
 				p.commit = append(p.commit, stock.Item{VariantID: *l.VariantID, Quantity: d})
 			} else {
 				p.release = append(p.release, stock.Item{VariantID: *l.VariantID, Quantity: -d})
+				if p.left == nil {
+					p.left = map[uuid.UUID]int{}
+				}
+				p.left[l.ID] = c.Quantity - l.Shipped
 			}
 		}
 		p.lines = append(p.lines, lineOf(l.OrderItem, &item))

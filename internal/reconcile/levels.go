@@ -9,14 +9,15 @@ import (
 )
 
 // levelsSQL computes, for each variant, the units on hand summed over the
-// locations that sell (active, fulfilling online): what its inventory
-// counter should show (docs/DECISIONS.md "Stock locations").
+// locations that sell (active, fulfilling online) and those held for
+// orders elsewhere (stock.Hold): what its inventory counter should show
+// (docs/DECISIONS.md "Stock locations").
 const levelsSQL = `
 	SELECT v.id, v.sku, v.inventory, v.reserved, v.committed, COALESCE(s.units, 0) AS want
 	FROM variants v
-	LEFT JOIN (SELECT sl.variant_id, sum(sl.on_hand)::int AS units
+	LEFT JOIN (SELECT sl.variant_id, sum(CASE WHEN l.is_active AND l.fulfils_online THEN sl.on_hand ELSE sl.held END)::int AS units
 	           FROM stock_levels sl JOIN locations l ON l.id = sl.location_id
-	           WHERE l.is_active AND l.fulfils_online GROUP BY sl.variant_id) s ON s.variant_id = v.id`
+	           GROUP BY sl.variant_id) s ON s.variant_id = v.id`
 
 type levelRow struct {
 	ID                             uuid.UUID

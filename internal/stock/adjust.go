@@ -141,15 +141,17 @@ func Adjust(tx *gorm.DB, adjustments []Adjustment, lowStockDefault int) ([]LowSt
 	}
 	var levelRows []struct {
 		VariantID, LocationID uuid.UUID
-		OnHand                int
+		OnHand, Held          int
 	}
-	if err := tx.Raw(`SELECT variant_id, location_id, on_hand FROM stock_levels WHERE variant_id IN ?
+	if err := tx.Raw(`SELECT variant_id, location_id, on_hand, held FROM stock_levels WHERE variant_id IN ?
 		ORDER BY variant_id, location_id FOR UPDATE`, ids).Scan(&levelRows).Error; err != nil {
 		return nil, fmt.Errorf("stock.adjust: levels: %w", err)
 	}
 	levels := make(map[string]int, len(levelRows))
+	held := make(map[string]int, len(levelRows)) // units held for orders (holds.go)
 	for _, l := range levelRows {
 		levels[levelKey(l.VariantID, l.LocationID)] = l.OnHand
+		held[levelKey(l.VariantID, l.LocationID)] = l.Held
 	}
 	locked := make(map[uuid.UUID]int, len(rows))
 	for i, r := range rows {
@@ -180,6 +182,8 @@ func Adjust(tx *gorm.DB, adjustments []Adjustment, lowStockDefault int) ([]LowSt
 			return nil, refuse(RefusedOverflow)
 		case n < 0:
 			return nil, refuse(RefusedLevel)
+		case n < held[key]:
+			return nil, refuse(RefusedFloor)
 		}
 		if sells[a.LocationID] {
 			after := inventory[v.ID] + n - before

@@ -37,10 +37,11 @@ type VariantTotal struct {
 
 // committedSQL is the part of variant v's commitment location level l
 // (joined with locations c) must cover: what the other selling locations'
-// units (v.inventory − l.on_hand) leave uncovered, up to its units; none at
-// a location that does not sell.
+// units (v.inventory − l.on_hand, which counts the units held for orders
+// elsewhere) leave uncovered, up to its units; at a location that does not
+// sell, the units held there for orders (holds.go).
 const committedSQL = `CASE WHEN c.is_active AND c.fulfils_online
-	THEN GREATEST(0, LEAST(l.on_hand, v.committed + v.reserved - (v.inventory - l.on_hand))) ELSE 0 END`
+	THEN GREATEST(0, LEAST(l.on_hand, v.committed + v.reserved - (v.inventory - l.on_hand))) ELSE l.held END`
 
 // locationLevelsSQL is every variant's level at one location, the query
 // both a location's overview and its low-stock list read (as CTE lv): id,

@@ -22,13 +22,13 @@ func Ship(tx *gorm.DB, items []Item) error {
 		if err != nil {
 			return err
 		}
-		StageShip(u, p, items)
+		StageShip(u, p, items, nil)
 		return nil
 	})
 }
 
 func Uncommit(tx *gorm.DB, items []Item) error {
-	return runNow(tx, func(u *uow.Unit) error { StageUncommit(u, items); return nil })
+	return runNow(tx, func(u *uow.Unit) error { StageUncommit(u, items, nil); return nil })
 }
 
 func runNow(tx *gorm.DB, stage func(u *uow.Unit) error) error {

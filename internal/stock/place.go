@@ -54,11 +54,19 @@ func levelKey(variantID, locationID uuid.UUID) string {
 
 // LevelShort is the CONFLICT for a change refused because a location's
 // level would go below zero (stock_levels_on_hand_check: a concurrent move
-// took the units a shipment or transfer counted on), else nil.
+// took the units a shipment or transfer counted on) or below the units it
+// holds for orders (stock_levels_held_within: holds.go), else nil.
 func LevelShort(err error) error {
 	var pg *pgconn.PgError
-	if errors.As(err, &pg) && pg.ConstraintName == "stock_levels_on_hand_check" {
+	if !errors.As(err, &pg) {
+		return nil
+	}
+	switch pg.ConstraintName {
+	case "stock_levels_on_hand_check":
 		return apperr.Wrap(apperr.Conflict, "the location no longer holds the units; try again", err)
+	case "stock_levels_held_within":
+		return apperr.Wrap(apperr.Conflict, "the location's units are held for orders whose shipments were cancelled back to it; "+
+			"ship those orders from it first", err)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 // inventory (sells: it became active and fulfils online) or out of it (it
 // stopped selling), in tx. The caller holds the location locked for update
 // (so no move reading it runs meanwhile); the variants are locked in id
-// order. Out of the inventory, no variant may go below the units committed
+// order. Into the inventory, the location's holds end (holds.go). Out of the inventory, no variant may go below the units committed
 // to orders plus those reserved by checkouts: CONFLICT naming them, and
 // nothing changes.
 func MoveSelling(tx *gorm.DB, locationID uuid.UUID, sells bool) error {
@@ -44,9 +44,17 @@ func MoveSelling(tx *gorm.DB, locationID uuid.UUID, sells bool) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	err := tx.Exec(`UPDATE variants v SET inventory = v.inventory + ? * l.on_hand, updated_at = now()
+	// Units held for orders there are in the inventory already; once the
+	// location sells, all its units are, and its holds end.
+	err := tx.Exec(`UPDATE variants v SET inventory = v.inventory + ? * l.on_hand - l.held, updated_at = now()
 		FROM stock_levels l WHERE l.variant_id = v.id AND l.location_id = ? AND l.on_hand > 0`, sign, locationID).Error
 	if err != nil {
+		return fmt.Errorf("stock.move_selling: %w", err)
+	}
+	if err := tx.Exec(`UPDATE stock_levels SET held = 0 WHERE location_id = ? AND held > 0`, locationID).Error; err != nil {
+		return fmt.Errorf("stock.move_selling: %w", err)
+	}
+	if err := tx.Exec(`DELETE FROM stock_holds WHERE location_id = ?`, locationID).Error; err != nil {
 		return fmt.Errorf("stock.move_selling: %w", err)
 	}
 	return nil

@@ -159,36 +159,89 @@ func CommitDirect(tx *gorm.DB, items []Item) error {
 // off the commitment and, when from sells, off on-hand (a location that
 // does not sell keeps units outside the variant's inventory, so shipping
 // from it lifts the variant's available: the order no longer needs the
-// pool). The level's CHECK refuses a location short of units
-// (ShortAtLocation tells).
-func StageShip(u *uow.Unit, from Place, items []Item) {
+// pool), with release, the holds the shipped lines no longer need
+// (Releases). The level's CHECK refuses a location short of units
+// (LevelShort tells).
+func StageShip(u *uow.Unit, from Place, items []Item, release []HoldRelease) {
 	onHand := 0
 	if from.Sells {
 		onHand = 1
 	}
+	relV, relL := released(release)
 	for _, it := range merge(items) {
+		at := [2]uuid.UUID{it.VariantID, from.ID}
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory - ?, committed = committed - ?, updated_at = now() WHERE id = ?`,
-			it.Quantity*onHand, it.Quantity, it.VariantID)
+			it.Quantity*onHand+relV[it.VariantID], it.Quantity, it.VariantID)
 		u.Update("stock_levels", levelKey(it.VariantID, from.ID),
-			`UPDATE stock_levels l SET on_hand = l.on_hand - ? FROM (`+variantFirst+`) v
+			`UPDATE stock_levels l SET on_hand = l.on_hand - ?, held = l.held - ? FROM (`+variantFirst+`) v
 			WHERE l.variant_id = v.id AND l.location_id = ?`,
-			it.Quantity, it.VariantID, from.ID)
+			it.Quantity, relL[at], it.VariantID, from.ID)
+		delete(relV, it.VariantID)
+		delete(relL, at)
 	}
+	stageReleaseRest(u, relV, relL)
+	stageHoldRows(u, release)
 }
 
 // StageUnship stages the units of a cancelled fulfilment back on hand at
 // the location it shipped from and into the commitment of their still
-// open order (the reverse of StageShip).
-func StageUnship(u *uow.Unit, to Place, items []Item) {
-	onHand := 0
+// open order (the reverse of StageShip). At a location that does not sell
+// they are held for their lines (holds.go): the pool may have sold the
+// units the shipment freed, and these are the ones the order can have.
+func StageUnship(u *uow.Unit, to Place, lines []Line) {
 	if to.Sells {
-		onHand = 1
+		for _, it := range merge(ItemsOf(lines)) {
+			u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
+				it.Quantity, it.Quantity, it.VariantID)
+			stageLevelAdd(u, to.ID, it)
+		}
+		return
 	}
-	for _, it := range merge(items) {
+	for _, it := range merge(ItemsOf(lines)) {
 		u.Update("variants", it.VariantID, `UPDATE variants SET inventory = inventory + ?, committed = committed + ?, updated_at = now() WHERE id = ?`,
-			it.Quantity*onHand, it.Quantity, it.VariantID)
-		stageLevelAdd(u, to.ID, it)
+			it.Quantity, it.Quantity, it.VariantID)
+		u.Update("stock_levels", levelKey(it.VariantID, to.ID),
+			`INSERT INTO stock_levels (variant_id, location_id, on_hand, held) SELECT v.id, ?::uuid, ?::int, ?::int FROM (`+variantFirst+`) v
+			ON CONFLICT (variant_id, location_id) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand,
+				held = stock_levels.held + EXCLUDED.held`,
+			to.ID, it.Quantity, it.Quantity, it.VariantID)
 	}
+	for _, l := range lines {
+		if l.Quantity > 0 {
+			u.Update("stock_holds", l.OrderItemID.String()+"/"+to.ID.String(),
+				`INSERT INTO stock_holds (order_item_id, location_id, variant_id, quantity) VALUES (?, ?, ?, ?)
+				ON CONFLICT (order_item_id, location_id) DO UPDATE SET quantity = stock_holds.quantity + EXCLUDED.quantity`,
+				l.OrderItemID, to.ID, l.VariantID, l.Quantity)
+		}
+	}
+}
+
+// stageReleaseRest stages the part of a release on variants and levels
+// that no other staged move of the unit changes: inventory and held down
+// by the units released.
+func stageReleaseRest(u *uow.Unit, perVariant map[uuid.UUID]int, perLevel map[[2]uuid.UUID]int) {
+	for _, id := range sortedIDs(perVariant) {
+		u.Update("variants", id, `UPDATE variants SET inventory = inventory - ?, updated_at = now() WHERE id = ?`, perVariant[id], id)
+	}
+	levels := make([][2]uuid.UUID, 0, len(perLevel))
+	for k := range perLevel {
+		levels = append(levels, k)
+	}
+	sort.Slice(levels, func(i, j int) bool {
+		return levels[i][0].String()+levels[i][1].String() < levels[j][0].String()+levels[j][1].String()
+	})
+	for _, k := range levels {
+		stageLevelRelease(u, k[0], k[1], perLevel[k])
+	}
+}
+
+func sortedIDs(m map[uuid.UUID]int) []uuid.UUID {
+	ids := make([]uuid.UUID, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].String() < ids[j].String() })
+	return ids
 }
 
 // stageLevelAdd stages it's units onto its variant's level at location
@@ -209,12 +262,17 @@ const variantFirst = `SELECT id FROM variants WHERE id = ? FOR NO KEY UPDATE`
 
 // StageUncommit stages committed units that will not ship back to
 // available: those of a cancelled order, or of lines cancelled before they
-// shipped.
-func StageUncommit(u *uow.Unit, items []Item) {
+// shipped, with release, the holds those lines no longer need (Releases).
+func StageUncommit(u *uow.Unit, items []Item, release []HoldRelease) {
+	relV, relL := released(release)
 	for _, it := range merge(items) {
-		u.Update("variants", it.VariantID, `UPDATE variants SET committed = GREATEST(committed - ?, 0), updated_at = now() WHERE id = ?`,
-			it.Quantity, it.VariantID)
+		u.Update("variants", it.VariantID, `UPDATE variants SET committed = GREATEST(committed - ?, 0), inventory = inventory - ?,
+			updated_at = now() WHERE id = ?`,
+			it.Quantity, relV[it.VariantID], it.VariantID)
+		delete(relV, it.VariantID)
 	}
+	stageReleaseRest(u, relV, relL)
+	stageHoldRows(u, release)
 }
 
 // LowStock is a variant at or below its low-stock threshold.

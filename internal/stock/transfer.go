@@ -166,17 +166,18 @@ func takeFrom(tx *gorm.DB, from Place, items []Item) error {
 	// snapshot sees it (a join in the locking statement would read the
 	// level as it was before the wait).
 	var levels []struct {
-		VariantID uuid.UUID
-		OnHand    int
+		VariantID    uuid.UUID
+		OnHand, Held int
 	}
-	if err := tx.Raw(`SELECT variant_id, on_hand FROM stock_levels WHERE location_id = ? AND variant_id IN ? FOR UPDATE`,
+	if err := tx.Raw(`SELECT variant_id, on_hand, held FROM stock_levels WHERE location_id = ? AND variant_id IN ? FOR UPDATE`,
 		from.ID, ids).Scan(&levels).Error; err != nil {
 		return fmt.Errorf("stock.take: %w", err)
 	}
 	for _, l := range levels {
 		for i := range rows {
 			if rows[i].ID == l.VariantID {
-				rows[i].OnHand = l.OnHand
+				// Units held for orders (holds.go) stay for them.
+				rows[i].OnHand = l.OnHand - l.Held
 			}
 		}
 	}
