@@ -123,17 +123,28 @@ func nullField(fields map[string]bool) error {
 	return nil
 }
 
-// Create stores a bundle. Errors: VALIDATION_ERROR.
+// Create stores a bundle. A keyed retry of a create that committed answers
+// the bundle made. Errors: VALIDATION_ERROR, NOT_FOUND (a retry's bundle
+// deleted since).
 func (s *Service) Create(ctx context.Context, in Input) (*models.Bundle, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	if err := firstErr(checkTitle(in.Title), checkDescription(in.Description), checkDiscount(in.DiscountPercent)); err != nil {
 		return nil, err
 	}
+	at := now()
 	b := models.Bundle{ID: uuid.New(), Title: in.Title, Description: in.Description, IsActive: true,
-		AllowMixAndMatch: in.AllowMixAndMatch, DiscountPercent: in.DiscountPercent}
+		AllowMixAndMatch: in.AllowMixAndMatch, DiscountPercent: in.DiscountPercent, CreatedAt: at, UpdatedAt: at}
 	if in.IsActive != nil {
 		b.IsActive = *in.IsActive
 	}
-	if err := s.tx(ctx, func(tx *gorm.DB) error { return tx.Omit(clause.Associations).Create(&b).Error }); err != nil {
+	if err := s.tx(ctx, func(tx *gorm.DB) error {
+		if err := tx.Omit(clause.Associations).Create(&b).Error; err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, b.ID)
+	}); err != nil {
 		return nil, database.Translate(err, resBundle)
 	}
 	b.Sets = []models.BundleSet{}
@@ -186,7 +197,9 @@ func (s *Service) List(ctx context.Context, f Filter) ([]models.Bundle, int64, e
 	return rows, total, nil
 }
 
-// Update applies a partial update. Errors: NOT_FOUND, VALIDATION_ERROR.
+// Update applies a partial update. A keyed retry of an update that
+// committed answers the bundle as it is. Errors: NOT_FOUND,
+// VALIDATION_ERROR.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bundle, error) {
 	if err := nullField(map[string]bool{"title": p.Title.IsNull(), "description": p.Description.IsNull(),
 		"isActive": p.IsActive.IsNull(), "allowMixAndMatch": p.AllowMixAndMatch.IsNull(), "discountPercent": p.DiscountPercent.IsNull()}); err != nil {
@@ -212,6 +225,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
+	if _, ok := changeMade(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		set["updated_at"] = now()
 		res := tx.Model(&models.Bundle{}).Where("id = ?", id).Updates(set)
@@ -221,7 +237,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 		if res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return nil
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resBundle)
@@ -230,14 +246,21 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 }
 
 // Delete deletes a bundle with its sets and items; cart lines of the bundle
-// go with it. Errors: NOT_FOUND.
+// go with it. A keyed retry of a delete that committed changes nothing.
+// Errors: NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Delete(&models.Bundle{}, "id = ?", id)
 		if res.Error == nil && res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return res.Error
+		if res.Error != nil {
+			return res.Error
+		}
+		return recordChange(ctx, tx, id)
 	})
 	return database.Translate(err, resBundle)
 }

@@ -78,8 +78,12 @@ func checkVariant(tx *gorm.DB, bundleID, variantID uuid.UUID, except *uuid.UUID)
 
 // CreateItem adds a variant to a set. Errors: NOT_FOUND (bundle or set),
 // VALIDATION_ERROR (variantId unknown, quantity), CONFLICT (variant already
-// in the bundle).
+// in the bundle). A keyed retry of a create that committed answers the item
+// made (NOT_FOUND when deleted since).
 func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in ItemInput) (*models.BundleSetItem, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.item(ctx, bundleID, setID, id)
+	}
 	q := 1
 	if in.Quantity != nil {
 		q = *in.Quantity
@@ -87,7 +91,9 @@ func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in 
 	if err := checkItemQuantity(q); err != nil {
 		return nil, err
 	}
-	item := models.BundleSetItem{ID: uuid.New(), SetID: setID, VariantID: in.VariantID, Quantity: q, IsDefault: in.IsDefault, SortOrder: in.SortOrder}
+	at := now()
+	item := models.BundleSetItem{ID: uuid.New(), SetID: setID, VariantID: in.VariantID, Quantity: q, IsDefault: in.IsDefault,
+		SortOrder: in.SortOrder, CreatedAt: at, UpdatedAt: at}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := lockBundle(tx, bundleID); err != nil {
 			return err
@@ -98,7 +104,10 @@ func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in 
 		if err := checkVariant(tx, bundleID, in.VariantID, nil); err != nil {
 			return err
 		}
-		return tx.Create(&item).Error
+		if err := tx.Create(&item).Error; err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, item.ID)
 	})
 	if err != nil {
 		return nil, translateItem(err)
@@ -106,8 +115,9 @@ func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in 
 	return &item, nil
 }
 
-// UpdateItem applies a partial update. Errors: NOT_FOUND, VALIDATION_ERROR,
-// CONFLICT (variant already in the bundle).
+// UpdateItem applies a partial update. A keyed retry of an update that
+// committed answers the item as it is. Errors: NOT_FOUND,
+// VALIDATION_ERROR, CONFLICT (variant already in the bundle).
 func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.UUID, p ItemPatch) (*models.BundleSetItem, error) {
 	if err := nullField(map[string]bool{"variantId": p.VariantID.IsNull(), "quantity": p.Quantity.IsNull(),
 		"isDefault": p.IsDefault.IsNull(), "sortOrder": p.SortOrder.IsNull()}); err != nil {
@@ -117,6 +127,9 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		if err := checkItemQuantity(v); err != nil {
 			return nil, err
 		}
+	}
+	if _, ok := changeMade(ctx); ok {
+		return s.item(ctx, bundleID, setID, itemID)
 	}
 	var item models.BundleSetItem
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -128,6 +141,9 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		}
 		if err := tx.Where("id = ? AND set_id = ?", itemID, setID).Take(&item).Error; err != nil {
 			return database.Translate(err, resItem)
+		}
+		if err := recordChange(ctx, tx, itemID); err != nil {
+			return err
 		}
 		set := map[string]any{"updated_at": now()}
 		if v, ok := p.VariantID.Get(); ok {
@@ -157,8 +173,12 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 	return &item, nil
 }
 
-// DeleteItem removes an item from a set. Errors: NOT_FOUND.
+// DeleteItem removes an item from a set. A keyed retry of a delete that
+// committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) DeleteItem(ctx context.Context, bundleID, setID, itemID uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := findSet(tx, bundleID, setID); err != nil {
 			return err
@@ -167,7 +187,24 @@ func (s *Service) DeleteItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		if res.Error == nil && res.RowsAffected == 0 {
 			return apperr.Missing(resItem)
 		}
-		return res.Error
+		if res.Error != nil {
+			return res.Error
+		}
+		return recordChange(ctx, tx, itemID)
 	})
 	return database.Translate(err, resItem)
+}
+
+// item reads item itemID of set setID of bundle bundleID. Errors:
+// NOT_FOUND.
+func (s *Service) item(ctx context.Context, bundleID, setID, itemID uuid.UUID) (*models.BundleSetItem, error) {
+	db := s.db.WithContext(ctx)
+	if _, err := findSet(db, bundleID, setID); err != nil {
+		return nil, err
+	}
+	var item models.BundleSetItem
+	if err := db.Where("id = ? AND set_id = ?", itemID, setID).Take(&item).Error; err != nil {
+		return nil, database.Translate(err, resItem)
+	}
+	return &item, nil
 }

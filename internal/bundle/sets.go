@@ -66,9 +66,13 @@ func findSet(tx *gorm.DB, bundleID, setID uuid.UUID) (*models.BundleSet, error) 
 	return &set, nil
 }
 
-// CreateSet adds a set to a bundle. Errors: NOT_FOUND (bundle),
-// VALIDATION_ERROR.
+// CreateSet adds a set to a bundle. A keyed retry of a create that
+// committed answers the set made. Errors: NOT_FOUND (bundle; a retry's set
+// deleted since), VALIDATION_ERROR.
 func (s *Service) CreateSet(ctx context.Context, bundleID uuid.UUID, in SetInput) (*models.BundleSet, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.GetSet(ctx, bundleID, id)
+	}
 	min := 1
 	if in.MinQuantity != nil {
 		min = *in.MinQuantity
@@ -80,13 +84,17 @@ func (s *Service) CreateSet(ctx context.Context, bundleID uuid.UUID, in SetInput
 	if err := firstErr(checkTitle(in.Title), checkDescription(in.Description), checkQuantities(min, max)); err != nil {
 		return nil, err
 	}
+	at := now()
 	set := models.BundleSet{ID: uuid.New(), BundleID: bundleID, Title: in.Title, Description: in.Description,
-		MinQuantity: min, MaxQuantity: max, SortOrder: in.SortOrder}
+		MinQuantity: min, MaxQuantity: max, SortOrder: in.SortOrder, CreatedAt: at, UpdatedAt: at}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := lockBundle(tx, bundleID); err != nil {
 			return err
 		}
-		return tx.Omit(clause.Associations).Create(&set).Error
+		if err := tx.Omit(clause.Associations).Create(&set).Error; err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, set.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resSet)
@@ -116,11 +124,15 @@ func (s *Service) ListSets(ctx context.Context, bundleID uuid.UUID) ([]models.Bu
 }
 
 // UpdateSet applies a partial update; the resulting quantities must still
-// satisfy min ≤ max. Errors: NOT_FOUND, VALIDATION_ERROR.
+// satisfy min ≤ max. A keyed retry of an update that committed answers the
+// set as it is. Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p SetPatch) (*models.BundleSet, error) {
 	if err := nullField(map[string]bool{"title": p.Title.IsNull(), "description": p.Description.IsNull(),
 		"minQuantity": p.MinQuantity.IsNull(), "maxQuantity": p.MaxQuantity.IsNull(), "sortOrder": p.SortOrder.IsNull()}); err != nil {
 		return nil, err
+	}
+	if _, ok := changeMade(ctx); ok {
+		return s.GetSet(ctx, bundleID, setID)
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := lockBundle(tx, bundleID); err != nil {
@@ -128,6 +140,9 @@ func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p Se
 		}
 		cur, err := findSet(tx, bundleID, setID)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, setID); err != nil {
 			return err
 		}
 		var errs []error
@@ -160,14 +175,21 @@ func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p Se
 	return s.GetSet(ctx, bundleID, setID)
 }
 
-// DeleteSet deletes a set and its items. Errors: NOT_FOUND.
+// DeleteSet deletes a set and its items. A keyed retry of a delete that
+// committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) DeleteSet(ctx context.Context, bundleID, setID uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Where("id = ? AND bundle_id = ?", setID, bundleID).Delete(&models.BundleSet{})
 		if res.Error == nil && res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return res.Error
+		if res.Error != nil {
+			return res.Error
+		}
+		return recordChange(ctx, tx, setID)
 	})
 	return database.Translate(err, resSet)
 }

@@ -37,9 +37,15 @@ func lockCategoryTree(tx *gorm.DB) error {
 	return tx.Exec(`SELECT pg_advisory_xact_lock(hashtext('catalog.category_tree'))`).Error
 }
 
-// CreateCategory stores a category. Errors: VALIDATION_ERROR (name, slug,
-// parentId that does not exist), CONFLICT (explicit slug taken).
+// CreateCategory stores a category and answers it as stored. A keyed retry
+// of a create that committed answers the category made (changeMade).
+// Errors: VALIDATION_ERROR (name, slug, parentId that does not exist),
+// CONFLICT (explicit slug taken), NOT_FOUND (a retry's category deleted
+// since).
 func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models.Category, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.GetCategory(ctx, id)
+	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription)); err != nil {
 		return nil, err
 	}
@@ -59,7 +65,13 @@ func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models
 				return err
 			}
 			c = models.Category{ID: uuid.New(), Name: in.Name, Description: in.Description, Slug: slug, ParentID: in.ParentID}
-			return tx.Create(&c).Error
+			if err := tx.Create(&c).Error; err != nil {
+				return err
+			}
+			if err := recordChange(ctx, tx, c.ID); err != nil {
+				return err
+			}
+			return tx.Where("id = ?", c.ID).Take(&c).Error
 		})
 		return generated, err
 	})
@@ -101,7 +113,9 @@ func (s *Service) ListCategories(ctx context.Context, f CategoryFilter) ([]model
 
 // UpdateCategory applies a partial update. A parent that is the category
 // itself or one of its descendants would make a cycle: VALIDATION_ERROR on
-// parentId. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken).
+// parentId. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken). A
+// keyed retry of an update that committed answers the category as it is
+// (changeMade).
 func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryPatch) (*models.Category, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("slug", in.Slug)}
 	if v, ok := in.Name.Get(); ok {
@@ -126,6 +140,9 @@ func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryP
 	if v, ok := in.Slug.Get(); ok {
 		set["slug"] = v
 	}
+	if _, ok := changeMade(ctx); ok {
+		return s.GetCategory(ctx, id)
+	}
 	var c models.Category
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if in.ParentID.Present() {
@@ -134,6 +151,9 @@ func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryP
 			}
 		}
 		if err := mustExist(tx, "categories", id, resCategory); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		if in.ParentID.Present() {
@@ -186,8 +206,12 @@ SELECT EXISTS (SELECT 1 FROM up WHERE id = @self)`, map[string]any{"parent": *pa
 }
 
 // DeleteCategory deletes a category that has no child categories and no
-// products. Errors: NOT_FOUND, CONFLICT (children or products).
+// products. A keyed retry of a delete that committed changes nothing.
+// Errors: NOT_FOUND, CONFLICT (children or products).
 func (s *Service) DeleteCategory(ctx context.Context, id uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if err := lockCategoryTree(tx); err != nil {
 			return err
@@ -207,6 +231,9 @@ func (s *Service) DeleteCategory(ctx context.Context, id uuid.UUID) error {
 		}
 		if use.Children > 0 || use.Products > 0 {
 			return categoryInUse(use.Children, use.Products)
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
+			return err
 		}
 		err = tx.Delete(&models.Category{}, "id = ?", id).Error
 		if database.PgCode(err) == database.ForeignKeyViolation {

@@ -12,13 +12,21 @@ import (
 )
 
 // AddToCollection puts a product in a collection; adding it again changes
-// nothing. Errors: NOT_FOUND (collection or product).
+// nothing. A keyed retry of an add that committed changes nothing either
+// (changeMade), even when the product was taken out since. Errors:
+// NOT_FOUND (collection or product).
 func (s *Service) AddToCollection(ctx context.Context, collectionID, productID uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if err := mustExist(tx, "collections", collectionID, resCollection); err != nil {
 			return err
 		}
 		if err := mustExist(tx, "products", productID, resProduct); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, productID); err != nil {
 			return err
 		}
 		return tx.Clauses(clause.OnConflict{DoNothing: true}).
@@ -28,14 +36,21 @@ func (s *Service) AddToCollection(ctx context.Context, collectionID, productID u
 }
 
 // RemoveFromCollection takes a product out of a collection; removing one
-// that is not in it changes nothing. Errors: NOT_FOUND (collection or
-// product).
+// that is not in it changes nothing. A keyed retry of a removal that
+// committed changes nothing (changeMade), not even a 404 for a product or
+// collection deleted since. Errors: NOT_FOUND (collection or product).
 func (s *Service) RemoveFromCollection(ctx context.Context, collectionID, productID uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if err := mustExist(tx, "collections", collectionID, resCollection); err != nil {
 			return err
 		}
 		if err := mustExist(tx, "products", productID, resProduct); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, productID); err != nil {
 			return err
 		}
 		return tx.Where("collection_id = ? AND product_id = ?", collectionID, productID).

@@ -26,9 +26,14 @@ type CollectionPatch struct {
 	ImageURL    patch.Field[string]
 }
 
-// CreateCollection stores a collection. Errors: VALIDATION_ERROR,
-// CONFLICT (explicit slug taken).
+// CreateCollection stores a collection and answers it as stored. A keyed
+// retry of a create that committed answers the collection made
+// (changeMade). Errors: VALIDATION_ERROR, CONFLICT (explicit slug taken),
+// NOT_FOUND (a retry's collection deleted since).
 func (s *Service) CreateCollection(ctx context.Context, in CollectionInput) (*models.Collection, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.collectionRow(ctx, id)
+	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription),
 		checkImageURL(in.ImageURL)); err != nil {
 		return nil, err
@@ -43,11 +48,26 @@ func (s *Service) CreateCollection(ctx context.Context, in CollectionInput) (*mo
 				return err
 			}
 			c = models.Collection{ID: uuid.New(), Name: in.Name, Slug: slug, Description: in.Description, ImageURL: in.ImageURL}
-			return tx.Create(&c).Error
+			if err := tx.Create(&c).Error; err != nil {
+				return err
+			}
+			if err := recordChange(ctx, tx, c.ID); err != nil {
+				return err
+			}
+			return tx.Where("id = ?", c.ID).Take(&c).Error
 		})
 		return generated, err
 	})
 	if err != nil {
+		return nil, translate(err, resCollection)
+	}
+	return &c, nil
+}
+
+// collectionRow reads collection id. Errors: NOT_FOUND.
+func (s *Service) collectionRow(ctx context.Context, id uuid.UUID) (*models.Collection, error) {
+	var c models.Collection
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&c).Error; err != nil {
 		return nil, translate(err, resCollection)
 	}
 	return &c, nil
@@ -87,8 +107,9 @@ func (s *Service) ListCollections(ctx context.Context, w paging.Window) ([]model
 	return rows, total, translate(err, resCollection)
 }
 
-// UpdateCollection applies a partial update. Errors: NOT_FOUND,
-// VALIDATION_ERROR, CONFLICT (slug taken).
+// UpdateCollection applies a partial update. A keyed retry of an update
+// that committed answers the collection as it is (changeMade). Errors:
+// NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken).
 func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in CollectionPatch) (*models.Collection, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("slug", in.Slug), patch.NotNull("description", in.Description), patch.NotNull("imageUrl", in.ImageURL)}
 	set := map[string]any{}
@@ -107,8 +128,17 @@ func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in Collect
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
+	if _, ok := changeMade(ctx); ok {
+		return s.collectionRow(ctx, id)
+	}
 	var c models.Collection
 	err := s.tx(ctx, func(tx *gorm.DB) error {
+		if err := mustExist(tx, "collections", id, resCollection); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
+			return err
+		}
 		if len(set) > 0 {
 			set["updated_at"] = touch()
 			res := tx.Model(&models.Collection{}).Where("id = ?", id).Updates(set)
@@ -132,8 +162,12 @@ func (s *Service) DeleteCollection(ctx context.Context, id uuid.UUID) error {
 	return s.deleteByID(ctx, &models.Collection{}, id, resCollection)
 }
 
-// deleteByID deletes the row of model with id. Errors: NOT_FOUND.
+// deleteByID deletes the row of model with id. A keyed retry of a delete
+// that committed changes nothing (changeMade). Errors: NOT_FOUND.
 func (s *Service) deleteByID(ctx context.Context, model any, id uuid.UUID, resource string) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Delete(model, "id = ?", id)
 		if res.Error != nil {
@@ -142,7 +176,7 @@ func (s *Service) deleteByID(ctx context.Context, model any, id uuid.UUID, resou
 		if res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return nil
+		return recordChange(ctx, tx, id)
 	})
 	return translate(err, resource)
 }

@@ -130,8 +130,12 @@ func writeRules(tx *gorm.DB, listID uuid.UUID, rules []PriceRule) error {
 
 // CreatePriceList stores a price list with its rules. Errors:
 // VALIDATION_ERROR (a field; customerGroupId or a rule's variantId that does
-// not exist).
+// not exist), NOT_FOUND (a retry's list deleted since). A keyed retry of a
+// create that committed answers the list made (changeMade).
 func (s *Service) CreatePriceList(ctx context.Context, in PriceListInput) (*models.PriceList, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.GetPriceList(ctx, id)
+	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription),
 		checkPriority(in.Priority), checkRules(in.Rules)); err != nil {
 		return nil, err
@@ -150,6 +154,9 @@ func (s *Service) CreatePriceList(ctx context.Context, in PriceListInput) (*mode
 			return err
 		}
 		if err := tx.Omit(clause.Associations).Create(&l).Error; err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, l.ID); err != nil {
 			return err
 		}
 		return writeRules(tx, l.ID, in.Rules)
@@ -193,8 +200,9 @@ func (s *Service) ListPriceLists(ctx context.Context, f PriceListFilter) ([]mode
 	return rows, total, translate(err, resPriceList)
 }
 
-// UpdatePriceList applies a partial update. Errors: NOT_FOUND,
-// VALIDATION_ERROR.
+// UpdatePriceList applies a partial update. A keyed retry of an update
+// that committed answers the list as it is (changeMade): its rules are not
+// written again under new ids. Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) UpdatePriceList(ctx context.Context, id uuid.UUID, in PriceListPatch) (*models.PriceList, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("customerGroupId", in.CustomerGroupID),
 		patch.NotNull("isActive", in.IsActive), patch.NotNull("priority", in.Priority)}
@@ -219,8 +227,14 @@ func (s *Service) UpdatePriceList(ctx context.Context, id uuid.UUID, in PriceLis
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
+	if _, ok := changeMade(ctx); ok {
+		return s.GetPriceList(ctx, id)
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if err := mustExist(tx, "price_lists", id, resPriceList); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		if v, ok := in.CustomerGroupID.Get(); ok {

@@ -56,7 +56,9 @@ func overrideInvalid(key, issue string) error {
 // UpdatePricing changes a product's price, compare-at price and customer
 // group overrides in one transaction. The compare-at price must be at least
 // the price. Errors: NOT_FOUND, VALIDATION_ERROR (price, compareAtPrice,
-// customerGroupOverrides naming an unknown group or a bad price).
+// customerGroupOverrides naming an unknown group or a bad price). A keyed
+// retry of a change that committed answers the product as it is
+// (changeMade).
 func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in PricingPatch) (*ProductDetail, error) {
 	if err := patch.NotNull("price", in.Price); err != nil {
 		return nil, err
@@ -78,9 +80,15 @@ func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in Pri
 			return nil, err
 		}
 	}
+	if _, ok := changeMade(ctx); ok {
+		return s.GetProduct(ctx, productID)
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		p, err := lockProduct(tx, productID)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, productID); err != nil {
 			return err
 		}
 		if v, ok := in.Price.Get(); ok {

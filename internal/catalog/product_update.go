@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
@@ -59,15 +58,22 @@ func (in ProductPatch) validate() error {
 // UpdateProduct applies a partial update. A status change must be an
 // allowed move; a price may not exceed the product's compare-at price.
 // Errors: NOT_FOUND, VALIDATION_ERROR (a field; categoryId that does not
-// exist), CONFLICT (status move not allowed, slug taken).
+// exist), CONFLICT (status move not allowed, slug taken). A keyed retry of
+// an update that committed answers the product as it is (changeMade).
 func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPatch) (*models.Product, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
+	}
+	if _, ok := changeMade(ctx); ok {
+		return s.productRow(ctx, id)
 	}
 	var out *models.Product
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		p, err := lockProduct(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		set := map[string]any{}
@@ -105,7 +111,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPat
 			p.CategoryID, set["category_id"] = in.CategoryID.Ptr(), in.CategoryID.Ptr()
 		}
 		if len(set) > 0 {
-			p.UpdatedAt = time.Now().UTC()
+			p.UpdatedAt = touch()
 			set["updated_at"] = p.UpdatedAt
 			if err := tx.Model(&models.Product{}).Where("id = ?", id).Updates(set).Error; err != nil {
 				if isSlugConflict(err) {

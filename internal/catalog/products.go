@@ -52,9 +52,14 @@ type ProductCreatedEvent struct {
 }
 
 // CreateProduct validates and stores a product and publishes product.created
-// in the same transaction. Errors: VALIDATION_ERROR (a field, or categoryId
-// that does not exist), CONFLICT (explicit slug taken).
+// in the same transaction. It answers the row as stored. A keyed retry of a
+// create that committed answers the product made (changeMade). Errors:
+// VALIDATION_ERROR (a field, or categoryId that does not exist), CONFLICT
+// (explicit slug taken), NOT_FOUND (a retry's product deleted since).
 func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.Product, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.productRow(ctx, id)
+	}
 	if in.Status == "" {
 		in.Status = models.ProductDraft
 	}
@@ -80,11 +85,17 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 			if err := tx.Omit(clause.Associations).Create(&p).Error; err != nil {
 				return err
 			}
-			_, err = outbox.Publish(tx, outbox.ProductCreated, ProductCreatedEvent{
+			if _, err := outbox.Publish(tx, outbox.ProductCreated, ProductCreatedEvent{
 				ID: p.ID, Title: p.Title, Slug: p.Slug, Price: p.Price, GSTRate: p.GSTRate, HSNCode: p.HSNCode,
 				Status: p.Status, CategoryID: p.CategoryID, CreatedAt: p.CreatedAt,
-			})
-			return err
+			}); err != nil {
+				return err
+			}
+			if err := recordChange(ctx, tx, p.ID); err != nil {
+				return err
+			}
+			// As stored (times to the microsecond), as a retry reads it.
+			return tx.Where("id = ?", p.ID).Take(&p).Error
 		})
 		return generated, err
 	})
@@ -94,6 +105,15 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 	s.invalidate(ctx)
 	if s.queue != nil {
 		outbox.Nudge(ctx, s.queue, s.log)
+	}
+	return &p, nil
+}
+
+// productRow reads product id. Errors: NOT_FOUND.
+func (s *Service) productRow(ctx context.Context, id uuid.UUID) (*models.Product, error) {
+	var p models.Product
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&p).Error; err != nil {
+		return nil, translate(err, resProduct)
 	}
 	return &p, nil
 }
@@ -161,11 +181,18 @@ func (s *Service) GetProduct(ctx context.Context, id uuid.UUID) (*ProductDetail,
 // DeleteProduct deletes a product, or archives it when deleting would lose
 // history or strand a sale: when order lines name it, or any of its variants
 // has units reserved by a checkout or committed to an order. It reports
-// whether the product was archived. Errors: NOT_FOUND.
+// whether the product was archived. A keyed retry of a delete that
+// committed changes nothing and reports false. Errors: NOT_FOUND.
 func (s *Service) DeleteProduct(ctx context.Context, id uuid.UUID) (archived bool, err error) {
+	if _, ok := changeMade(ctx); ok {
+		return false, nil
+	}
 	err = s.tx(ctx, func(tx *gorm.DB) error {
 		p, err := lockProduct(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		var inUse bool

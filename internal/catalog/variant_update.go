@@ -54,9 +54,14 @@ func (in VariantPatch) validate() error {
 
 // UpdateVariant applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (SKU taken; inventory below promised units).
+// A keyed retry of an update that committed answers the variant as it is
+// (changeMade): its inventory is not set again over later sales.
 func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPatch) (*models.Variant, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
+	}
+	if _, ok := changeMade(ctx); ok {
+		return s.GetVariant(ctx, id)
 	}
 	set := map[string]any{}
 	if v, ok := in.SKU.Get(); ok {
@@ -81,6 +86,9 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 	var low []stock.LowStock
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if _, err := lockVariant(tx, id); err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		if len(set) > 0 {

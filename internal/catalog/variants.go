@@ -66,11 +66,16 @@ func translateVariant(err error) error {
 	return translate(err, resVariant)
 }
 
-// CreateVariant adds a variant to a product. Errors: NOT_FOUND (product),
-// VALIDATION_ERROR, CONFLICT (SKU taken).
+// CreateVariant adds a variant to a product and answers it as stored. A
+// keyed retry of a create that committed answers the variant made
+// (changeMade). Errors: NOT_FOUND (product; a retry's variant deleted
+// since), VALIDATION_ERROR, CONFLICT (SKU taken).
 func (s *Service) CreateVariant(ctx context.Context, productID uuid.UUID, in VariantInput) (*models.Variant, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
+	}
+	if id, ok := changeMade(ctx); ok {
+		return s.GetVariant(ctx, id)
 	}
 	v := models.Variant{
 		ID: uuid.New(), ProductID: productID, SKU: in.SKU, Price: in.Price, Inventory: in.Inventory,
@@ -80,7 +85,15 @@ func (s *Service) CreateVariant(ctx context.Context, productID uuid.UUID, in Var
 		if _, err := lockProduct(tx, productID); err != nil {
 			return err
 		}
-		return tx.Create(&v).Error
+		if err := tx.Create(&v).Error; err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, v.ID); err != nil {
+			return err
+		}
+		// As stored (weight to its scale, times to the microsecond), as a
+		// retry reads it.
+		return tx.Where("id = ?", v.ID).Take(&v).Error
 	})
 	if err != nil {
 		return nil, translateVariant(err)
@@ -99,11 +112,18 @@ func (s *Service) GetVariant(ctx context.Context, id uuid.UUID) (*models.Variant
 
 // DeleteVariant deletes a variant. A variant with units reserved by a
 // checkout or committed to an unshipped order cannot go: CONFLICT. Past
-// order lines keep their SKU and title. Errors: NOT_FOUND, CONFLICT.
+// order lines keep their SKU and title. A keyed retry of a delete that
+// committed changes nothing. Errors: NOT_FOUND, CONFLICT.
 func (s *Service) DeleteVariant(ctx context.Context, id uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		v, err := lockVariant(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		if v.Reserved > 0 || v.Committed > 0 {
@@ -126,5 +146,7 @@ func lockVariant(tx *gorm.DB, id uuid.UUID) (*models.Variant, error) {
 	return &v, nil
 }
 
-// touch returns the update time of a write.
-func touch() time.Time { return time.Now().UTC() }
+// touch returns the update time of a write, to the microsecond as
+// Postgres keeps it: an answer built from it is the one a later read (a
+// keyed retry's) gives.
+func touch() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }

@@ -12,8 +12,12 @@ import (
 
 // Delete removes an image; the images after it move up one place. Its
 // files are deleted after commit: the row's delete writes their keys to
-// media_deletions (a trigger), which Sweep empties. Errors: NOT_FOUND.
+// media_deletions (a trigger), which Sweep empties. A keyed retry of a
+// delete that committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, productID, id uuid.UUID) error {
+	if _, ok := changeMade(ctx); ok {
+		return nil
+	}
 	var wasReady bool
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockProduct(tx, productID); err != nil {
@@ -24,6 +28,9 @@ func (s *Service) Delete(ctx context.Context, productID, id uuid.UUID) error {
 			return err
 		}
 		wasReady = row.Status == models.ImageReady
+		if err := recordChange(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := tx.Delete(&models.ProductImage{}, "id = ?", id).Error; err != nil {
 			return err
 		}

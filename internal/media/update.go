@@ -22,12 +22,16 @@ type UpdateInput struct {
 
 // Update changes an image's alt text, place or variants. Errors:
 // NOT_FOUND (product or image), VALIDATION_ERROR (alt, position out of
-// range, variantIds not of the product).
+// range, variantIds not of the product). A keyed retry of a change that
+// committed answers the image as it is now.
 func (s *Service) Update(ctx context.Context, productID, id uuid.UUID, in UpdateInput) (Image, error) {
 	if in.Alt != nil {
 		if err := validAlt(*in.Alt); err != nil {
 			return Image{}, err
 		}
+	}
+	if _, ok := changeMade(ctx); ok {
+		return s.image(ctx, productID, id)
 	}
 	var out Image
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -36,6 +40,9 @@ func (s *Service) Update(ctx context.Context, productID, id uuid.UUID, in Update
 		}
 		row, err := get(tx, productID, id)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, id); err != nil {
 			return err
 		}
 		now := time.Now().UTC()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -30,8 +32,13 @@ type UploadInput struct {
 // queues its renditions. Errors: NOT_FOUND (product), 413 and 415
 // (VALIDATION_ERROR with those statuses), VALIDATION_ERROR (pixels, alt,
 // variantIds not of the product), CONFLICT (the product has
-// MaxImagesPerProduct images).
+// MaxImagesPerProduct images). A keyed retry of an upload that committed
+// stores nothing and answers the image as it is now (it may be ready by
+// then).
 func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInput) (Image, error) {
+	if id, ok := changeMade(ctx); ok {
+		return s.image(ctx, productID, id)
+	}
 	if int64(len(in.Data)) > s.limits.MaxBytes {
 		return Image{}, ErrTooLarge
 	}
@@ -55,7 +62,8 @@ func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInpu
 	if err := s.store.Put(ctx, storage.Object{Key: source, ContentType: "application/octet-stream", Data: in.Data}); err != nil {
 		return Image{}, apperr.Wrap(apperr.Unavailable, "media storage unavailable", err)
 	}
-	now := time.Now().UTC()
+	// To the microsecond, as stored: the answer is the one a retry reads.
+	now := time.Now().UTC().Truncate(time.Microsecond)
 	row := models.ProductImage{ID: id, ProductID: productID, Alt: in.Alt, Status: models.ImageProcessing,
 		Format: string(h.Format), ByteSize: int64(len(in.Data)), Width: h.Width, Height: h.Height,
 		SourceKey: &source, CreatedAt: now, UpdatedAt: now}
@@ -75,7 +83,10 @@ func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInpu
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		return setVariants(tx, productID, id, variants)
+		if err := setVariants(tx, productID, id, variants); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		// The row is not there, so nothing else will delete the file.
@@ -85,6 +96,8 @@ func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInpu
 		return Image{}, translate(err, errProductNotFound)
 	}
 	s.queueProcess(ctx, id)
+	// Its variants in the order a read (a retry's) lists them.
+	slices.SortFunc(variants, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
 	return s.view(row, variants), nil
 }
 
