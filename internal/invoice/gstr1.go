@@ -330,11 +330,11 @@ type rateRow struct {
 	// credit note reducing a B2CL and a B2CS invoice reports only the first
 	// part as a note (cdnur); the rest is netted in b2cs.
 	ClassTotal money.Amount
-	GSTRate        money.Rate
-	Taxable        money.Amount
-	IGST           money.Amount
-	CGST           money.Amount
-	SGST           money.Amount
+	GSTRate    money.Rate
+	Taxable    money.Amount
+	IGST       money.Amount
+	CGST       money.Amount
+	SGST       money.Amount
 }
 
 // documentSectionsSQL reads, per document and rate, the taxed lines of the
