@@ -10,43 +10,58 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// gstr1: GET /admin/reports/gstr1?period=YYYY-MM[&gstin=][&format=csv&section=] →
-// the month's GSTR-1 in the portal's JSON layout, or one section as CSV.
-// Errors: VALIDATION_ERROR (period, format, section), CONFLICT (no tax
-// identity set).
+// gstr1: GET /admin/reports/gstr1?period=YYYY-MM|YYYY-MM..YYYY-MM[&gstin=]
+// [&format=json|xlsx|csv&section=] → the month's or quarter's GSTR-1 in the
+// portal's JSON layout, the GST offline tool's Excel workbook, or one of
+// its sheets as CSV. Errors: VALIDATION_ERROR (period, format, section),
+// CONFLICT (no tax identity set).
 func (h *handlers) gstr1(c *fiber.Ctx) error {
 	if c.Query("period") == "" {
-		return apperr.Invalid("period", "is required: a month YYYY-MM")
+		return apperr.Invalid("period", "is required: a month YYYY-MM or a quarter YYYY-MM..YYYY-MM")
 	}
-	month, err := invoice.Period(c.Query("period"))
+	span, err := invoice.ParseSpan(c.Query("period"))
 	if err != nil {
 		return err
 	}
-	format, err := httpx.QueryEnum(c, "format", "json", "csv")
+	format, err := httpx.QueryEnum(c, "format", "json", "csv", "xlsx")
 	if err != nil {
 		return err
 	}
 	section := ""
 	if format == "csv" {
-		if section, err = httpx.QueryEnum(c, "section", invoice.GSTR1Sections...); err != nil {
+		if section, err = httpx.QueryEnum(c, "section", invoice.GSTR1Sheets...); err != nil {
 			return err
 		}
 		if section == "" {
 			return apperr.Invalid("section", "is required with format=csv")
 		}
+		section = strings.Clone(section)
 	}
-	r, err := h.invoices.GSTR1(c.UserContext(), month, strings.Clone(strings.ToUpper(strings.TrimSpace(c.Query("gstin")))))
+	r, err := h.invoices.GSTR1(c.UserContext(), span, strings.Clone(strings.ToUpper(strings.TrimSpace(c.Query("gstin")))))
 	if err != nil {
 		return err
 	}
-	if format != "csv" {
+	var buf bytes.Buffer
+	switch format {
+	case "csv":
+		if err := r.WriteCSV(&buf, section); err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+		c.Set(fiber.HeaderContentDisposition, `attachment; filename="gstr1-`+r.GSTIN+`-`+r.FP+`-`+fileSafe(section)+`.csv"`)
+	case "xlsx":
+		if err := r.WriteXLSX(&buf); err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderContentType, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+		c.Set(fiber.HeaderContentDisposition, `attachment; filename="gstr1-`+r.GSTIN+`-`+r.FP+`.xlsx"`)
+	default:
 		return c.JSON(r)
 	}
-	var buf bytes.Buffer
-	if err := r.WriteCSV(&buf, section); err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="gstr1-`+r.FP+`-`+section+`.csv"`)
 	return c.Send(buf.Bytes())
+}
+
+// fileSafe is a sheet name fit for a file name: "hsn(b2b)" → "hsn-b2b".
+func fileSafe(name string) string {
+	return strings.NewReplacer("(", "-", ")", "", ",", "-").Replace(name)
 }

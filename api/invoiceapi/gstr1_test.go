@@ -3,6 +3,7 @@ package invoiceapi_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -126,20 +127,47 @@ func TestGSTR1Month(t *testing.T) {
 	if ct := csv.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
 		t.Fatalf("content type %q", ct)
 	}
-	wantCSV := "Type,Supply Type,Place Of Supply,Rate,Taxable Value,Integrated Tax,Central Tax,State/UT Tax,Cess Amount\n" +
-		"OE,INTRA,29-Karnataka,5,580.00,0.00,14.50,14.50,0.00\n" +
-		"OE,INTRA,29-Karnataka,18,100.00,0.00,9.00,9.00,0.00\n" +
-		"OE,INTER,32-Kerala,18,500.00,90.00,0.00,0.00,0.00\n"
+	wantCSV := "Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN\n" +
+		"OE,29-Karnataka,,5,580.00,0.00,\n" +
+		"OE,29-Karnataka,,18,100.00,0.00,\n" +
+		"OE,32-Kerala,,18,500.00,0.00,\n"
 	if string(csv.Body) != wantCSV {
 		t.Fatalf("b2cs CSV:\n%s\nwant:\n%s", csv.Body, wantCSV)
 	}
-	for _, section := range []string{"b2b", "b2cl", "cdnr", "cdnur", "hsn", "nil", "doc_issue"} {
-		body := app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period=2026-05&format=csv&section="+section, testkit.Req{Token: token}).
-			Expect(t, http.StatusOK).Body
+	// The offline tool's sheets: dates dd-mmm-yyyy, units and nil rated
+	// supplies by description, the JSON's names taken for the sheets'.
+	for section, want := range map[string]string{
+		"b2b": "GSTIN/UIN of Recipient,Receiver Name,Invoice Number,Invoice date,Invoice Value,Place Of Supply,Reverse Charge," +
+			"Applicable % of Tax Rate,Invoice Type,E-Commerce GSTIN,Rate,Taxable Value,Cess Amount\n" +
+			buyer + ",Buyer,INV/26-27/000001,10-May-2026,23600.00,27-Maharashtra,N,,Regular B2B,,18,20000.00,0.00\n",
+		"cdnur": "UR Type,Note Number,Note Date,Note Type,Place Of Supply,Note Value,Applicable % of Tax Rate,Rate,Taxable Value," +
+			"Cess Amount\nB2CL,CN/26-27/000003,10-May-2026,C,33-Tamil Nadu,11200.00,,12,10000.00,0.00\n",
+		"exemp": "Description,Nil Rated Supplies,Exempted(other than nil rated/non GST supply),Non-GST Supplies\n" +
+			"Inter-State supplies to registered persons,0.00,0.00,0.00\n" +
+			"Intra-State supplies to registered persons,0.00,0.00,0.00\n" +
+			"Inter-State supplies to unregistered persons,0.00,0.00,0.00\n" +
+			"Intra-State supplies to unregistered persons,116.00,0.00,0.00\n",
+		"hsn(b2b)": "HSN,Description,UQC,Total Quantity,Total Value,Rate,Taxable Value,Integrated Tax Amount,Central Tax Amount," +
+			"State/UT Tax Amount,Cess Amount\n4202,,NOS-NUMBERS,2,22420.00,18,19000.00,3420.00,0.00,0.00,0.00\n",
+		"docs": "Nature of Document,Sr. No. From,Sr. No. To,Total Number,Cancelled\n" +
+			"Invoices for outward supply,INV/26-27/000001,INV/26-27/000005,5,0\nCredit Note,CN/26-27/000001,CN/26-27/000003,3,0\n",
+	} {
+		body := app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period=2026-05&format=csv&section="+url.QueryEscape(section),
+			testkit.Req{Token: token}).Expect(t, http.StatusOK).Body
+		if string(body) != want {
+			t.Errorf("%s CSV:\n%s\nwant:\n%s", section, body, want)
+		}
+	}
+	for _, section := range []string{"b2b,sez,de", "b2cl", "cdnr", "hsn(b2c)", "hsn_b2c", "nil", "doc_issue"} {
+		body := app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period=2026-05&format=csv&section="+url.QueryEscape(section),
+			testkit.Req{Token: token}).Expect(t, http.StatusOK).Body
 		if lines := strings.Count(string(body), "\n"); lines < 2 {
 			t.Fatalf("%s CSV has %d lines:\n%s", section, lines, body)
 		}
 	}
+	// One HSN sheet is not this period's: hsn(b2b) and hsn(b2c) are.
+	app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period=2026-05&format=csv&section=hsn", testkit.Req{Token: token}).
+		ExpectField(t, "section")
 
 	// June holds the invoice issued ten minutes into it.
 	app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period=2026-06", testkit.Req{Token: token}).Expect(t, http.StatusOK).JSON(t, &got)
@@ -150,6 +178,8 @@ func TestGSTR1Month(t *testing.T) {
 	for _, bad := range []struct{ query, field string }{
 		{"", "period"}, {"period=2026-13", "period"}, {"period=2026-05&format=xml", "format"},
 		{"period=2026-05&format=csv", "section"}, {"period=2026-05&format=csv&section=b2x", "section"},
+		{"period=2017-06", "period"}, {"period=2017-04..2017-06", "period"}, {"period=2026-05..2026-07", "period"},
+		{"period=2026-04..2026-05", "period"}, {"period=2026-04..2026-07", "period"}, {"period=2026-04..", "period"},
 	} {
 		app.Do(t, "GET", "/api/v1/admin/reports/gstr1?"+bad.query, testkit.Req{Token: token, Invalid: true}).ExpectField(t, bad.field)
 	}

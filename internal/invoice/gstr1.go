@@ -2,8 +2,10 @@ package invoice
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -60,6 +62,9 @@ type B2BInvoice struct {
 	Rchrg  string       `json:"rchrg"`
 	InvTyp string       `json:"inv_typ"`
 	Itms   []Item       `json:"itms"`
+	// For the offline tool's sheets: the buyer's name and the issue time.
+	name string
+	at   time.Time
 }
 
 // B2CLState is the large inter-state invoices to unregistered buyers of one
@@ -75,6 +80,7 @@ type B2CLInvoice struct {
 	Idt  string       `json:"idt"`
 	Val  money.Amount `json:"val"`
 	Itms []Item       `json:"itms"`
+	at   time.Time
 }
 
 // B2CSRow is the rest of the month's B2C supplies of one supply type,
@@ -107,6 +113,8 @@ type CDNRNote struct {
 	Rchrg  string       `json:"rchrg"`
 	InvTyp string       `json:"inv_typ"`
 	Itms   []Item       `json:"itms"`
+	name   string
+	at     time.Time
 }
 
 // CDNURNote is a credit note against a B2CL invoice.
@@ -118,13 +126,38 @@ type CDNURNote struct {
 	Pos   string       `json:"pos"`
 	Val   money.Amount `json:"val"`
 	Itms  []Item       `json:"itms"`
+	at    time.Time
 }
 
-// HSNSummary is the month's supplies by HSN and rate, net of credit notes,
-// for registered (hsn_b2b) and unregistered (hsn_b2c) buyers.
+// HSNSummary is the period's supplies by HSN and rate, net of credit
+// notes: from the May 2025 period for registered (hsn_b2b) and
+// unregistered (hsn_b2c) buyers apart, before it all together (data).
 type HSNSummary struct {
-	B2B []HSNRow `json:"hsn_b2b"`
-	B2C []HSNRow `json:"hsn_b2c"`
+	Split bool
+	B2B   []HSNRow // registered buyers, when Split
+	B2C   []HSNRow // the rest, when Split
+	Data  []HSNRow // every buyer, when not
+}
+
+// MarshalJSON writes the layout of the summary's period.
+func (h HSNSummary) MarshalJSON() ([]byte, error) {
+	if !h.Split {
+		return json.Marshal(struct {
+			Data []HSNRow `json:"data"`
+		}{orEmpty(h.Data)})
+	}
+	return json.Marshal(struct {
+		B2B []HSNRow `json:"hsn_b2b"`
+		B2C []HSNRow `json:"hsn_b2c"`
+	}{orEmpty(h.B2B), orEmpty(h.B2C)})
+}
+
+// orEmpty is rows, or an empty list for none (JSON [] rather than null).
+func orEmpty(rows []HSNRow) []HSNRow {
+	if rows == nil {
+		return []HSNRow{}
+	}
+	return rows
 }
 
 // HSNRow is one HSN code, quantity code and rate.
@@ -180,23 +213,67 @@ type DocSeries struct {
 	NetIssue int    `json:"net_issue"`
 }
 
-// Period parses a GSTR-1 period "YYYY-MM" into its IST month. Errors:
-// VALIDATION_ERROR naming period.
-func Period(s string) (time.Time, error) {
+// Span is the months a GSTR-1 covers: one month, or for a quarterly
+// (QRMP) filer a quarter of the financial year. From and To are IST month
+// starts, To the first month after it.
+type Span struct {
+	From, To time.Time
+}
+
+// ParseSpan parses a GSTR-1 period: "YYYY-MM", or "YYYY-MM..YYYY-MM" for a
+// quarter of the financial year (April-June, July-September,
+// October-December, January-March). Errors: VALIDATION_ERROR naming period
+// (a month before July 2017, when GST began, or any other span).
+func ParseSpan(s string) (Span, error) {
+	first, last, quarter := strings.Cut(s, "..")
+	from, err := gstMonth(first)
+	if err != nil {
+		return Span{}, err
+	}
+	if !quarter {
+		return Span{From: from, To: from.AddDate(0, 1, 0)}, nil
+	}
+	to, err := gstMonth(last)
+	if err != nil {
+		return Span{}, err
+	}
+	if from.Month()%3 != 1 || to != from.AddDate(0, 2, 0) {
+		return Span{}, apperr.Invalid("period", "a span must be a quarter of the financial year: YYYY-04..YYYY-06, "+
+			"YYYY-07..YYYY-09, YYYY-10..YYYY-12 or YYYY-01..YYYY-03")
+	}
+	return Span{From: from, To: to.AddDate(0, 1, 0)}, nil
+}
+
+// gstMonth parses one "YYYY-MM" of a period into its IST month start.
+func gstMonth(s string) (time.Time, error) {
 	t, err := time.ParseInLocation("2006-01", s, ist)
-	if err != nil || t.Year() < 2017 || t.Year() > 9998 {
-		return time.Time{}, apperr.Invalid("period", "must be a month YYYY-MM from 2017-07 (GST began then)")
+	if err != nil || t.Before(gstBegan) || t.Year() > 9998 {
+		return time.Time{}, apperr.Invalid("period", "must be a month YYYY-MM from 2017-07 (GST began then), "+
+			"or a quarter YYYY-MM..YYYY-MM")
 	}
 	return t, nil
 }
 
-// GSTR1 builds the return of the month starting at month (from Period)
-// for GSTIN gstin: empty, the store's; else the store's or a stock
-// location's (each state's registration files its own return). Documents
-// are in the month of their IST issue date. Errors: CONFLICT when no tax
-// identity is set; VALIDATION_ERROR naming gstin when it is neither the
-// store's nor a location's.
-func (s *Service) GSTR1(ctx context.Context, month time.Time, gstin string) (*GSTR1, error) {
+// gstBegan is the first month of GST.
+var gstBegan = time.Date(2017, 7, 1, 0, 0, 0, 0, ist)
+
+// hsnSplitFrom is the first return period whose HSN summary is split into
+// supplies to registered and to unregistered buyers (hsn_b2b, hsn_b2c:
+// GSTN advisory on Table 12 of GSTR-1, phase III, from the May 2025
+// period).
+var hsnSplitFrom = time.Date(2025, 5, 1, 0, 0, 0, 0, ist)
+
+// last is the span's last month: the return period (fp) it is filed for.
+func (s Span) last() time.Time { return s.To.AddDate(0, -1, 0) }
+
+// GSTR1 builds the return of span (ParseSpan) for GSTIN gstin: empty, the
+// store's; else the store's or a stock location's (each state's
+// registration files its own return). Documents are in the month of their
+// IST issue date; a quarter's return is its three months' documents, filed
+// for its last month. Errors: CONFLICT when no tax identity is set;
+// VALIDATION_ERROR naming gstin when it is neither the store's nor a
+// location's.
+func (s *Service) GSTR1(ctx context.Context, span Span, gstin string) (*GSTR1, error) {
 	set, err := s.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -215,9 +292,9 @@ func (s *Service) GSTR1(ctx context.Context, month time.Time, gstin string) (*GS
 			return nil, apperr.Invalid("gstin", "is neither the store's GSTIN nor a stock location's")
 		}
 	}
-	q := period{gstin: gstin, from: month, to: month.AddDate(0, 1, 0)}
-	r := &GSTR1{GSTIN: gstin, FP: month.Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
-		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{B2B: []HSNRow{}, B2C: []HSNRow{}},
+	q := period{gstin: gstin, from: span.From, to: span.To}
+	r := &GSTR1{GSTIN: gstin, FP: span.last().Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
+		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{Split: !span.last().Before(hsnSplitFrom)},
 		Nil: NilSummary{Inv: []NilRow{}}, DocIssue: DocIssue{DocDet: []DocKind{}}}
 	db := s.db.WithContext(ctx)
 	steps := []func(*gorm.DB, period, *GSTR1) error{documentSections, summarySections, docIssueSection}
@@ -229,7 +306,7 @@ func (s *Service) GSTR1(ctx context.Context, month time.Time, gstin string) (*GS
 	return r, nil
 }
 
-// period is the GSTIN and IST month a return covers.
+// period is the GSTIN and IST months a return covers.
 type period struct {
 	gstin    string
 	from, to time.Time
@@ -247,12 +324,17 @@ type rateRow struct {
 	Total          money.Amount
 	PosCode        string
 	RecipientGSTIN *string
+	RecipientName  string
 	Class          string
-	GSTRate        money.Rate
-	Taxable        money.Amount
-	IGST           money.Amount
-	CGST           money.Amount
-	SGST           money.Amount
+	// ClassTotal is the value of the document's lines of its class: a
+	// credit note reducing a B2CL and a B2CS invoice reports only the first
+	// part as a note (cdnur); the rest is netted in b2cs.
+	ClassTotal money.Amount
+	GSTRate    money.Rate
+	Taxable    money.Amount
+	IGST       money.Amount
+	CGST       money.Amount
+	SGST       money.Amount
 }
 
 // documentSectionsSQL reads, per document and rate, the taxed lines of the
@@ -260,13 +342,14 @@ type rateRow struct {
 // credit note line takes the class of the invoice it reduces); lines at 0 %
 // are reported under nil.
 const documentSectionsSQL = `SELECT d.id, d.doc_type, d.number, d.issued_at, d.total, d.pos_code, d.recipient_gstin,
-	l.class AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
+	d.recipient->>'name' AS recipient_name, l.class AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
+	(SELECT sum(c.total) FROM tax_document_lines c WHERE c.document_id = d.id AND c.class = l.class)::bigint AS class_total,
 	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
 	AND l.class IN ('b2b', 'b2cl') AND ` + gstDocuments + `
 GROUP BY d.id, l.class, l.gst_rate
-ORDER BY d.issued_at, d.serial, 8, l.gst_rate`
+ORDER BY d.issued_at, d.serial, l.class, l.gst_rate`
 
 // documentSections fills b2b, b2cl, cdnr and cdnur.
 func documentSections(db *gorm.DB, q period, r *GSTR1) error {
@@ -300,7 +383,7 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				r.B2B = append(r.B2B, B2BParty{Ctin: ctin})
 			}
 			r.B2B[k].Inv = append(r.B2B[k].Inv, B2BInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total,
-				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms})
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt})
 		case d.DocType == models.DocInvoice:
 			k, ok := b2cl[d.PosCode]
 			if !ok {
@@ -308,7 +391,8 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				b2cl[d.PosCode] = k
 				r.B2CL = append(r.B2CL, B2CLState{Pos: d.PosCode})
 			}
-			r.B2CL[k].Inv = append(r.B2CL[k].Inv, B2CLInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total, Itms: itms})
+			r.B2CL[k].Inv = append(r.B2CL[k].Inv, B2CLInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total, Itms: itms,
+				at: d.IssuedAt})
 		case d.Class == models.ClassB2B:
 			k, ok := cdnr[ctin]
 			if !ok {
@@ -316,11 +400,11 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				cdnr[ctin] = k
 				r.CDNR = append(r.CDNR, CDNRParty{Ctin: ctin})
 			}
-			r.CDNR[k].Nt = append(r.CDNR[k].Nt, CDNRNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Val: d.Total,
-				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms})
+			r.CDNR[k].Nt = append(r.CDNR[k].Nt, CDNRNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Val: d.ClassTotal,
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt})
 		default:
 			r.CDNUR = append(r.CDNUR, CDNURNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Typ: "B2CL",
-				Pos: d.PosCode, Val: d.Total, Itms: itms})
+				Pos: d.PosCode, Val: d.ClassTotal, Itms: itms, at: d.IssuedAt})
 		}
 	}
 	return nil
@@ -379,7 +463,7 @@ func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 			row.Camt += x.CGST
 			row.Samt += x.SGST
 		}
-		k := [4]string{fmt.Sprint(!b2b), x.HSN, fmt.Sprintf("%08d", x.GSTRate), x.UQC}
+		k := [4]string{fmt.Sprint(!b2b && r.HSN.Split), x.HSN, fmt.Sprintf("%08d", x.GSTRate), x.UQC}
 		h := hsn[k]
 		if h == nil {
 			h = &HSNRow{HsnSc: x.HSN, Uqc: x.UQC, Rt: x.GSTRate}
@@ -413,10 +497,14 @@ func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 	}
 	for _, k := range sortedKeys(hsn, func(a, b [4]string) bool { return a[0]+a[1]+a[2]+a[3] < b[0]+b[1]+b[2]+b[3] }) {
 		h := *hsn[k]
-		if k[0] == "false" {
+		switch {
+		case !r.HSN.Split:
+			h.Num = len(r.HSN.Data) + 1
+			r.HSN.Data = append(r.HSN.Data, h)
+		case k[0] == "false":
 			h.Num = len(r.HSN.B2B) + 1
 			r.HSN.B2B = append(r.HSN.B2B, h)
-		} else {
+		default:
 			h.Num = len(r.HSN.B2C) + 1
 			r.HSN.B2C = append(r.HSN.B2C, h)
 		}

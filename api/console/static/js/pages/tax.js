@@ -1,6 +1,6 @@
 // GST (docs/DECISIONS.md "Tax documents"): the store's tax identity, which every invoice and
-// credit note is issued under, and the month's GSTR-1 return to download
-// as the portal's JSON or one section as CSV.
+// credit note is issued under, and the month's or quarter's GSTR-1 return to
+// download as the portal's JSON, the offline tool's workbook or one sheet as CSV.
 
 import { h } from '../dom.js';
 import { api, query } from '../api.js';
@@ -58,7 +58,12 @@ export async function taxSettingsPage({ rerender }) {
   ];
 }
 
-const SECTIONS = ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'hsn', 'nil', 'doc_issue'];
+// sheetsOf are the offline tool's sheets of a return whose last month is
+// last (YYYY-MM): the HSN summary is split from the May 2025 period.
+function sheetsOf(last) {
+  const hsn = last >= '2025-05' ? ['hsn(b2b)', 'hsn(b2c)'] : ['hsn'];
+  return ['b2b,sez,de', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'exemp', ...hsn, 'docs'];
+}
 
 // lastMonth is the month before today's, YYYY-MM (the one usually filed).
 function lastMonth() {
@@ -68,19 +73,58 @@ function lastMonth() {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
 }
 
+// QUARTERS are the financial year's quarters by their first and last month.
+const QUARTERS = [['04', '06', 'April – June'], ['07', '09', 'July – September'], ['10', '12', 'October – December'],
+  ['01', '03', 'January – March']];
+
+// quarterPeriods lists the quarters from the current financial year's back
+// to GST's first (July 2017), newest first, as API periods.
+function quarterPeriods() {
+  const now = new Date();
+  const fy = now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1;
+  const out = [];
+  for (let y = fy; y >= 2017; y--) {
+    for (const [from, to, name] of [...QUARTERS].reverse()) {
+      const year = from === '01' ? y + 1 : y;
+      const period = `${year}-${from}..${year}-${to}`;
+      if (period < '2017-07' || `${year}-${from}` > lastMonth()) continue;
+      out.push([period, `${name} ${year}`]);
+    }
+  }
+  return out;
+}
+
 export async function gstr1Page() {
-  const month = h('input', { type: 'month', id: 'gstr1-period', value: lastMonth(), required: true });
+  const filing = h('select', { id: 'gstr1-filing' },
+    h('option', { value: 'month' }, 'Monthly'), h('option', { value: 'quarter' }, 'Quarterly (QRMP)'));
+  const month = h('input', { type: 'month', id: 'gstr1-period', value: lastMonth(), min: '2017-07', required: true });
+  const quarter = h('select', { id: 'gstr1-quarter' }, ...quarterPeriods().map(([v, name]) => h('option', { value: v }, name)));
+  const periodField = h('div', { class: 'field' });
   const links = h('div', { class: 'actions' });
   const summary = h('div');
+  // Each draw numbers itself: an answer to an earlier period that arrives
+  // late never overwrites the later one's.
+  let drawn = 0;
   const draw = async () => {
-    const period = month.value;
+    const quarterly = filing.value === 'quarter';
+    periodField.replaceChildren(
+      h('label', { for: quarterly ? 'gstr1-quarter' : 'gstr1-period' }, quarterly ? 'Quarter' : 'Month'),
+      quarterly ? quarter : month);
+    const period = quarterly ? quarter.value : month.value;
+    if (!period) return;
+    const last = period.split('..').pop();
+    const file = period.replace('..', '_');
     const base = '/api/v1/admin/reports/gstr1';
     links.replaceChildren(
-      h('a', { class: 'button primary', href: base + query({ period }), download: `gstr1-${period}.json` }, 'Download JSON'),
-      ...SECTIONS.map((s) => h('a', { class: 'button small', href: base + query({ period, format: 'csv', section: s }),
-        download: `gstr1-${period}-${s}.csv` }, `${s} CSV`)));
+      h('a', { class: 'button primary', href: base + query({ period }), download: `gstr1-${file}.json` }, 'Download JSON'),
+      h('a', { class: 'button', href: base + query({ period, format: 'xlsx' }), download: `gstr1-${file}.xlsx` },
+        'Download Excel workbook'),
+      ...sheetsOf(last).map((s) => h('a', { class: 'button small', href: base + query({ period, format: 'csv', section: s }),
+        download: `gstr1-${file}-${s.replace(/[(),]/g, '-')}.csv` }, `${s} CSV`)));
+    const mine = ++drawn;
     try {
       const r = await api('GET', '/reports/gstr1' + query({ period }));
+      if (mine !== drawn) return;
       const count = (list) => (list || []).reduce((n, p) => n + ((p.inv || p.nt || [1]).length), 0);
       summary.replaceChildren(facts([
         ['GSTIN', r.gstin], ['Return period', r.fp],
@@ -90,17 +134,18 @@ export async function gstr1Page() {
         ['Documents issued', (r.doc_issue.doc_det || []).map((d) => `${d.doc_typ}: ${d.docs.map((x) => `${x.from} – ${x.to}`).join(', ')}`).join('; ') || 'none'],
       ]));
     } catch (err) {
+      if (mine !== drawn) return;
       summary.replaceChildren(err.status === 409
         ? notice('info', 'No return yet: set the store\'s ', link('/tax', 'tax settings'), ' first.')
         : errorNotice(err));
     }
   };
-  month.addEventListener('change', draw);
+  for (const el of [filing, month, quarter]) el.addEventListener('change', draw);
   await draw();
   return [
     pageHead('GSTR-1'),
-    h('p', { class: 'muted' }, 'The month\'s outward supplies in the GST portal\'s layout, from the invoices and credit notes issued in it (India Standard Time).'),
-    section('Period', h('div', { class: 'field' }, h('label', { for: 'gstr1-period' }, 'Month'), month), links),
+    h('p', { class: 'muted' }, 'The outward supplies of a month, or of a quarter for quarterly (QRMP) filers, in the GST portal\'s layout, from the invoices and credit notes issued in it (India Standard Time). The Excel workbook imports into the GST offline tool.'),
+    section('Period', h('div', { class: 'field' }, h('label', { for: 'gstr1-filing' }, 'Filing'), filing), periodField, links),
     section('Summary', summary),
   ];
 }
