@@ -58,6 +58,45 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				auditedOnce(t, w, "shipping_method.delete", id)
 			}}
 	},
+	"POST " + admin + "/locations": func(t *testing.T, w retryWorld) retryCase {
+		body := locationBody()
+		return retryCase{path: admin + "/locations", status: http.StatusCreated, body: body,
+			once: func(t *testing.T) { rowsAre(t, w, 1, `SELECT count(*) FROM locations WHERE code = ?`, body["code"]) }}
+	},
+	"PATCH " + admin + "/locations/:locationId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/locations", locationBody())
+		return retryCase{path: admin + "/locations/" + id, status: http.StatusOK, body: map[string]any{"priority": 7},
+			once: func(t *testing.T) { auditedOnce(t, w, "location.update", id) }}
+	},
+	"DELETE " + admin + "/locations/:locationId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/locations", locationBody())
+		return retryCase{path: admin + "/locations/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM locations WHERE id = ?`, id)
+				auditedOnce(t, w, "location.delete", id)
+			}}
+	},
+	// The answer carries the signing secret and is not kept; the retry
+	// after a crash answers it again to the caller that never got it.
+	"POST " + admin + "/webhooks": func(t *testing.T, w retryWorld) retryCase {
+		url := "https://8.8.8.8/hooks/" + uuid.NewString()
+		return retryCase{path: admin + "/webhooks", status: http.StatusCreated,
+			body: map[string]any{"url": url, "events": []string{"order.created"}},
+			once: func(t *testing.T) { rowsAre(t, w, 1, `SELECT count(*) FROM webhook_subscriptions WHERE url = ?`, url) }}
+	},
+	"PATCH " + admin + "/webhooks/:webhookId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/webhooks", map[string]any{"url": "https://8.8.8.8/hooks", "events": []string{"order.created"}})
+		return retryCase{path: admin + "/webhooks/" + id, status: http.StatusOK, body: map[string]any{"description": "ERP"},
+			once: func(t *testing.T) { auditedOnce(t, w, "webhook.update", id) }}
+	},
+	"DELETE " + admin + "/webhooks/:webhookId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/webhooks", map[string]any{"url": "https://8.8.8.8/hooks", "events": []string{"order.created"}})
+		return retryCase{path: admin + "/webhooks/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM webhook_subscriptions WHERE id = ?`, id)
+				auditedOnce(t, w, "webhook.delete", id)
+			}}
+	},
 }
 
 // created sends an unkeyed create and returns the id it answers.
@@ -84,4 +123,11 @@ func shippingMethodMade(t *testing.T, w retryWorld) string {
 	t.Helper()
 	zone := created(t, w, admin+"/shipping/zones", map[string]any{"name": "Zone " + uuid.NewString()[:8]})
 	return created(t, w, admin+"/shipping/zones/"+zone+"/methods", shippingMethod())
+}
+
+// locationBody is a new location that does not sell, of a code of its own.
+func locationBody() map[string]any {
+	code := "L" + strings.ToUpper(uuid.NewString()[:6])
+	return map[string]any{"name": "Store " + code, "code": code, "priority": 20, "fulfilsOnline": false,
+		"address": map[string]any{"line1": "1 Dock Road", "city": "Somewhere", "state": "Karnataka", "pincode": "400001"}}
 }

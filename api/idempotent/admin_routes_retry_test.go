@@ -196,8 +196,8 @@ var notYetRetrySafe = map[string]string{}
 func init() {
 	creates := []string{"/products", "/products/:productId/variants", "/products/:productId/images", "/categories",
 		"/collections", "/customer-groups", "/price-lists", "/discounts", "/bundles", "/bundles/:bundleId/sets",
-		"/bundles/:bundleId/sets/:setId/items", "/locations",
-		"/webhooks", "/users", "/draft-orders"}
+		"/bundles/:bundleId/sets/:setId/items",
+		"/users", "/draft-orders"}
 	for _, p := range creates {
 		notYetRetrySafe["POST "+admin+p] = "a create: the retry creates another row (201 with another id), or is refused 409 " +
 			"by the first row's unique slug, code, SKU, email or URL"
@@ -205,8 +205,8 @@ func init() {
 	updates := []string{"/products/:productId", "/products/:productId/pricing", "/variants/:variantId", "/categories/:categoryId",
 		"/collections/:collectionId", "/customer-groups/:groupId", "/price-lists/:priceListId", "/discounts/:discountId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
-		"/locations/:locationId", "/products/:productId/images/:imageId",
-		"/reviews/:reviewId", "/customers/:customerId", "/draft-orders/:draftId", "/users/:id", "/webhooks/:webhookId"}
+		"/products/:productId/images/:imageId",
+		"/reviews/:reviewId", "/customers/:customerId", "/draft-orders/:draftId", "/users/:id"}
 	for _, p := range updates {
 		notYetRetrySafe["PATCH "+admin+p] = "a PATCH of absolute values: the retry sets them again (same state) but answers " +
 			"a new updatedAt and writes a second audit entry (and, for products, variants and webhooks, a second event)"
@@ -214,8 +214,8 @@ func init() {
 	deletes := []string{"/products/:productId", "/variants/:variantId", "/categories/:categoryId", "/collections/:collectionId",
 		"/collections/:collectionId/products/:productId", "/customer-groups/:groupId", "/price-lists/:priceListId",
 		"/discounts/:discountId", "/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
-		"/locations/:locationId", "/products/:productId/images/:imageId",
-		"/draft-orders/:draftId", "/webhooks/:webhookId", "/auth/sessions/:sessionId"}
+		"/products/:productId/images/:imageId",
+		"/draft-orders/:draftId", "/auth/sessions/:sessionId"}
 	for _, p := range deletes {
 		notYetRetrySafe["DELETE "+admin+p] = "a DELETE: the retry finds the row gone and answers 404 where the first answered 204"
 	}
