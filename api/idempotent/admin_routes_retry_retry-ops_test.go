@@ -97,6 +97,42 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				auditedOnce(t, w, "webhook.delete", id)
 			}}
 	},
+	"POST " + admin + "/customer-groups": func(t *testing.T, w retryWorld) retryCase {
+		name := "Group " + uuid.NewString()[:8]
+		return retryCase{path: admin + "/customer-groups", status: http.StatusCreated, body: map[string]any{"name": name},
+			once: func(t *testing.T) { rowsAre(t, w, 1, `SELECT count(*) FROM customer_groups WHERE name = ?`, name) }}
+	},
+	"PATCH " + admin + "/customer-groups/:groupId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/customer-groups", map[string]any{"name": "Group " + uuid.NewString()[:8]})
+		return retryCase{path: admin + "/customer-groups/" + id, status: http.StatusOK, body: map[string]any{"description": "trade"},
+			once: func(t *testing.T) { auditedOnce(t, w, "customer_group.update", id) }}
+	},
+	"DELETE " + admin + "/customer-groups/:groupId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/customer-groups", map[string]any{"name": "Group " + uuid.NewString()[:8]})
+		return retryCase{path: admin + "/customer-groups/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM customer_groups WHERE id = ?`, id)
+				auditedOnce(t, w, "customer_group.delete", id)
+			}}
+	},
+	"POST " + admin + "/discounts": func(t *testing.T, w retryWorld) retryCase {
+		body := discountBody()
+		return retryCase{path: admin + "/discounts", status: http.StatusCreated, body: body,
+			once: func(t *testing.T) { rowsAre(t, w, 1, `SELECT count(*) FROM discounts WHERE code = ?`, body["code"]) }}
+	},
+	"PATCH " + admin + "/discounts/:discountId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/discounts", discountBody())
+		return retryCase{path: admin + "/discounts/" + id, status: http.StatusOK, body: map[string]any{"value": 15},
+			once: func(t *testing.T) { auditedOnce(t, w, "discount.update", id) }}
+	},
+	"DELETE " + admin + "/discounts/:discountId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/discounts", discountBody())
+		return retryCase{path: admin + "/discounts/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM discounts WHERE id = ?`, id)
+				auditedOnce(t, w, "discount.delete", id)
+			}}
+	},
 }
 
 // created sends an unkeyed create and returns the id it answers.
@@ -130,4 +166,9 @@ func locationBody() map[string]any {
 	code := "L" + strings.ToUpper(uuid.NewString()[:6])
 	return map[string]any{"name": "Store " + code, "code": code, "priority": 20, "fulfilsOnline": false,
 		"address": map[string]any{"line1": "1 Dock Road", "city": "Somewhere", "state": "Karnataka", "pincode": "400001"}}
+}
+
+// discountBody is a manual discount of 10 rupees, of a code of its own.
+func discountBody() map[string]any {
+	return map[string]any{"code": "SAVE" + strings.ToUpper(uuid.NewString()[:6]), "valueType": "FIXED_AMOUNT", "value": 10}
 }

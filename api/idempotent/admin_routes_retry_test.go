@@ -195,7 +195,7 @@ var notYetRetrySafe = map[string]string{}
 
 func init() {
 	creates := []string{"/products", "/products/:productId/variants", "/products/:productId/images", "/categories",
-		"/collections", "/customer-groups", "/price-lists", "/discounts", "/bundles", "/bundles/:bundleId/sets",
+		"/collections", "/price-lists", "/bundles", "/bundles/:bundleId/sets",
 		"/bundles/:bundleId/sets/:setId/items",
 		"/users", "/draft-orders"}
 	for _, p := range creates {
@@ -203,7 +203,7 @@ func init() {
 			"by the first row's unique slug, code, SKU, email or URL"
 	}
 	updates := []string{"/products/:productId", "/products/:productId/pricing", "/variants/:variantId", "/categories/:categoryId",
-		"/collections/:collectionId", "/customer-groups/:groupId", "/price-lists/:priceListId", "/discounts/:discountId",
+		"/collections/:collectionId", "/price-lists/:priceListId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
 		"/products/:productId/images/:imageId",
 		"/reviews/:reviewId", "/customers/:customerId", "/draft-orders/:draftId", "/users/:id"}
@@ -212,8 +212,8 @@ func init() {
 			"a new updatedAt and writes a second audit entry (and, for products, variants and webhooks, a second event)"
 	}
 	deletes := []string{"/products/:productId", "/variants/:variantId", "/categories/:categoryId", "/collections/:collectionId",
-		"/collections/:collectionId/products/:productId", "/customer-groups/:groupId", "/price-lists/:priceListId",
-		"/discounts/:discountId", "/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
+		"/collections/:collectionId/products/:productId", "/price-lists/:priceListId",
+		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
 		"/products/:productId/images/:imageId",
 		"/draft-orders/:draftId", "/auth/sessions/:sessionId"}
 	for _, p := range deletes {
