@@ -1,12 +1,18 @@
 package idempotent_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gocommerce/shop/internal/fixtures"
+	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
+	"github.com/pquerna/otp/totp"
 )
 
 // The cases of the operations routes (shipping, locations, webhooks,
@@ -16,6 +22,9 @@ func init() {
 	for rt, mk := range opsRetryCases {
 		adminRetryCases[rt] = mk
 	}
+	retryMayDiffer["POST "+admin+"/auth/2fa/enable"] = "its answer carries the backup codes, kept only hashed, and is not " +
+		"kept itself (Cache-Control: no-store): the retry after a crash answers 200 with new codes in place of the unseen " +
+		"ones (TestTwoFactorEnableRetriedAfterACrashAnswersNewCodes); a repeat of a finished request is 409 \"done; answer not kept\""
 }
 
 var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
@@ -133,6 +142,43 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				auditedOnce(t, w, "discount.delete", id)
 			}}
 	},
+	"PATCH " + admin + "/reviews/:reviewId": func(t *testing.T, w retryWorld) retryCase {
+		id := hiddenReview(t, w)
+		return retryCase{path: admin + "/reviews/" + id, status: http.StatusOK, body: map[string]any{"status": "published"},
+			once: func(t *testing.T) { auditedOnce(t, w, "review.moderate", id) }}
+	},
+	"PATCH " + admin + "/customers/:customerId": func(t *testing.T, w retryWorld) retryCase {
+		id := fixtures.MustCustomer(t, w.app.DB, "Retry").ID.String()
+		return retryCase{path: admin + "/customers/" + id, status: http.StatusOK, body: map[string]any{"name": "Renamed"},
+			once: func(t *testing.T) { auditedOnce(t, w, "customer.update", id) }}
+	},
+	"POST " + admin + "/users": func(t *testing.T, w retryWorld) retryCase {
+		email := "staff-" + uuid.NewString()[:8] + "@example.com"
+		return retryCase{path: admin + "/users", status: http.StatusCreated,
+			body: map[string]any{"email": email, "name": "Staff", "password": testkit.AdminPassword, "role": "staff"},
+			once: func(t *testing.T) { rowsAre(t, w, 1, `SELECT count(*) FROM admins WHERE email = ?`, email) }}
+	},
+	"PATCH " + admin + "/users/:id": func(t *testing.T, w retryWorld) retryCase {
+		a, _ := testkit.MustAdmin(t, w.app, "viewer")
+		return retryCase{path: admin + "/users/" + a.ID.String(), status: http.StatusOK, body: map[string]any{"role": "staff"},
+			once: func(t *testing.T) { auditedOnce(t, w, "admin_user.update", a.ID.String()) }}
+	},
+	"DELETE " + admin + "/auth/sessions/:sessionId": func(t *testing.T, w retryWorld) retryCase {
+		id := otherSession(t, w)
+		return retryCase{path: admin + "/auth/sessions/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM admin_sessions WHERE id = ?`, id)
+				auditedOnce(t, w, "auth.session_revoke", id)
+			}}
+	},
+	"POST " + admin + "/auth/2fa/disable": func(t *testing.T, w retryWorld) retryCase {
+		me, backup := twoFactorOn(t, w.app, w.token)
+		return retryCase{path: admin + "/auth/2fa/disable", status: http.StatusOK, body: map[string]any{"code": backup[0]},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM admin_two_factor WHERE admin_id = ?`, me)
+				auditedOnce(t, w, "auth.2fa_disable", me)
+			}}
+	},
 }
 
 // created sends an unkeyed create and returns the id it answers.
@@ -171,4 +217,104 @@ func locationBody() map[string]any {
 // discountBody is a manual discount of 10 rupees, of a code of its own.
 func discountBody() map[string]any {
 	return map[string]any{"code": "SAVE" + strings.ToUpper(uuid.NewString()[:6]), "valueType": "FIXED_AMOUNT", "value": 10}
+}
+
+// hiddenReview is the id of a new customer's hidden review of a new
+// product.
+func hiddenReview(t *testing.T, w retryWorld) string {
+	t.Helper()
+	r := models.Review{ProductID: fixtures.MustProduct(t, w.app.DB, "Rug "+uuid.NewString()[:6], 10000).ID,
+		CustomerID: fixtures.MustCustomer(t, w.app.DB, "Reviewer").ID, Rating: 4, Comment: "Warm", Status: models.ReviewHidden}
+	if err := w.app.DB.Create(&r).Error; err != nil {
+		t.Fatal(err)
+	}
+	return r.ID.String()
+}
+
+// otherSession is the id of another session of the admin of w.token.
+func otherSession(t *testing.T, w retryWorld) string {
+	t.Helper()
+	var a models.Admin
+	if err := w.app.DB.Take(&a, "id = ?", whoAmI(t, w.app, w.token)).Error; err != nil {
+		t.Fatal(err)
+	}
+	device := "retry-" + uuid.NewString()[:8]
+	if _, err := w.app.AdminAuth.OpenSession(context.Background(), &a, identity.ClientInfo{DeviceID: device}); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	if err := w.app.DB.Raw(`SELECT id FROM admin_sessions WHERE device_id = ?`, device).Scan(&id).Error; err != nil || id == "" {
+		t.Fatalf("no session of device %s: %v", device, err)
+	}
+	return id
+}
+
+// whoAmI is the id of the admin of token.
+func whoAmI(t *testing.T, app *testkit.App, token string) string {
+	t.Helper()
+	return app.Do(t, http.MethodGet, admin+"/auth/me", testkit.Req{Token: token}).Expect(t, http.StatusOK).Map(t)["id"].(string)
+}
+
+// twoFactorOn turns 2FA on, afresh, for the admin of token and returns the
+// admin's id and the backup codes.
+func twoFactorOn(t *testing.T, app *testkit.App, token string) (string, []string) {
+	t.Helper()
+	me := whoAmI(t, app, token)
+	if err := app.DB.Exec(`DELETE FROM admin_two_factor WHERE admin_id = ?`, me).Error; err != nil {
+		t.Fatal(err)
+	}
+	secret := app.Do(t, http.MethodPost, admin+"/auth/2fa/generate-secret", testkit.Req{Token: token}).
+		Expect(t, http.StatusOK).Map(t)["secret"].(string)
+	var on struct {
+		BackupCodes []string `json:"backupCodes"`
+	}
+	app.Do(t, http.MethodPost, admin+"/auth/2fa/enable", testkit.Req{Token: token, Body: map[string]any{"code": totpCode(t, secret)}}).
+		Expect(t, http.StatusOK).JSON(t, &on)
+	if len(on.BackupCodes) == 0 {
+		t.Fatal("no backup codes")
+	}
+	return me, on.BackupCodes
+}
+
+// totpCode is the authenticator's code of secret for the previous step,
+// so that the current step's is still unused.
+func totpCode(t *testing.T, secret string) string {
+	t.Helper()
+	code, err := totp.GenerateCode(secret, time.Now().Add(-30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+// Switching 2FA on whose process died after it committed is answered, on
+// the retry, with new backup codes in place of the ones its caller never
+// saw: 2FA is on once, the first run's codes no longer work, the retry's
+// do, and one audit entry.
+func TestTwoFactorEnableRetriedAfterACrashAnswersNewCodes(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, "viewer")
+	me := whoAmI(t, app, token)
+	secret := app.Do(t, http.MethodPost, admin+"/auth/2fa/generate-secret", testkit.Req{Token: token}).
+		Expect(t, http.StatusOK).Map(t)["secret"].(string)
+	path := admin + "/auth/2fa/enable"
+	r := keyed(testkit.Req{Token: token}, "enable-"+me, map[string]any{"code": totpCode(t, secret)})
+	type answer struct {
+		Enabled     bool     `json:"enabled"`
+		BackupCodes []string `json:"backupCodes"`
+	}
+	var first, retry answer
+	app.Do(t, http.MethodPost, path, r).Expect(t, http.StatusOK).JSON(t, &first)
+	crashBeforeAnswerKept(t, app, r.Headers["Idempotency-Key"])
+	app.Do(t, http.MethodPost, path, r).Expect(t, http.StatusOK).JSON(t, &retry)
+	if !retry.Enabled || len(retry.BackupCodes) != len(first.BackupCodes) || retry.BackupCodes[0] == first.BackupCodes[0] {
+		t.Fatalf("the retry answered %+v, the first run %+v: want new codes", retry, first)
+	}
+	app.Do(t, http.MethodPost, path, r).ExpectError(t, http.StatusConflict, "CONFLICT") // done; its answer not kept
+	rowsAre(t, retryWorld{app: app}, 1, `SELECT count(*) FROM admin_two_factor WHERE admin_id = ? AND enabled`, me)
+	auditedOnce(t, retryWorld{app: app}, "auth.2fa_enable", me)
+	app.Do(t, http.MethodPost, admin+"/auth/2fa/disable", testkit.Req{Token: token, Body: map[string]any{"code": first.BackupCodes[0]}}).
+		ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
+	app.Do(t, http.MethodPost, admin+"/auth/2fa/disable", testkit.Req{Token: token, Body: map[string]any{"code": retry.BackupCodes[0]}}).
+		Expect(t, http.StatusOK)
 }

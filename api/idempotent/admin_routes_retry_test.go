@@ -197,7 +197,7 @@ func init() {
 	creates := []string{"/products", "/products/:productId/variants", "/products/:productId/images", "/categories",
 		"/collections", "/price-lists", "/bundles", "/bundles/:bundleId/sets",
 		"/bundles/:bundleId/sets/:setId/items",
-		"/users", "/draft-orders"}
+		"/draft-orders"}
 	for _, p := range creates {
 		notYetRetrySafe["POST "+admin+p] = "a create: the retry creates another row (201 with another id), or is refused 409 " +
 			"by the first row's unique slug, code, SKU, email or URL"
@@ -206,7 +206,7 @@ func init() {
 		"/collections/:collectionId", "/price-lists/:priceListId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
 		"/products/:productId/images/:imageId",
-		"/reviews/:reviewId", "/customers/:customerId", "/draft-orders/:draftId", "/users/:id"}
+		"/draft-orders/:draftId"}
 	for _, p := range updates {
 		notYetRetrySafe["PATCH "+admin+p] = "a PATCH of absolute values: the retry sets them again (same state) but answers " +
 			"a new updatedAt and writes a second audit entry (and, for products, variants and webhooks, a second event)"
@@ -215,7 +215,7 @@ func init() {
 		"/collections/:collectionId/products/:productId", "/price-lists/:priceListId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
 		"/products/:productId/images/:imageId",
-		"/draft-orders/:draftId", "/auth/sessions/:sessionId"}
+		"/draft-orders/:draftId"}
 	for _, p := range deletes {
 		notYetRetrySafe["DELETE "+admin+p] = "a DELETE: the retry finds the row gone and answers 404 where the first answered 204"
 	}
@@ -229,8 +229,6 @@ func init() {
 		"POST /returns/:returnId/refund":                 "the refund is made once, but the retry is refused 409 by refund.RefundReturn's first check (the return is refunded, not received)",
 		"POST /draft-orders/:draftId/complete":           "the order is placed once; the retry is refused 409 (the draft is completed)",
 		"POST /products/bulk-status":                     "sets statuses (same state again), answering a new count of rows changed",
-		"POST /auth/2fa/enable":                          "enabled once; the retry is refused (already enabled)",
-		"POST /auth/2fa/disable":                         "disabled once; the retry is refused (not enabled)",
 	}
 	for p, why := range transitions {
 		m, path, _ := strings.Cut(p, " ")
