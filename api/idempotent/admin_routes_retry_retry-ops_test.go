@@ -179,6 +179,37 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				auditedOnce(t, w, "auth.2fa_disable", me)
 			}}
 	},
+	"POST " + admin + "/draft-orders": func(t *testing.T, w retryWorld) retryCase {
+		body := draftBody(t, w)
+		return retryCase{path: admin + "/draft-orders", status: http.StatusCreated, body: body,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM draft_orders WHERE email = ?`, body["email"])
+			}}
+	},
+	"PATCH " + admin + "/draft-orders/:draftId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/draft-orders", draftBody(t, w))
+		return retryCase{path: admin + "/draft-orders/" + id, status: http.StatusOK, body: map[string]any{"note": "gift wrap"},
+			once: func(t *testing.T) { auditedOnce(t, w, "draft_order.update", id) }}
+	},
+	"DELETE " + admin + "/draft-orders/:draftId": func(t *testing.T, w retryWorld) retryCase {
+		id := created(t, w, admin+"/draft-orders", draftBody(t, w))
+		return retryCase{path: admin + "/draft-orders/" + id, status: http.StatusNoContent,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 0, `SELECT count(*) FROM draft_orders WHERE id = ?`, id)
+				auditedOnce(t, w, "draft_order.delete", id)
+			}}
+	},
+	"POST " + admin + "/draft-orders/:draftId/complete": func(t *testing.T, w retryWorld) retryCase {
+		body := draftBody(t, w)
+		id := created(t, w, admin+"/draft-orders", body)
+		return retryCase{path: admin + "/draft-orders/" + id + "/complete", status: http.StatusOK,
+			body: map[string]any{"payment": "offline", "method": "upi", "reference": "UTR-" + id[:8]},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM orders WHERE email = ?`, body["email"])
+				rowsAre(t, w, 1, `SELECT count(*) FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.email = ?`, body["email"])
+				auditedOnce(t, w, "draft_order.complete", id)
+			}}
+	},
 }
 
 // created sends an unkeyed create and returns the id it answers.
@@ -317,4 +348,15 @@ func TestTwoFactorEnableRetriedAfterACrashAnswersNewCodes(t *testing.T) {
 		ExpectError(t, http.StatusBadRequest, "VALIDATION_ERROR")
 	app.Do(t, http.MethodPost, admin+"/auth/2fa/disable", testkit.Req{Token: token, Body: map[string]any{"code": retry.BackupCodes[0]}}).
 		Expect(t, http.StatusOK)
+}
+
+// draftBody is a draft of 2 units of a new variant with 10 on hand, for a
+// guest of an email of its own.
+func draftBody(t *testing.T, w retryWorld) map[string]any {
+	t.Helper()
+	v := variant(t, w, 10)
+	return map[string]any{"email": "draft-" + uuid.NewString()[:8] + "@example.com", "name": "Draft Buyer",
+		"phone": "+91 98765 43210", "items": []any{map[string]any{"variantId": v.ID, "quantity": 2}}, "shippingCost": 0,
+		"shippingAddress": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001", "district": "Bengaluru Urban", "country": "India"}}
 }

@@ -196,8 +196,7 @@ var notYetRetrySafe = map[string]string{}
 func init() {
 	creates := []string{"/products", "/products/:productId/variants", "/products/:productId/images", "/categories",
 		"/collections", "/price-lists", "/bundles", "/bundles/:bundleId/sets",
-		"/bundles/:bundleId/sets/:setId/items",
-		"/draft-orders"}
+		"/bundles/:bundleId/sets/:setId/items"}
 	for _, p := range creates {
 		notYetRetrySafe["POST "+admin+p] = "a create: the retry creates another row (201 with another id), or is refused 409 " +
 			"by the first row's unique slug, code, SKU, email or URL"
@@ -205,8 +204,7 @@ func init() {
 	updates := []string{"/products/:productId", "/products/:productId/pricing", "/variants/:variantId", "/categories/:categoryId",
 		"/collections/:collectionId", "/price-lists/:priceListId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
-		"/products/:productId/images/:imageId",
-		"/draft-orders/:draftId"}
+		"/products/:productId/images/:imageId"}
 	for _, p := range updates {
 		notYetRetrySafe["PATCH "+admin+p] = "a PATCH of absolute values: the retry sets them again (same state) but answers " +
 			"a new updatedAt and writes a second audit entry (and, for products, variants and webhooks, a second event)"
@@ -214,8 +212,7 @@ func init() {
 	deletes := []string{"/products/:productId", "/variants/:variantId", "/categories/:categoryId", "/collections/:collectionId",
 		"/collections/:collectionId/products/:productId", "/price-lists/:priceListId",
 		"/bundles/:bundleId", "/bundles/:bundleId/sets/:setId", "/bundles/:bundleId/sets/:setId/items/:itemId",
-		"/products/:productId/images/:imageId",
-		"/draft-orders/:draftId"}
+		"/products/:productId/images/:imageId"}
 	for _, p := range deletes {
 		notYetRetrySafe["DELETE "+admin+p] = "a DELETE: the retry finds the row gone and answers 404 where the first answered 204"
 	}
@@ -227,7 +224,6 @@ func init() {
 		"POST /orders/:orderId/payment-link":             "the retry answers the open link or is refused; another helper is changing this route",
 		"POST /payments/cod-remittance":                  "a remittance applied again: its payments are found already remitted and the answer differs",
 		"POST /returns/:returnId/refund":                 "the refund is made once, but the retry is refused 409 by refund.RefundReturn's first check (the return is refunded, not received)",
-		"POST /draft-orders/:draftId/complete":           "the order is placed once; the retry is refused 409 (the draft is completed)",
 		"POST /products/bulk-status":                     "sets statuses (same state again), answering a new count of rows changed",
 	}
 	for p, why := range transitions {
