@@ -210,6 +210,52 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 				auditedOnce(t, w, "draft_order.complete", id)
 			}}
 	},
+	"PATCH " + admin + "/orders/:orderId/status": func(t *testing.T, w retryWorld) retryCase {
+		o, _ := shopOrder(t, w.app)
+		return retryCase{path: admin + "/orders/" + o.ID.String() + "/status", status: http.StatusOK,
+			body: map[string]any{"status": "processing", "note": "packing"},
+			once: func(t *testing.T) { auditedOnce(t, w, "order.status_update", o.ID.String()) }}
+	},
+	"POST " + admin + "/orders/:orderId/unfulfilled-items/cancel": func(t *testing.T, w retryWorld) retryCase {
+		o, v := shopOrder(t, w.app)
+		return retryCase{path: admin + "/orders/" + o.ID.String() + "/unfulfilled-items/cancel", status: http.StatusOK,
+			body: map[string]any{"items": []any{map[string]any{"orderItemId": o.Items[0].ID, "quantity": 1}}},
+			once: func(t *testing.T) {
+				if got := fixtures.Reload(t, w.app.DB, v); got.Committed != 2 {
+					t.Fatalf("%d units committed: want one of 3 cancelled once", got.Committed)
+				}
+				auditedOnce(t, w, "order.cancel_items", o.ID.String())
+			}}
+	},
+	"POST " + admin + "/orders/:orderId/payment-link": func(t *testing.T, w retryWorld) retryCase {
+		o, _ := shopOrder(t, w.app)
+		if err := w.app.DB.Exec(`UPDATE orders SET payment_status = 'partially_paid', paid_total = total - 5000, balance_due = 5000
+			WHERE id = ?`, o.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		return retryCase{path: admin + "/orders/" + o.ID.String() + "/payment-link", status: http.StatusCreated,
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM order_payment_links WHERE order_id = ?`, o.ID)
+				auditedOnce(t, w, "order.balance_link", o.ID.String())
+			}}
+	},
+	// The answer names the job; the retry's names the same one (its id is
+	// the key's), which pays each row once however often it runs.
+	"POST " + admin + "/payments/cod-remittance": func(t *testing.T, w retryWorld) retryCase {
+		return retryCase{path: admin + "/payments/cod-remittance", status: http.StatusAccepted,
+			body: map[string]any{"rows": []any{map[string]any{"orderNumber": "ORD-" + uuid.NewString()[:8], "amount": 300,
+				"reference": "DLV-1"}}},
+			once: func(t *testing.T) {}}
+	},
+	"POST " + admin + "/returns/:returnId/refund": func(t *testing.T, w retryWorld) retryCase {
+		id := receivedReturn(t, w)
+		return retryCase{path: admin + "/returns/" + id + "/refund", status: http.StatusOK,
+			body: map[string]any{"method": "manual", "reference": "UTR-" + id[:8]},
+			once: func(t *testing.T) {
+				rowsAre(t, w, 1, `SELECT count(*) FROM refunds WHERE return_id = ?`, id)
+				rowsAre(t, w, 1, `SELECT count(*) FROM returns WHERE id = ? AND status = 'refunded'`, id)
+			}}
+	},
 }
 
 // created sends an unkeyed create and returns the id it answers.
@@ -359,4 +405,18 @@ func draftBody(t *testing.T, w retryWorld) map[string]any {
 		"phone": "+91 98765 43210", "items": []any{map[string]any{"variantId": v.ID, "quantity": 2}}, "shippingCost": 0,
 		"shippingAddress": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
 			"pincode": "560001", "district": "Bengaluru Urban", "country": "India"}}
+}
+
+// receivedReturn is the id of a received return of one unit of a
+// delivered order, restocked.
+func receivedReturn(t *testing.T, w retryWorld) string {
+	t.Helper()
+	id := requestedReturn(t, w, true)
+	var item string
+	if err := w.app.DB.Raw(`SELECT order_item_id FROM return_items WHERE return_id = ?`, id).Scan(&item).Error; err != nil {
+		t.Fatal(err)
+	}
+	w.app.Do(t, http.MethodPost, admin+"/returns/"+id+"/receive", testkit.Req{Token: w.token, Body: map[string]any{
+		"items": []any{map[string]any{"orderItemId": item, "quantity": 1, "restock": true}}}}).Expect(t, http.StatusOK)
+	return id
 }

@@ -219,12 +219,7 @@ func init() {
 	notYetRetrySafe["POST "+admin+"/collections/:collectionId/products/:productId"] = "adds a product to a collection: the retry " +
 		"finds it there and answers otherwise (409 or the collection again with a new updatedAt)"
 	transitions := map[string]string{
-		"PATCH /orders/:orderId/status":                  "the status move is made once; the retry is refused 409 (not a move from the new status)",
-		"POST /orders/:orderId/unfulfilled-items/cancel": "the units are cancelled once; the retry finds none left to cancel and is refused",
-		"POST /orders/:orderId/payment-link":             "the retry answers the open link or is refused; another helper is changing this route",
-		"POST /payments/cod-remittance":                  "a remittance applied again: its payments are found already remitted and the answer differs",
-		"POST /returns/:returnId/refund":                 "the refund is made once, but the retry is refused 409 by refund.RefundReturn's first check (the return is refunded, not received)",
-		"POST /products/bulk-status":                     "sets statuses (same state again), answering a new count of rows changed",
+		"POST /products/bulk-status": "sets statuses (same state again), answering a new count of rows changed",
 	}
 	for p, why := range transitions {
 		m, path, _ := strings.Cut(p, " ")
