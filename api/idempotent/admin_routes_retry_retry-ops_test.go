@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/identity"
+	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -419,4 +420,37 @@ func receivedReturn(t *testing.T, w retryWorld) string {
 	w.app.Do(t, http.MethodPost, admin+"/returns/"+id+"/receive", testkit.Req{Token: w.token, Body: map[string]any{
 		"items": []any{map[string]any{"orderItemId": item, "quantity": 1, "restock": true}}}}).Expect(t, http.StatusOK)
 	return id
+}
+
+// The status moves that belong to fulfilments (shipped: one fulfilment of
+// every unshipped unit; delivered: all of them) and a cancel, each retried
+// after its process died, answer the order as the move left it and make
+// the move once.
+func TestOrderStatusMovesRetriedAfterACrashMoveOnce(t *testing.T) {
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	shipped, v := shopOrder(t, app)
+	cancelled, c := shopOrder(t, app)
+	for _, m := range []struct {
+		order  models.Order
+		status string
+	}{{shipped, "processing"}, {shipped, "shipped"}, {shipped, "delivered"}, {cancelled, "cancelled"}} {
+		path := admin + "/orders/" + m.order.ID.String() + "/status"
+		r := keyed(testkit.Req{Token: token}, "move-"+m.status, map[string]any{"status": m.status})
+		first := app.Do(t, http.MethodPatch, path, r).Expect(t, http.StatusOK)
+		crashBeforeAnswerKept(t, app, r.Headers["Idempotency-Key"])
+		retry := app.Do(t, http.MethodPatch, path, r).Expect(t, http.StatusOK)
+		if !sameJSON(first.Body, retry.Body) {
+			t.Fatalf("%s: the retry answered\n%s\nthe first run\n%s", m.status, retry.Body, first.Body)
+		}
+	}
+	w := retryWorld{app: app}
+	rowsAre(t, w, 1, `SELECT count(*) FROM fulfillments WHERE order_id = ?`, shipped.ID)
+	rowsAre(t, w, 3, `SELECT count(*) FROM admin_audit_logs WHERE action = 'order.status_update' AND entity_id = ?`, shipped.ID.String())
+	if got := fixtures.Reload(t, app.DB, v); got.Inventory != 7 || got.Committed != 0 {
+		t.Fatalf("on hand %d, committed %d: want 3 units shipped once", got.Inventory, got.Committed)
+	}
+	if got := fixtures.Reload(t, app.DB, c); got.Inventory != 10 || got.Committed != 0 {
+		t.Fatalf("on hand %d, committed %d: want the commitment returned once", got.Inventory, got.Committed)
+	}
 }
