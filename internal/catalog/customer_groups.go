@@ -5,8 +5,10 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -38,14 +40,56 @@ func translateGroup(err error) error {
 	return translate(err, resCustomerGroup)
 }
 
+// A keyed write of a customer group records the group it made or touched
+// in its own transaction and starts by asking groupChanged: retried after
+// its process died, it answers with the group as it is instead of
+// creating another (409, the name taken), updating it again (a new
+// updatedAt) or finding it deleted (404).
+
+// groupChanged returns the group an earlier run of the keyed request ctx
+// serves made or touched before its process died (ok true).
+func groupChanged(ctx context.Context) (id uuid.UUID, ok bool, err error) {
+	ref, ok := idempotency.RecordedChange(ctx)
+	if !ok {
+		return uuid.Nil, false, nil
+	}
+	id, err = uuid.Parse(ref)
+	return id, true, err
+}
+
+// groupAsIs answers a retried write of group id with the group as it is.
+func (s *Service) groupAsIs(ctx context.Context, id uuid.UUID) (*models.CustomerGroup, error) {
+	var g models.CustomerGroup
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&g).Error; err != nil {
+		return nil, translate(err, resCustomerGroup)
+	}
+	return &g, nil
+}
+
 // CreateCustomerGroup stores a group. Errors: VALIDATION_ERROR, CONFLICT
 // (name taken).
 func (s *Service) CreateCustomerGroup(ctx context.Context, in CustomerGroupInput) (*models.CustomerGroup, error) {
+	if id, ok, err := groupChanged(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.groupAsIs(ctx, id)
+	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription)); err != nil {
 		return nil, err
 	}
 	g := models.CustomerGroup{ID: uuid.New(), Name: in.Name, Description: in.Description}
-	if err := s.db.WithContext(ctx).Create(&g).Error; err != nil {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&g).Error; err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), g.ID.String()); err != nil {
+			return err
+		}
+		// Read back, so that its times are as stored, as a retry reads them.
+		return tx.Where("id = ?", g.ID).Take(&g).Error
+	})
+	if err != nil {
 		return nil, translateGroup(err)
 	}
 	return &g, nil
@@ -82,6 +126,12 @@ func (s *Service) ListCustomerGroups(ctx context.Context, w paging.Window) ([]mo
 // UpdateCustomerGroup applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (name taken).
 func (s *Service) UpdateCustomerGroup(ctx context.Context, id uuid.UUID, in CustomerGroupPatch) (*models.CustomerGroup, error) {
+	if _, ok, err := groupChanged(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.groupAsIs(ctx, id)
+	}
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description)}
 	set := map[string]any{}
 	if v, ok := in.Name.Get(); ok {
@@ -101,7 +151,10 @@ func (s *Service) UpdateCustomerGroup(ctx context.Context, id uuid.UUID, in Cust
 				return err
 			}
 		}
-		return tx.Where("id = ?", id).Take(&g).Error
+		if err := tx.Where("id = ?", id).Take(&g).Error; err != nil {
+			return err
+		}
+		return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
 	})
 	if err != nil {
 		return nil, translateGroup(err)
@@ -111,7 +164,21 @@ func (s *Service) UpdateCustomerGroup(ctx context.Context, id uuid.UUID, in Cust
 
 // DeleteCustomerGroup deletes a group together with its price lists and
 // product overrides; its customers stay, without a group, and pay standard
-// prices from then on. Errors: NOT_FOUND.
+// prices from then on. A keyed retry of a delete that committed answers as
+// it did. Errors: NOT_FOUND.
 func (s *Service) DeleteCustomerGroup(ctx context.Context, id uuid.UUID) error {
-	return s.deleteByID(ctx, &models.CustomerGroup{}, id, resCustomerGroup)
+	if _, ok, _ := groupChanged(ctx); ok {
+		return nil
+	}
+	err := s.tx(ctx, func(tx *gorm.DB) error {
+		res := tx.Delete(&models.CustomerGroup{}, "id = ?", id)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return gorm.ErrRecordNotFound
+		}
+		return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
+	})
+	return translate(err, resCustomerGroup)
 }

@@ -9,12 +9,14 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -88,12 +90,26 @@ func (s *Remittances) Submit(ctx context.Context, rows []RemittanceRow, adminID 
 		}
 		p.Rows[i] = tasks.RemittanceRow{OrderNumber: number, Amount: int64(r.Amount), Reference: strings.TrimSpace(r.Reference)}
 	}
-	jobID := uuid.NewString()
+	jobID, keyed := remittanceJobID(ctx)
 	task, opts := tasks.NewCODRemittanceTask(jobID, p)
-	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil {
+	if _, err := tasks.Submit(ctx, s.queue, task, opts...); err != nil && !(keyed && errors.Is(err, asynq.ErrTaskIDConflict)) {
 		return "", apperr.Wrap(apperr.Unavailable, "the job queue is unavailable; nothing was queued", err)
 	}
 	return jobID, nil
+}
+
+// remittanceJobID is the id of the job a remittance queues: for a keyed
+// request (keyed true) one derived from its key, the same for every retry
+// of it, so that a retry after the process died between queueing the job
+// and keeping the answer finds the job queued (its task id taken) and
+// answers with it; Apply pays each row once per job however often it runs
+// (paidByRow). Else a new one.
+func remittanceJobID(ctx context.Context) (id string, keyed bool) {
+	key := idempotency.GatewayKey(ctx, "cod_remittance")
+	if key == "" {
+		return uuid.NewString(), false
+	}
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(key)).String(), true
 }
 
 // Apply applies the rows of job jobID one by one, each in its own unit of

@@ -8,7 +8,9 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/patch"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -38,10 +40,15 @@ type Patch struct {
 // Update applies p to customer id and returns it with its order figures.
 // Errors: NOT_FOUND, VALIDATION_ERROR (name blank or over 255 characters,
 // phone (CheckPhone), null for a field that cannot be cleared, customerGroupId
-// of no group).
+// of no group). A keyed request retried after its process died answers
+// with the customer as it is, changing nothing: the change is recorded
+// under its key.
 func (s *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, error) {
 	if err := p.check(); err != nil {
 		return nil, err
+	}
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.Get(ctx, id)
 	}
 	var out *Detail
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -81,6 +88,13 @@ func (s *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 			if err := tx.Model(&models.Customer{}).Where("id = ?", id).Updates(changes).Error; err != nil {
 				return fmt.Errorf("customer.admin_update: %w", err)
 			}
+			// Read back, so that its times are as stored, as a retry reads them.
+			if err := tx.First(&c, "id = ?", id).Error; err != nil {
+				return err
+			}
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), id.String()); err != nil {
+			return err
 		}
 		d, err := s.detail(tx, c)
 		out = d

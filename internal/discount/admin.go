@@ -68,6 +68,12 @@ func translate(err error) error {
 // field; productIds or categoryIds naming rows that do not exist), CONFLICT
 // (code taken, compared without case).
 func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
+	if id, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return a.Get(ctx, id)
+	}
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
@@ -80,7 +86,10 @@ func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
 		if err := tx.Create(&d).Error; err != nil {
 			return err
 		}
-		return writeTargets(tx, d.ID, f)
+		if err := writeTargets(tx, d.ID, f); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, d.ID)
 	})
 	if err != nil {
 		return nil, translate(err)
@@ -114,6 +123,12 @@ func (a *Admin) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 // targets). usageCount is never written here. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (code taken).
 func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, error) {
+	if _, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return a.Get(ctx, id)
+	}
 	for field, null := range map[string]bool{"description": p.Description.IsNull(), "type": p.Type.IsNull(),
 		"valueType": p.ValueType.IsNull(), "value": p.Value.IsNull(), "applicationType": p.ApplicationType.IsNull(),
 		"scope": p.Scope.IsNull(), "minOrderAmount": p.MinOrderAmount.IsNull(), "isActive": p.IsActive.IsNull()} {
@@ -147,7 +162,10 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 		}).Error; err != nil {
 			return err
 		}
-		return writeTargets(tx, id, f)
+		if err := writeTargets(tx, id, f); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, translate(err)
@@ -220,16 +238,23 @@ func merge(cur Detail, p Patch) Fields {
 
 // Delete removes a discount and its usage records. Orders that used it keep
 // its code and amount. To stop a code while keeping its history, set
-// isActive false instead. Errors: NOT_FOUND.
+// isActive false instead. A keyed retry of a delete that committed answers
+// as it did. Errors: NOT_FOUND.
 func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
-	res := a.db.WithContext(ctx).Delete(&models.Discount{}, "id = ?", id)
-	if res.Error != nil {
-		return translate(res.Error)
+	if _, ok, _ := changeMade(ctx); ok {
+		return nil
 	}
-	if res.RowsAffected == 0 {
-		return apperr.Missing(resDiscount)
-	}
-	return nil
+	err := a.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Delete(&models.Discount{}, "id = ?", id)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return apperr.Missing(resDiscount)
+		}
+		return recordChange(ctx, tx, id)
+	})
+	return translate(err)
 }
 
 // ListFilter selects a page of discounts, newest first.

@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/checkout"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -41,6 +42,9 @@ const (
 // a product off sale; a code that no longer applies), VALIDATION_ERROR
 // (shipping checkout would refuse; the payment's method).
 func (s *Service) CompleteNow(ctx context.Context, id uuid.UUID, how checkout.Placement, by audit.Actor) (*View, error) {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		d, _, err := s.lockOpen(u.Tx(), id)
 		if err != nil {
@@ -68,6 +72,9 @@ func (s *Service) CompleteNow(ctx context.Context, id uuid.UUID, how checkout.Pl
 		})
 		u.AfterCommit("outbox", outbox.Nudge)
 		u.AfterCommit("analytics", func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) { analytics.Touch(ctx, q, log, created) })
+		if err := idempotency.RecordChange(u, id.String()); err != nil {
+			return err
+		}
 		return audit.Stage(u, by.Audit, id.String())
 	})
 	if err != nil {
@@ -86,8 +93,13 @@ func (s *Service) CompleteNow(ctx context.Context, id uuid.UUID, how checkout.Pl
 // payable link; not enough stock, with details.variantId; a product off
 // sale; a code that no longer applies), VALIDATION_ERROR (shipping the
 // draft names that checkout would refuse), SERVICE_UNAVAILABLE (the gateway:
-// the session is ended and its stock released).
+// the session is ended and its stock released). A keyed request retried
+// after it finished (the link recorded under its key) answers with the
+// draft as it is.
 func (s *Service) CompleteLink(ctx context.Context, id uuid.UUID, by audit.Actor) (*View, error) {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	var sess *models.CheckoutSession
 	var d models.DraftOrder
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
@@ -139,7 +151,9 @@ func (s *Service) CompleteLink(ctx context.Context, id uuid.UUID, by audit.Actor
 		u.Add(`INSERT INTO customer_emails (kind, ref, customer_id) VALUES (?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
 			models.EmailPaymentLink, sess.ID.String(), sess.CustomerID)
 		u.AfterCommit("draft.emails", nudgeEmails)
-		return nil
+		// Recorded with the link, not with the session: a request that died
+		// before the link was made is resumed by its retry, as above.
+		return idempotency.RecordChange(u, id.String())
 	})
 	if err != nil {
 		return nil, err

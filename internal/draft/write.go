@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -32,6 +33,9 @@ func errLocked(status string) error {
 // method not offered is answered as an issue, not refused), FORBIDDEN (the
 // email of a deactivated customer).
 func (s *Service) Create(ctx context.Context, in Input, by audit.Actor) (*View, error) {
+	if ref, ok := idempotency.RecordedChange(ctx); ok {
+		return s.recorded(ctx, ref)
+	}
 	var v *View
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		tx := u.Tx()
@@ -64,6 +68,13 @@ func (s *Service) Create(ctx context.Context, in Input, by audit.Actor) (*View, 
 		if err := tx.Create(itemRows(d.ID, in.Items)).Error; err != nil {
 			return database.Translate(err, "draft order")
 		}
+		if err := idempotency.RecordChange(u, d.ID.String()); err != nil {
+			return err
+		}
+		// Read back, so that its times are as stored, as a retry reads them.
+		if err := tx.Take(d, "id = ?", d.ID).Error; err != nil {
+			return fmt.Errorf("draft.create: %w", err)
+		}
 		p, err := s.price(ctx, tx, d, c)
 		if err != nil {
 			return err
@@ -84,6 +95,9 @@ func (s *Service) Create(ctx context.Context, in Input, by audit.Actor) (*View, 
 // Update applies patch to draft id. Errors: NOT_FOUND, CONFLICT (completed,
 // or a payable link), VALIDATION_ERROR and FORBIDDEN as Create.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, patch Patch, by audit.Actor) (*View, error) {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	var v *View
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		tx := u.Tx()
@@ -140,6 +154,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, patch Patch, by audi
 		if err := tx.Model(&models.DraftOrder{}).Where("id = ?", id).Updates(updates).Error; err != nil {
 			return database.Translate(err, "draft order")
 		}
+		if err := idempotency.RecordChange(u, id.String()); err != nil {
+			return err
+		}
 		if err := tx.Take(d, "id = ?", id).Error; err != nil {
 			return fmt.Errorf("draft.update: %w", err)
 		}
@@ -167,6 +184,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, patch Patch, by audi
 // Delete deletes draft id. Errors: NOT_FOUND, CONFLICT (completed, or a
 // payable link).
 func (s *Service) Delete(ctx context.Context, id uuid.UUID, by audit.Actor) error {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return nil
+	}
 	return s.units.Run(ctx, func(u *uow.Unit) error {
 		tx := u.Tx()
 		d, _, err := s.lockOpen(tx, id)
@@ -181,8 +201,27 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID, by audit.Actor) erro
 				return fmt.Errorf("draft.delete: %w", err)
 			}
 		}
+		if err := idempotency.RecordChange(u, id.String()); err != nil {
+			return err
+		}
 		return audit.Stage(u, by.Audit, id.String())
 	})
+}
+
+// A keyed write of a draft records the draft under its key in the unit that
+// makes the change, and starts by asking RecordedChange: retried after its
+// process died, it answers with the draft as it is instead of writing
+// another, changing it again, finding it gone or completed (404, 409).
+// Without a key (the worker, the scheduler) nothing is recorded.
+
+// recorded answers a retried write with the draft ref its first run made.
+// Errors: NOT_FOUND.
+func (s *Service) recorded(ctx context.Context, ref string) (*View, error) {
+	id, err := uuid.Parse(ref)
+	if err != nil {
+		return nil, fmt.Errorf("draft: recorded change %q: %w", ref, err)
+	}
+	return s.Get(ctx, id)
 }
 
 // lockOpen locks draft id and refuses it unless it is open. Errors:

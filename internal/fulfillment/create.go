@@ -72,13 +72,18 @@ func (s *Service) Create(ctx context.Context, orderID uuid.UUID, sh Shipment) (*
 // a move the order's status allows; refunded in full; stock counters out
 // of step).
 func (s *Service) ShipRest(ctx context.Context, orderID uuid.UUID, note string, by audit.Actor) (*models.Order, error) {
+	if moved, ok, err := s.orderMoved(ctx, orderID); ok {
+		return moved, err
+	}
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
 		if err := order.CheckMove(&o, models.OrderShipped); err != nil {
 			return err
 		}
-		_, err := s.stageShipment(u, &o, Shipment{Note: note, By: by})
-		return err
+		if _, err := s.stageShipment(u, &o, Shipment{Note: note, By: by}); err != nil {
+			return err
+		}
+		return idempotency.RecordChange(u, o.ID.String())
 	})
 	if err != nil {
 		return nil, err

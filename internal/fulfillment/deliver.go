@@ -58,6 +58,9 @@ func (s *Service) Deliver(ctx context.Context, orderID, id uuid.UUID, by audit.A
 // order after it. Errors: NOT_FOUND, CONFLICT (not a move the order's
 // status allows).
 func (s *Service) DeliverAll(ctx context.Context, orderID uuid.UUID, note string, by audit.Actor) (*models.Order, error) {
+	if moved, ok, err := s.orderMoved(ctx, orderID); ok {
+		return moved, err
+	}
 	var o models.Order
 	err := s.change(ctx, orderID, &o, func(u *uow.Unit) error {
 		if err := order.CheckMove(&o, models.OrderDelivered); err != nil {
@@ -73,6 +76,9 @@ func (s *Service) DeliverAll(ctx context.Context, orderID uuid.UUID, note string
 			}
 		}
 		if err := order.StageMoves(u, &o, []string{models.OrderDelivered}, note, by.AdminID, nil); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, o.ID.String()); err != nil {
 			return err
 		}
 		return audit.Stage(u, by.Audit, "")

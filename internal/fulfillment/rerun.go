@@ -28,3 +28,19 @@ func (s *Service) made(ctx context.Context, orderID uuid.UUID) (f *models.Fulfil
 	}
 	return &got, true, nil
 }
+
+// orderMoved returns order orderID as it is now when an earlier run of the
+// keyed request ctx serves moved it (shipped the rest, delivered it all,
+// cancelled unshipped units: each records the order) before its process
+// died (ok true): the retry answers with it instead of being refused, the
+// move made. Errors: NOT_FOUND.
+func (s *Service) orderMoved(ctx context.Context, orderID uuid.UUID) (o *models.Order, ok bool, err error) {
+	if _, ok := idempotency.RecordedChange(ctx); !ok {
+		return nil, false, nil
+	}
+	var got models.Order
+	if err := s.db.WithContext(ctx).Take(&got, "id = ?", orderID).Error; err != nil {
+		return nil, true, translate(err)
+	}
+	return &got, true, nil
+}

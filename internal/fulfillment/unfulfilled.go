@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
@@ -40,6 +41,9 @@ type Cancellation struct {
 // processing; nothing left to ship), VALIDATION_ERROR (a line not of this
 // order or named twice, more units than unfulfilled).
 func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Cancellation) error {
+	if _, ok, err := s.orderMoved(ctx, orderID); ok {
+		return err
+	}
 	var o models.Order
 	return s.change(ctx, orderID, &o, func(u *uow.Unit) error {
 		if o.Status != models.OrderConfirmed && o.Status != models.OrderProcessing {
@@ -55,6 +59,9 @@ func (s *Service) CancelUnfulfilled(ctx context.Context, orderID uuid.UUID, c Ca
 			return err
 		}
 		if err := stageRelease(u, &o, ls, items, cancelledByAdmin, c.Note, c.By.AdminID); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, o.ID.String()); err != nil {
 			return err
 		}
 		return audit.Stage(u, c.By.Audit, o.ID.String())

@@ -7,8 +7,10 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/password"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -42,8 +44,17 @@ type CreateInput struct {
 }
 
 // Create adds an active admin with an Argon2id password hash.
+// A keyed request retried after its process died answers with the admin it
+// made (the change records its id, never the password, under the key).
 // Errors: VALIDATION_ERROR (email, password, role), CONFLICT (email taken).
 func (s *Accounts) Create(ctx context.Context, in CreateInput) (*models.Admin, error) {
+	if ref, ok := idempotency.RecordedChange(ctx); ok {
+		var a models.Admin
+		if err := s.db.WithContext(ctx).Take(&a, "id = ?", ref).Error; err != nil {
+			return nil, database.Translate(err, "admin")
+		}
+		return &a, nil
+	}
 	email, err := normalizeEmail(in.Email)
 	if err != nil {
 		return nil, err
@@ -59,7 +70,17 @@ func (s *Accounts) Create(ctx context.Context, in CreateInput) (*models.Admin, e
 		return nil, err
 	}
 	a := models.Admin{Email: email, Name: strings.TrimSpace(in.Name), PasswordHash: hash, Role: in.Role, IsActive: true}
-	if err := s.db.WithContext(ctx).Create(&a).Error; err != nil {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&a).Error; err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), a.ID.String()); err != nil {
+			return err
+		}
+		// Read back, so that its times are as stored, as a retry reads them.
+		return tx.Take(&a, "id = ?", a.ID).Error
+	})
+	if err != nil {
 		if database.IsUnique(err) {
 			return nil, apperr.Conflictf("an admin with this email already exists")
 		}

@@ -6,9 +6,11 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -73,8 +75,13 @@ type UpdateInput struct {
 // transaction, so its access tokens are refused at once; a role change takes
 // effect at once too, since each request reads the role from the database.
 // The last active super_admin cannot be demoted or deactivated.
+// A keyed request retried after its process died answers with the admin as
+// it is, changing nothing (the change records its id under the key).
 // Errors: VALIDATION_ERROR (name, role), NOT_FOUND, CONFLICT (last super_admin).
 func (s *Accounts) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Account, error) {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.Get(ctx, id)
+	}
 	for _, err := range []error{patch.NotNull("name", in.Name), patch.NotNull("role", in.Role), patch.NotNull("isActive", in.IsActive)} {
 		if err != nil {
 			return nil, err
@@ -112,6 +119,9 @@ func (s *Accounts) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*A
 			return err
 		}
 		if err := keepOneSuperAdmin(tx, &a, in); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), id.String()); err != nil {
 			return err
 		}
 		if len(changes) > 0 {

@@ -5,8 +5,11 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 )
 
 // Logout ends session sid of the admin. Its access token is refused from
@@ -43,14 +46,24 @@ func (s *Service) Sessions(ctx context.Context, adminID uuid.UUID) ([]models.Adm
 
 // RevokeSession ends one session of the admin. Another admin's session is
 // reported as not found, so session ids cannot be probed.
-// Errors: NOT_FOUND.
+// A keyed request retried after its process died answers as the revoke
+// did (it records the session under the key). Errors: NOT_FOUND.
 func (s *Service) RevokeSession(ctx context.Context, adminID, sid uuid.UUID) error {
-	res := s.db.WithContext(ctx).Where("id = ? AND admin_id = ?", sid, adminID).Delete(&models.AdminSession{})
-	if res.Error != nil {
-		return database.Translate(res.Error, "session")
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return nil
 	}
-	if res.RowsAffected == 0 {
-		return apperr.Missing("session")
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Where("id = ? AND admin_id = ?", sid, adminID).Delete(&models.AdminSession{})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return apperr.Missing("session")
+		}
+		return idempotency.RecordChange(uow.Within(ctx, tx), sid.String())
+	})
+	if err != nil {
+		return database.Translate(err, "session")
 	}
 	s.stamps.Changed(ctx, adminID)
 	return nil

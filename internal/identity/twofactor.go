@@ -9,6 +9,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"github.com/pquerna/otp"
@@ -91,9 +93,15 @@ func (s *Service) GenerateTwoFactorSecret(ctx context.Context, adminID uuid.UUID
 // EnableTwoFactor switches 2FA on after code (a TOTP code of the pending
 // secret) proves the authenticator app holds it, and returns the backup
 // codes: shown this once, stored only hashed.
+// A keyed request retried after its process died (its answer, which
+// carried the codes, was never sent) finds the switch recorded under its
+// key and answers new backup codes in place of the unseen ones: the codes
+// are kept only hashed, so the same ones cannot be answered again; its
+// code was checked, and its TOTP step used, by the first run.
 // Errors: VALIDATION_ERROR on field "code", CONFLICT (no pending secret, or
 // already enabled).
 func (s *Service) EnableTwoFactor(ctx context.Context, adminID uuid.UUID, code string) ([]string, error) {
+	_, rerun := idempotency.RecordedChange(ctx)
 	var codes []string
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		tf, err := lockTwoFactor(tx, adminID)
@@ -102,6 +110,9 @@ func (s *Service) EnableTwoFactor(ctx context.Context, adminID uuid.UUID, code s
 		}
 		if tf == nil {
 			return errNoPendingTOTP
+		}
+		if rerun && tf.Enabled {
+			return reissueBackupCodes(tx, tf, adminID, &codes)
 		}
 		if tf.Enabled {
 			return errTwoFactorOn
@@ -116,14 +127,10 @@ func (s *Service) EnableTwoFactor(ctx context.Context, adminID uuid.UUID, code s
 		if !ok {
 			return errInvalidTOTP
 		}
-		if codes, err = newBackupCodes(); err != nil {
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), adminID.String()); err != nil {
 			return err
 		}
-		hashes := make([]string, len(codes))
-		for i, c := range codes {
-			hashes[i] = backupCodeHash(adminID, c)
-		}
-		return tx.Model(tf).Updates(map[string]any{"enabled": true, "backup_codes": models.StringArray(hashes)}).Error
+		return reissueBackupCodes(tx, tf, adminID, &codes)
 	})
 	if err != nil {
 		return nil, database.Translate(err, "two-factor configuration")
@@ -131,10 +138,30 @@ func (s *Service) EnableTwoFactor(ctx context.Context, adminID uuid.UUID, code s
 	return codes, nil
 }
 
+// reissueBackupCodes switches tf on with new backup codes, stored hashed,
+// which it returns in codes.
+func reissueBackupCodes(tx *gorm.DB, tf *models.AdminTwoFactor, adminID uuid.UUID, codes *[]string) error {
+	var err error
+	if *codes, err = newBackupCodes(); err != nil {
+		return err
+	}
+	hashes := make([]string, len(*codes))
+	for i, c := range *codes {
+		hashes[i] = backupCodeHash(adminID, c)
+	}
+	return tx.Model(tf).Updates(map[string]any{"enabled": true, "backup_codes": models.StringArray(hashes)}).Error
+}
+
 // DisableTwoFactor switches 2FA off, proven by a TOTP code or a backup code,
 // and deletes the secret and the backup codes.
-// Errors: VALIDATION_ERROR on field "code", CONFLICT (not enabled).
+// A keyed request retried after its process died answers as the switch
+// did (it records the admin under the key; the code it was proven by is
+// used up). Errors: VALIDATION_ERROR on field "code", CONFLICT (not
+// enabled).
 func (s *Service) DisableTwoFactor(ctx context.Context, adminID uuid.UUID, code string) error {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return nil
+	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		tf, err := lockTwoFactor(tx, adminID)
 		if err != nil {
@@ -149,6 +176,9 @@ func (s *Service) DisableTwoFactor(ctx context.Context, adminID uuid.UUID, code 
 		}
 		if !ok {
 			return errInvalidTOTP
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), adminID.String()); err != nil {
+			return err
 		}
 		return tx.Delete(tf).Error
 	})

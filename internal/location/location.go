@@ -193,8 +193,16 @@ func (in *Input) check() error {
 var pincode = regexp.MustCompile(`^[1-9][0-9]{5}$`)
 
 // Create adds a location (never the default: that is the one the upgrade
-// made). Errors: VALIDATION_ERROR, CONFLICT (code taken).
+// made). A keyed request retried after its process died answers with the
+// location it made (changeMade). Errors: VALIDATION_ERROR, CONFLICT (code
+// taken).
 func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
+	if id, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Get(ctx, id)
+	}
 	if err := in.check(); err != nil {
 		return nil, err
 	}
@@ -208,7 +216,10 @@ func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
 		if err != nil {
 			return err
 		}
-		return checkPrefixes(tx, id, in.CreditNotePrefix != nil)
+		if err := checkPrefixes(tx, id, in.CreditNotePrefix != nil); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, writeError(err)
@@ -241,8 +252,15 @@ type Patch struct {
 // location always sells and keeps its state: the state is the store's, the
 // one checkout splits GST against. Errors: NOT_FOUND, VALIDATION_ERROR,
 // CONFLICT (code taken; the default location's state or selling; units
-// that orders need).
+// that orders need). A keyed request retried after its process died
+// answers with the location as it is, changing nothing (changeMade).
 func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location, error) {
+	if _, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Get(ctx, id)
+	}
 	for _, f := range []struct {
 		name string
 		null bool
@@ -295,7 +313,10 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 			return err
 		}
 		_, setCredit := p.CreditNotePrefix.Get()
-		return checkPrefixes(tx, id, setCredit)
+		if err := checkPrefixes(tx, id, setCredit); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, writeError(err)
@@ -335,8 +356,12 @@ func optional(f patch.Field[string], cur *string) *string {
 // Delete removes location id when nothing needs it. Its past fulfilments,
 // returns and transfers keep their rows without it. Errors: NOT_FOUND,
 // CONFLICT (the default location; units on hand, live fulfilments or
-// transfers in transit, details counting them).
+// transfers in transit, details counting them). A keyed request retried
+// after its process died answers as the delete did (changeMade).
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
+	if _, ok, _ := changeMade(ctx); ok {
+		return nil
+	}
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		cur, err := get(tx, id, "FOR UPDATE")
 		if err != nil {
@@ -357,7 +382,10 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 			return apperr.Conflictf("the location holds stock, live fulfilments or transfers in transit; move them or deactivate it").
 				WithDetails(map[string]any{"unitsOnHand": use.Units, "liveFulfillments": use.Fulfillments, "transfersInTransit": use.Transfers})
 		}
-		return tx.Exec(`DELETE FROM locations WHERE id = ?`, id).Error
+		if err := tx.Exec(`DELETE FROM locations WHERE id = ?`, id).Error; err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, id)
 	})
 }
 

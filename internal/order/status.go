@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/gocommerce/shop/internal/uow"
@@ -74,6 +75,15 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChang
 		return nil, fmt.Errorf("order.update_status: %s is a fulfilment's move (fulfillment.Service)", ch.Status)
 	}
 	var o models.Order
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		// An earlier run of this keyed request made the move and died
+		// before its answer was kept: answer the order as it is, instead of
+		// refusing a move from the status it left.
+		if err := s.db.WithContext(ctx).Take(&o, "id = ?", id).Error; err != nil {
+			return nil, translate(err)
+		}
+		return &o, nil
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		if err := lockOrder(u.Tx(), id, &o); err != nil {
 			return err
@@ -87,6 +97,9 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, ch StatusChang
 			}
 		}
 		if err := StageMoves(u, &o, []string{ch.Status}, ch.Note, ch.By.AdminID, nil); err != nil {
+			return err
+		}
+		if err := idempotency.RecordChange(u, o.ID.String()); err != nil {
 			return err
 		}
 		return audit.Stage(u, ch.By.Audit, "")

@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/metrics"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
@@ -27,10 +28,25 @@ import (
 // gets the same link); any other open link is closed. Errors: NOT_FOUND,
 // CONFLICT (the order owes nothing; its balance changed while the gateway
 // made the link, which is cancelled), SERVICE_UNAVAILABLE (the gateway did
-// not make the link).
+// not make the link). A keyed request retried after its process died
+// answers with the link row it recorded under its key (making it at the
+// gateway if the first run died before that), as it is now.
 func (s *Service) LinkBalance(ctx context.Context, id uuid.UUID, by audit.Actor) (*BalanceLink, error) {
 	var o models.Order
 	var l models.OrderPaymentLink
+	if ref, ok := idempotency.RecordedChange(ctx); ok {
+		db := s.db.WithContext(ctx)
+		if err := db.Take(&l, "id = ? AND order_id = ?", ref, id).Error; err != nil {
+			return nil, translate(err)
+		}
+		if err := db.Take(&o, "id = ?", id).Error; err != nil {
+			return nil, translate(err)
+		}
+		if l.LinkID != nil || l.Status != models.LinkOpen {
+			return &BalanceLink{l, o.Currency}, nil
+		}
+		return s.makeBalanceLink(ctx, &o, l)
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		tx := u.Tx()
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&o, "id = ?", id).Error; err != nil {
@@ -46,17 +62,22 @@ func (s *Service) LinkBalance(ctx context.Context, id uuid.UUID, by audit.Actor)
 			return fmt.Errorf("orderedit.link: %w", q.Error)
 		}
 		if q.RowsAffected == 1 {
-			return nil
+			return idempotency.RecordChange(u, l.ID.String())
 		}
 		// An open link for another amount, or expired, is closed: one link
 		// at a time asks for the balance.
 		if err := order.StageCloseLinks(u, &o); err != nil {
 			return err
 		}
+		// Its time as Postgres keeps it: a retry's answer reads it back.
 		l = models.OrderPaymentLink{ID: uuid.New(), OrderID: o.ID, Amount: o.BalanceDue, Status: models.LinkOpen,
-			ExpiresAt: time.Now().UTC().Add(s.set.LinkTTL).Truncate(time.Second), AdminID: adminRef(by.AdminID), CreatedAt: time.Now().UTC()}
+			ExpiresAt: time.Now().UTC().Add(s.set.LinkTTL).Truncate(time.Second), AdminID: adminRef(by.AdminID),
+			CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
 		if err := u.Create(&l); err != nil {
 			return fmt.Errorf("orderedit.link: %w", err)
+		}
+		if err := idempotency.RecordChange(u, l.ID.String()); err != nil {
+			return err
 		}
 		return audit.Stage(u, by.Audit, o.ID.String())
 	})
@@ -66,6 +87,12 @@ func (s *Service) LinkBalance(ctx context.Context, id uuid.UUID, by audit.Actor)
 	if l.LinkID != nil {
 		return &BalanceLink{l, o.Currency}, nil
 	}
+	return s.makeBalanceLink(ctx, &o, l)
+}
+
+// makeBalanceLink makes link row l of order o at the gateway and records
+// it. Errors: those of LinkBalance.
+func (s *Service) makeBalanceLink(ctx context.Context, o *models.Order, l models.OrderPaymentLink) (*BalanceLink, error) {
 	link, err := s.links.CreateLink(ctx, gateway.LinkRequest{Amount: l.Amount, Currency: o.Currency, Reference: l.ID.String(),
 		Description: "Balance of order " + o.OrderNumber, Name: o.Name, Email: o.Email, Phone: o.Phone, ExpiresAt: l.ExpiresAt})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"context"
 
 	"github.com/gocommerce/shop/internal/fulfillment"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/returns"
@@ -62,7 +63,16 @@ func (s *Service) SettlePendingRefunds(ctx context.Context) (order.RefundSettlem
 //
 // m makes it a manual refund (method "manual" and its reference), which an
 // order not paid through the gateway requires (order.RefundRequest.Method).
+//
+// A keyed request retried after its process died finds the return
+// recorded under its key (ClaimRefund, CloseUnpaid) and answers as the
+// first run did instead of the CONFLICT of a return already refunded: the
+// order refund finds the refund its key made (and settles it with the
+// gateway if its answer was not known yet).
 func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID, m Manual) (*returns.Return, error) {
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.returnRefunded(ctx, id, adminID, m)
+	}
 	r, err := s.returns.ToRefund(ctx, id)
 	if err != nil {
 		return nil, err
@@ -70,12 +80,31 @@ func (s *Service) RefundReturn(ctx context.Context, id, adminID uuid.UUID, m Man
 	if r.RefundAmount == 0 {
 		return s.returns.CloseUnpaid(ctx, id)
 	}
-	rid := r.ID
-	if _, err := s.orders.Refund(ctx, r.OrderID, order.RefundRequest{
-		Reason: "return " + r.ID.String(), InitiatePaymentRefund: m.Method != models.RefundManual, AdminID: adminID, ReturnID: &rid,
+	if _, err := s.orders.Refund(ctx, r.OrderID, returnRefund(r.ID, adminID, m), s.stageEffects); err != nil {
+		return nil, err
+	}
+	return s.returns.Get(ctx, id)
+}
+
+// returnRefund is the order refund of return id.
+func returnRefund(id, adminID uuid.UUID, m Manual) order.RefundRequest {
+	return order.RefundRequest{
+		Reason: "return " + id.String(), InitiatePaymentRefund: m.Method != models.RefundManual, AdminID: adminID, ReturnID: &id,
 		Method: m.Method, Reference: m.Reference,
-		Claim: returns.ClaimRefund(rid),
-	}, s.stageEffects); err != nil {
+		Claim: returns.ClaimRefund(id),
+	}
+}
+
+// returnRefunded answers the retry of a refund of return id that an
+// earlier run of the keyed request made: a return closed without a refund
+// as it is, else with the refund the request's key made, as the order
+// refund answers it. Errors: those of RefundReturn.
+func (s *Service) returnRefunded(ctx context.Context, id, adminID uuid.UUID, m Manual) (*returns.Return, error) {
+	r, err := s.returns.Get(ctx, id)
+	if err != nil || r.RefundAmount == 0 {
+		return r, err
+	}
+	if _, err := s.orders.Refund(ctx, r.OrderID, returnRefund(id, adminID, m), s.stageEffects); err != nil {
 		return nil, err
 	}
 	return s.returns.Get(ctx, id)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -48,7 +49,9 @@ func (s *Service) CloseUnpaid(ctx context.Context, id uuid.UUID) (*Return, error
 // ClaimRefund is the order refund's Claim for return id: inside the
 // refund's unit, with the order locked, it locks the return, checks it may
 // still be refunded, and claims its refundAmount, or what is left to refund
-// on the order when that is less. Errors: CONFLICT (not received).
+// on the order when that is less, recording the return under the request's
+// Idempotency-Key (refund.RefundReturn answers its retry). Errors: CONFLICT
+// (not received).
 func ClaimRefund(id uuid.UUID) func(u *uow.Unit, o *models.Order, remaining money.Amount) (money.Amount, error) {
 	return func(u *uow.Unit, _ *models.Order, remaining money.Amount) (money.Amount, error) {
 		var locked models.Return
@@ -56,6 +59,9 @@ func ClaimRefund(id uuid.UUID) func(u *uow.Unit, o *models.Order, remaining mone
 			return 0, err
 		}
 		if err := checkMove(locked.Status, models.ReturnRefunded); err != nil {
+			return 0, err
+		}
+		if err := idempotency.RecordChange(u, id.String()); err != nil {
 			return 0, err
 		}
 		return money.Min(locked.RefundAmount, remaining), nil

@@ -7,7 +7,9 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -111,10 +113,16 @@ func (s *Service) List(ctx context.Context, f Filter) ([]AdminReview, int64, err
 }
 
 // Moderate sets review id's status (published or hidden) and moves the
-// product's summary accordingly. Errors: NOT_FOUND, VALIDATION_ERROR.
+// product's summary accordingly. A keyed request retried after its
+// process died answers with the review as it is: the move is recorded
+// under its key, so the retry is not audited as a second moderation.
+// Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) Moderate(ctx context.Context, id uuid.UUID, status string) (*AdminReview, error) {
 	if status != models.ReviewPublished && status != models.ReviewHidden {
 		return nil, apperr.Invalid("status", "must be one of: published, hidden")
+	}
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		return s.adminReview(ctx, id)
 	}
 	changed := false
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -124,6 +132,9 @@ func (s *Service) Moderate(ctx context.Context, id uuid.UUID, status string) (*A
 		}
 		if r.ID == uuid.Nil {
 			return apperr.Missing("review")
+		}
+		if err := idempotency.RecordChange(uow.Within(ctx, tx), id.String()); err != nil {
+			return err
 		}
 		if r.Status == status {
 			return nil
@@ -144,6 +155,12 @@ func (s *Service) Moderate(ctx context.Context, id uuid.UUID, status string) (*A
 	if changed {
 		s.invalidate(ctx)
 	}
+	return s.adminReview(ctx, id)
+}
+
+// adminReview returns review id as the administrator sees it. Errors:
+// NOT_FOUND.
+func (s *Service) adminReview(ctx context.Context, id uuid.UUID) (*AdminReview, error) {
 	var rows []reviewRow
 	if err := s.db.WithContext(ctx).Raw(listSQL+` WHERE r.id = ?`, id).Scan(&rows).Error; err != nil {
 		return nil, database.Translate(err, "review")

@@ -48,6 +48,12 @@ type MethodPatch struct {
 // CreateMethod adds a method to zone zoneID. Errors: NOT_FOUND (zone),
 // VALIDATION_ERROR (price, freeAbove, gstRate, minDays, maxDays).
 func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodInput) (*models.ShippingMethod, error) {
+	if id, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Method(ctx, id)
+	}
 	m := &models.ShippingMethod{ID: uuid.New(), ZoneID: zoneID, Name: in.Name, Carrier: in.Carrier, Price: in.Price,
 		FreeAbove: in.FreeAbove, GSTRate: DefaultGSTRate, MinDays: in.MinDays, MaxDays: in.MaxDays, IsActive: true}
 	if in.GSTRate != nil {
@@ -69,7 +75,10 @@ func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodI
 		if found == 0 {
 			return apperr.Missing(resZone)
 		}
-		return wrap("create_method", tx.Create(m).Error)
+		if err := tx.Create(m).Error; err != nil {
+			return wrap("create_method", err)
+		}
+		return recordChange(ctx, tx, m.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resMethod)
@@ -80,6 +89,12 @@ func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodI
 // UpdateMethod changes a method; the rules apply to the result (maxDays ≥
 // minDays whichever of them changed). Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch) (*models.ShippingMethod, error) {
+	if _, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Method(ctx, id)
+	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var m models.ShippingMethod
 		if err := tx.Raw(`SELECT * FROM shipping_methods WHERE id = ? FOR UPDATE`, id).Scan(&m).Error; err != nil {
@@ -92,10 +107,13 @@ func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch)
 		if err := checkMethod(&m); err != nil {
 			return err
 		}
-		return wrap("update_method", tx.Model(&models.ShippingMethod{}).Where("id = ?", id).Updates(map[string]any{
+		if err := tx.Model(&models.ShippingMethod{}).Where("id = ?", id).Updates(map[string]any{
 			"name": m.Name, "carrier": m.Carrier, "price": m.Price, "free_above": m.FreeAbove, "gst_rate": m.GSTRate,
 			"min_days": m.MinDays, "max_days": m.MaxDays, "is_active": m.IsActive, "updated_at": gorm.Expr("now()"),
-		}).Error)
+		}).Error; err != nil {
+			return wrap("update_method", err)
+		}
+		return recordChange(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resMethod)
@@ -116,7 +134,8 @@ func applyMethodPatch(m *models.ShippingMethod, p MethodPatch) {
 	p.IsActive.ApplyTo(&m.IsActive)
 }
 
-// DeleteMethod removes a method. Errors: NOT_FOUND.
+// DeleteMethod removes a method. A keyed retry of a delete that committed
+// answers as it did. Errors: NOT_FOUND.
 func (s *Service) DeleteMethod(ctx context.Context, id uuid.UUID) error {
 	return s.deleteRow(ctx, &models.ShippingMethod{}, id, resMethod)
 }

@@ -49,15 +49,22 @@ func stateTaken(state string) error {
 
 // deleteRow deletes the row of model with id. Errors: NOT_FOUND for
 // resource.
+// A keyed retry of a delete that committed answers as it did, without
+// looking (changeMade).
 func (s *Service) deleteRow(ctx context.Context, model any, id uuid.UUID, resource string) error {
-	res := s.db.WithContext(ctx).Delete(model, "id = ?", id)
-	if res.Error != nil {
-		return database.Translate(res.Error, resource)
+	if _, ok, _ := changeMade(ctx); ok {
+		return nil
 	}
-	if res.RowsAffected == 0 {
-		return apperr.Missing(resource)
-	}
-	return nil
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Delete(model, "id = ?", id)
+		if res.Error != nil {
+			return database.Translate(res.Error, resource)
+		}
+		if res.RowsAffected == 0 {
+			return apperr.Missing(resource)
+		}
+		return recordChange(ctx, tx, id)
+	})
 }
 
 func wrap(op string, err error) error {

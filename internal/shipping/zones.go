@@ -32,6 +32,12 @@ type ZonePatch struct {
 // that is not a state or union territory of India), CONFLICT (a state in
 // another zone, with details.state; a second default zone).
 func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.ShippingZone, error) {
+	if id, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Zone(ctx, id)
+	}
 	states, err := canonicalStates(in.States)
 	if err != nil {
 		return nil, err
@@ -41,7 +47,10 @@ func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.Shippin
 		if err := tx.Create(z).Error; err != nil {
 			return zoneWriteError(err)
 		}
-		return claimStates(tx, z.ID, states)
+		if err := claimStates(tx, z.ID, states); err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, z.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resZone)
@@ -52,6 +61,12 @@ func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.Shippin
 // UpdateZone changes a zone. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT
 // (as CreateZone).
 func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*models.ShippingZone, error) {
+	if _, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Zone(ctx, id)
+	}
 	var states []string
 	if v, ok := p.States.Get(); ok {
 		var err error
@@ -76,6 +91,9 @@ func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*m
 		if res.RowsAffected == 0 {
 			return apperr.Missing(resZone)
 		}
+		if err := recordChange(ctx, tx, id); err != nil {
+			return err
+		}
 		if states == nil {
 			return nil
 		}
@@ -91,7 +109,8 @@ func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*m
 }
 
 // DeleteZone removes a zone and its methods. Orders keep the method they
-// recorded. Errors: NOT_FOUND.
+// recorded. A keyed retry of a delete that committed answers as it did.
+// Errors: NOT_FOUND.
 func (s *Service) DeleteZone(ctx context.Context, id uuid.UUID) error {
 	return s.deleteRow(ctx, &models.ShippingZone{}, id, resZone)
 }

@@ -40,8 +40,17 @@ type CreateInput struct {
 }
 
 // Create registers a subscription and returns it with its secret (the only
-// time the secret is shown). Errors: VALIDATION_ERROR (url, events, secret).
+// time the secret is shown). A keyed request retried after its process
+// died answers with the subscription it made, secret and all: that
+// caller's first answer, which carried it, was never sent (changeMade).
+// Errors: VALIDATION_ERROR (url, events, secret).
 func (s *Subscriptions) Create(ctx context.Context, in CreateInput) (*models.WebhookSubscription, error) {
+	if id, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Get(ctx, id)
+	}
 	sub := &models.WebhookSubscription{ID: uuid.New(), Description: strings.TrimSpace(in.Description), IsActive: true}
 	if err := s.guard.CheckURL(ctx, in.URL); err != nil {
 		return nil, err
@@ -62,10 +71,17 @@ func (s *Subscriptions) Create(ctx context.Context, in CreateInput) (*models.Web
 	if in.IsActive != nil {
 		sub.IsActive = *in.IsActive
 	}
-	if err := s.db.WithContext(ctx).Create(sub).Error; err != nil {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(sub).Error; err != nil {
+			return err
+		}
+		return recordChange(ctx, tx, sub.ID)
+	})
+	if err != nil {
 		return nil, database.Translate(err, "webhook")
 	}
-	return sub, nil
+	// Read back, so that its times are as stored, as a retry reads them.
+	return s.Get(ctx, sub.ID)
 }
 
 // Get returns a subscription. Errors: NOT_FOUND.
@@ -102,8 +118,16 @@ type UpdateInput struct {
 }
 
 // Update changes a subscription. Turning it on again clears the reason the
-// system turned it off. Errors: NOT_FOUND, VALIDATION_ERROR.
+// system turned it off. A keyed request retried after its process died
+// answers with the subscription as it is, changing nothing (changeMade).
+// Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*models.WebhookSubscription, error) {
+	if _, ok, err := changeMade(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s.Get(ctx, id)
+	}
 	for _, err := range []error{patch.NotNull("url", in.URL), patch.NotNull("events", in.Events), patch.NotNull("secret", in.Secret),
 		patch.NotNull("isActive", in.IsActive)} {
 		if err != nil {
@@ -143,27 +167,40 @@ func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput
 			changes["disabled_reason"] = nil
 		}
 	}
-	res := s.db.WithContext(ctx).Model(&models.WebhookSubscription{}).Where("id = ?", id).Updates(changes)
-	if res.Error != nil {
-		return nil, database.Translate(res.Error, "webhook")
-	}
-	if res.RowsAffected == 0 {
-		return nil, apperr.Missing("webhook")
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&models.WebhookSubscription{}).Where("id = ?", id).Updates(changes)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return apperr.Missing("webhook")
+		}
+		return recordChange(ctx, tx, id)
+	})
+	if err != nil {
+		return nil, database.Translate(err, "webhook")
 	}
 	return s.Get(ctx, id)
 }
 
 // Delete removes a subscription and its delivery log; queued attempts find
-// nothing and end. Errors: NOT_FOUND.
+// nothing and end. A keyed request retried after its process died
+// answers as the delete did (changeMade). Errors: NOT_FOUND.
 func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
-	res := s.db.WithContext(ctx).Delete(&models.WebhookSubscription{}, "id = ?", id)
-	if res.Error != nil {
-		return database.Translate(res.Error, "webhook")
+	if _, ok, _ := changeMade(ctx); ok {
+		return nil
 	}
-	if res.RowsAffected == 0 {
-		return apperr.Missing("webhook")
-	}
-	return nil
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Delete(&models.WebhookSubscription{}, "id = ?", id)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return apperr.Missing("webhook")
+		}
+		return recordChange(ctx, tx, id)
+	})
+	return database.Translate(err, "webhook")
 }
 
 // validEvents checks names against the published event types and drops
