@@ -20,6 +20,8 @@ type productRequest struct {
 	Description string       `json:"description"`
 	Price       money.Amount `json:"price"`
 	GSTRate     money.Rate   `json:"gstRate"`
+	CessRate    money.Rate   `json:"cessRate"`
+	Unit        string       `json:"unit"`
 	HSNCode     string       `json:"hsnCode"`
 	Status      string       `json:"status"`
 	CategoryID  *jsonUUID    `json:"categoryId"`
@@ -31,6 +33,8 @@ type productPatchRequest struct {
 	Description patch.Field[string]       `json:"description"`
 	Price       patch.Field[money.Amount] `json:"price"`
 	GSTRate     patch.Field[money.Rate]   `json:"gstRate"`
+	CessRate    patch.Field[money.Rate]   `json:"cessRate"`
+	Unit        patch.Field[string]       `json:"unit"`
 	HSNCode     patch.Field[string]       `json:"hsnCode"`
 	Status      patch.Field[string]       `json:"status"`
 	CategoryID  patch.Field[jsonUUID]     `json:"categoryId"`
@@ -44,7 +48,9 @@ type productResponse struct {
 	Price          money.Amount  `json:"price"`
 	CompareAtPrice *money.Amount `json:"compareAtPrice"`
 	GSTRate        money.Rate    `json:"gstRate"`
+	CessRate       money.Rate    `json:"cessRate"`
 	HSNCode        string        `json:"hsnCode"`
+	Unit           string        `json:"unit"`
 	Status         string        `json:"status"`
 	CategoryID     *uuid.UUID    `json:"categoryId"`
 	CreatedAt      time.Time     `json:"createdAt"`
@@ -70,7 +76,8 @@ type productDetailResponse struct {
 func newProduct(p *models.Product) productResponse {
 	return productResponse{
 		ID: p.ID, Title: p.Title, Slug: p.Slug, Description: p.Description, Price: p.Price,
-		CompareAtPrice: p.CompareAtPrice, GSTRate: p.GSTRate, HSNCode: p.HSNCode, Status: p.Status,
+		CompareAtPrice: p.CompareAtPrice, GSTRate: p.GSTRate, CessRate: p.CessRate, HSNCode: p.HSNCode, Unit: p.Unit,
+		Status:     p.Status,
 		CategoryID: p.CategoryID, CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(),
 	}
 }
@@ -101,7 +108,7 @@ func (h *handlers) createProduct(c *fiber.Ctx) error {
 	}
 	p, err := h.catalog.CreateProduct(c.UserContext(), catalog.ProductInput{
 		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
-		HSNCode: req.HSNCode, Status: req.Status, CategoryID: uuidPtr(req.CategoryID),
+		CessRate: req.CessRate, Unit: req.Unit, HSNCode: req.HSNCode, Status: req.Status, CategoryID: uuidPtr(req.CategoryID),
 	})
 	if err != nil {
 		return err
@@ -130,8 +137,12 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	missingHSN, err := httpx.QueryEnum(c, "missingHsn", "true", "false")
+	if err != nil {
+		return err
+	}
 	rows, total, err := h.catalog.ListProducts(c.UserContext(), catalog.ProductFilter{
-		Status: status, CategoryID: categoryID, Search: search, IDs: ids, Window: page.Window(),
+		Status: status, CategoryID: categoryID, Search: search, IDs: ids, MissingHSN: missingHSN == "true", Window: page.Window(),
 	})
 	if err != nil {
 		return err
@@ -192,7 +203,7 @@ func (h *handlers) updateProduct(c *fiber.Ctx) error {
 	}
 	p, err := h.catalog.UpdateProduct(c.UserContext(), id, catalog.ProductPatch{
 		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
-		HSNCode: req.HSNCode, Status: req.Status, CategoryID: patch.Map(req.CategoryID, jsonUUID.id),
+		CessRate: req.CessRate, Unit: req.Unit, HSNCode: req.HSNCode, Status: req.Status, CategoryID: patch.Map(req.CategoryID, jsonUUID.id),
 	})
 	if err != nil {
 		return err

@@ -35,7 +35,8 @@ type BulkStatusResult struct {
 // SetProductsStatus moves each of the products ids (1 to MaxListIDs, no
 // repeats) to status in one transaction, so a storefront sees all of them
 // change at once; a product that may not make the move keeps its status and
-// is reported in Skipped. Errors: VALIDATION_ERROR (status; ids: none, too
+// is reported in Skipped, as is one that would be active without a
+// valid hsnCode. Errors: VALIDATION_ERROR (status; ids: none, too
 // many, repeated, or naming no product).
 func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status string) (*BulkStatusResult, error) {
 	if err := checkStatus(status); err != nil {
@@ -61,6 +62,10 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 		for i := range rows {
 			byID[rows[i].ID] = &rows[i]
 		}
+		rule, err := loadHSNRule(tx)
+		if err != nil {
+			return err
+		}
 		var move []uuid.UUID
 		for i, id := range ids {
 			p := byID[id]
@@ -70,6 +75,10 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 			case !CanMove(p.Status, status):
 				out.Skipped = append(out.Skipped, StatusSkip{ProductID: id, Title: p.Title, Status: p.Status,
 					Reason: fmt.Sprintf("a product cannot move from %s to %s", p.Status, status)})
+				continue
+			case p.Status != status && rule.check(p.HSNCode, status) != nil:
+				e, _ := apperr.As(rule.check(p.HSNCode, status))
+				out.Skipped = append(out.Skipped, StatusSkip{ProductID: id, Title: p.Title, Status: p.Status, Reason: e.Message})
 				continue
 			case p.Status != status:
 				move = append(move, id)

@@ -14,6 +14,7 @@ import (
 type Line struct {
 	Description  string       `json:"description"`
 	HSN          string       `json:"hsn"`
+	Unit         string       `json:"unit"`
 	Quantity     int          `json:"quantity"`
 	UnitPrice    money.Amount `json:"unitPrice"`
 	Discount     money.Amount `json:"discount"`
@@ -22,6 +23,8 @@ type Line struct {
 	CGST         money.Amount `json:"cgst"`
 	SGST         money.Amount `json:"sgst"`
 	IGST         money.Amount `json:"igst"`
+	CessRate     money.Rate   `json:"cessRate"`
+	Cess         money.Amount `json:"cess"`
 	Total        money.Amount `json:"total"`
 }
 
@@ -45,6 +48,7 @@ type Document struct {
 	CGSTTotal     money.Amount  `json:"cgstTotal"`
 	SGSTTotal     money.Amount  `json:"sgstTotal"`
 	IGSTTotal     money.Amount  `json:"igstTotal"`
+	CessTotal     money.Amount  `json:"cessTotal"`
 	Total         money.Amount  `json:"total"`
 	AmountInWords string        `json:"amountInWords"`
 	Currency      string        `json:"currency"`
@@ -60,7 +64,7 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 		FulfillmentID: d.FulfillmentID, RefundID: d.RefundID, References: []Reference{},
 		PlaceOfSupply: PlaceOfSupply{State: d.PosState, Code: d.PosCode}, SupplyType: d.SupplyType,
 		Lines: make([]Line, len(d.Lines)), TaxableValue: d.TaxableValue, CGSTTotal: d.CGST, SGSTTotal: d.SGST,
-		IGSTTotal: d.IGST, Total: d.Total, AmountInWords: InWords(d.Total), Currency: d.Currency, Reason: d.Reason}
+		IGSTTotal: d.IGST, CessTotal: d.Cess, Total: d.Total, AmountInWords: InWords(d.Total), Currency: d.Currency, Reason: d.Reason}
 	if err := json.Unmarshal(d.Supplier, &out.Supplier); err != nil {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}
@@ -68,9 +72,9 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 		return out, fmt.Errorf("invoice.view: recipient: %w", err)
 	}
 	for i, l := range d.Lines {
-		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Unit: l.UQC, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Discount: l.Discount, TaxableValue: l.TaxableValue, GSTRate: l.GSTRate, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST,
-			Total: l.Total}
+			CessRate: l.CessRate, Cess: l.Cess, Total: l.Total}
 		if l.ReducesDocumentID != nil && !containsRef(out.References, *l.ReducesDocumentID) {
 			out.References = append(out.References, Reference{ID: *l.ReducesDocumentID, Number: refs[*l.ReducesDocumentID]})
 		}
