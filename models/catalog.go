@@ -48,7 +48,7 @@ type Product struct {
 	// CessRate is the compensation cess on top of GST (0 for most goods).
 	CessRate money.Rate `gorm:"column:cess_rate"`
 	// Unit is the GST unit quantity code (UQC) the product is sold in.
-	Unit        string
+	Unit        string `gorm:"default:NOS"`
 	Status      string
 	CategoryID  *uuid.UUID `gorm:"type:uuid"`
 	RatingCount int

@@ -51,10 +51,13 @@ type productResponse struct {
 	CessRate       money.Rate    `json:"cessRate"`
 	HSNCode        string        `json:"hsnCode"`
 	Unit           string        `json:"unit"`
-	Status         string        `json:"status"`
-	CategoryID     *uuid.UUID    `json:"categoryId"`
-	CreatedAt      time.Time     `json:"createdAt"`
-	UpdatedAt      time.Time     `json:"updatedAt"`
+	// ScheduledGSTRate is the rate a pending rate change will set, and
+	// from when; null when none waits.
+	ScheduledGSTRate *catalog.ScheduledRate `json:"scheduledGstRate"`
+	Status           string                 `json:"status"`
+	CategoryID       *uuid.UUID             `json:"categoryId"`
+	CreatedAt        time.Time              `json:"createdAt"`
+	UpdatedAt        time.Time              `json:"updatedAt"`
 }
 
 type collectionRef struct {
@@ -113,7 +116,11 @@ func (h *handlers) createProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(newProduct(p))
+	out, err := h.productAnswer(c, p)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
 }
 
 func (h *handlers) listProducts(c *fiber.Ctx) error {
@@ -155,11 +162,16 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	scheduled, err := h.catalog.ScheduledRates(c.UserContext(), shown)
+	if err != nil {
+		return err
+	}
 	data := make([]productListItem, len(rows))
 	for i := range rows {
 		r := &rows[i]
 		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available,
 			Thumbnail: thumbs[r.ID]}
+		data[i].ScheduledGSTRate = scheduledOf(scheduled, r.ID)
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }
@@ -208,7 +220,29 @@ func (h *handlers) updateProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newProduct(p))
+	out, err := h.productAnswer(c, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// productAnswer is p as answered, with its scheduled rate.
+func (h *handlers) productAnswer(c *fiber.Ctx, p *models.Product) (productResponse, error) {
+	out := newProduct(p)
+	scheduled, err := h.catalog.ScheduledRates(c.UserContext(), []uuid.UUID{p.ID})
+	if err != nil {
+		return out, err
+	}
+	out.ScheduledGSTRate = scheduledOf(scheduled, p.ID)
+	return out, nil
+}
+
+func scheduledOf(m map[uuid.UUID]catalog.ScheduledRate, id uuid.UUID) *catalog.ScheduledRate {
+	if r, ok := m[id]; ok {
+		return &r
+	}
+	return nil
 }
 
 // deleteProduct answers 204 whether the product was deleted or, having

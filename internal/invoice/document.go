@@ -3,6 +3,7 @@ package invoice
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gocommerce/shop/internal/money"
@@ -47,11 +48,15 @@ type Document struct {
 	TaxableValue  money.Amount  `json:"taxableValue"`
 	CGSTTotal     money.Amount  `json:"cgstTotal"`
 	SGSTTotal     money.Amount  `json:"sgstTotal"`
-	IGSTTotal     money.Amount  `json:"igstTotal"`
-	CessTotal     money.Amount  `json:"cessTotal"`
-	Total         money.Amount  `json:"total"`
-	AmountInWords string        `json:"amountInWords"`
-	Currency      string        `json:"currency"`
+	// SGSTLabel names the second half of an intra-state supply: UTGST when
+	// the supplier is in a Union Territory without a legislature, else
+	// SGST. GSTR-1 reports it as samt either way.
+	SGSTLabel     string       `json:"sgstLabel"`
+	IGSTTotal     money.Amount `json:"igstTotal"`
+	CessTotal     money.Amount `json:"cessTotal"`
+	Total         money.Amount `json:"total"`
+	AmountInWords string       `json:"amountInWords"`
+	Currency      string       `json:"currency"`
 	// Reason is why a credit note was issued (the refund's reason, or a
 	// cancelled shipment); empty for an invoice.
 	Reason string `json:"reason"`
@@ -68,6 +73,7 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 	if err := json.Unmarshal(d.Supplier, &out.Supplier); err != nil {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}
+	out.SGSTLabel = SGSTLabel(d.SupplierGSTIN)
 	if err := json.Unmarshal(d.Recipient, &out.Recipient); err != nil {
 		return out, fmt.Errorf("invoice.view: recipient: %w", err)
 	}
@@ -89,4 +95,20 @@ func containsRef(refs []Reference, id uuid.UUID) bool {
 		}
 	}
 	return false
+}
+
+// utgstStates are the GST state codes of the Union Territories without a
+// legislature, where the second half of an intra-state supply is UTGST
+// (UTGST Act 2017 s. 7): Chandigarh 04, Lakshadweep 31, Andaman and Nicobar
+// Islands 35, Ladakh 38, and Dadra and Nagar Haveli and Daman and Diu 26
+// (25 is Daman and Diu's code from before the merger).
+var utgstStates = []string{"04", "25", "26", "31", "35", "38"}
+
+// SGSTLabel is "UTGST" for a supplier GSTIN of a Union Territory without a
+// legislature, else "SGST".
+func SGSTLabel(supplierGSTIN string) string {
+	if len(supplierGSTIN) >= 2 && slices.Contains(utgstStates, supplierGSTIN[:2]) {
+		return "UTGST"
+	}
+	return "SGST"
 }
