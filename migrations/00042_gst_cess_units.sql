@@ -9,6 +9,14 @@
 ALTER TABLE products
     ADD COLUMN cess_rate integer NOT NULL DEFAULT 0 CHECK (cess_rate >= 0),
     ADD COLUMN unit      text NOT NULL DEFAULT 'NOS';
+-- The rates of the schedule in force since 22 September 2025 (1.5 and 40 %
+-- are new), for products and shipping methods alike (catalog.GSTRates).
+ALTER TABLE products DROP CONSTRAINT products_gst_rate_check;
+ALTER TABLE products ADD CONSTRAINT products_gst_rate_check
+    CHECK (gst_rate IN (0, 25, 150, 300, 500, 1200, 1800, 2800, 4000));
+ALTER TABLE shipping_methods DROP CONSTRAINT shipping_methods_gst_rate_check;
+ALTER TABLE shipping_methods ADD CONSTRAINT shipping_methods_gst_rate_check
+    CHECK (gst_rate IN (0, 25, 150, 300, 500, 1200, 1800, 2800, 4000));
 ALTER TABLE order_items
     ADD COLUMN cess_rate   integer NOT NULL DEFAULT 0,
     ADD COLUMN cess_amount bigint NOT NULL DEFAULT 0,
@@ -25,7 +33,7 @@ DECLARE c record;
 BEGIN
     FOR c IN SELECT conrelid::regclass AS tbl, conname FROM pg_constraint
         WHERE conrelid IN ('tax_documents'::regclass, 'tax_document_lines'::regclass) AND contype = 'c'
-          AND pg_get_constraintdef(oid) LIKE '%total = ((taxable_value + cgst) + sgst) + igst%'
+          AND pg_get_constraintdef(oid) LIKE '%total = (((taxable_value + cgst) + sgst) + igst)%'
     LOOP
         EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', c.tbl, c.conname);
     END LOOP;
@@ -48,7 +56,8 @@ ALTER TABLE tax_document_lines ADD CONSTRAINT tax_document_lines_total_check
 ALTER TABLE tax_settings ADD COLUMN turnover_above_5cr boolean NOT NULL DEFAULT false;
 
 -- +goose Down
--- Refused (a check violation) once a document carried cess.
+-- Refused (a check violation) once a document carried cess or a product
+-- a rate of 1.5 or 40 %.
 ALTER TABLE tax_settings DROP COLUMN turnover_above_5cr;
 ALTER TABLE tax_document_lines DROP CONSTRAINT tax_document_lines_total_check;
 ALTER TABLE tax_document_lines ADD CONSTRAINT tax_document_lines_total_check
@@ -64,4 +73,10 @@ ALTER TABLE tax_documents DROP COLUMN cess;
 DROP INDEX products_missing_hsn_idx;
 ALTER TABLE orders DROP COLUMN cess_total;
 ALTER TABLE order_items DROP COLUMN unit, DROP COLUMN cess_amount, DROP COLUMN cess_rate;
+ALTER TABLE shipping_methods DROP CONSTRAINT shipping_methods_gst_rate_check;
+ALTER TABLE shipping_methods ADD CONSTRAINT shipping_methods_gst_rate_check
+    CHECK (gst_rate IN (0, 25, 300, 500, 1200, 1800, 2800));
+ALTER TABLE products DROP CONSTRAINT products_gst_rate_check;
+ALTER TABLE products ADD CONSTRAINT products_gst_rate_check
+    CHECK (gst_rate IN (0, 25, 300, 500, 1200, 1800, 2800));
 ALTER TABLE products DROP COLUMN unit, DROP COLUMN cess_rate;

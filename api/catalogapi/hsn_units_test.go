@@ -58,7 +58,8 @@ func TestProductRatesUnitsAndHSN(t *testing.T) {
 	g += string(gstin.CheckChar(g))
 	e.app.Do(t, http.MethodPut, admin+"/settings/tax", testkit.Req{Token: super, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "gstin": g, "turnoverAbove5Cr": true,
-		"address": map[string]any{"line1": "14 Commercial Street", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
+		"address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001"}}}).
 		Expect(t, http.StatusOK)
 	e.do(t, http.MethodPost, "/products", map[string]any{"title": "X", "price": 10, "gstRate": 5, "hsnCode": "6109", "status": "active"}).
 		ExpectField(t, "hsnCode")
@@ -76,7 +77,8 @@ func TestMissingHSN(t *testing.T) {
 	g += string(gstin.CheckChar(g))
 	e.app.Do(t, http.MethodPut, admin+"/settings/tax", testkit.Req{Token: super, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "gstin": g,
-		"address": map[string]any{"line1": "14 Commercial Street", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
+		"address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001"}}}).
 		Expect(t, http.StatusOK)
 	health := func() string {
 		var h struct {
