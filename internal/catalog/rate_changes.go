@@ -143,7 +143,7 @@ func (s *Service) ScheduleRateChange(ctx context.Context, in RateChangeInput) (*
 		return nil, err
 	}
 	row := rateChangeRow{ID: uuid.New(), GSTRate: in.GSTRate, EffectiveFrom: day, Status: RateChangePending,
-		CreatedBy: in.AdminID, CreatedAt: now.UTC()}
+		CreatedBy: in.AdminID, CreatedAt: now.UTC().Truncate(time.Microsecond)} // as Postgres keeps it
 	if in.HSNPrefix != "" {
 		row.HSNPrefix = &in.HSNPrefix
 	} else {
