@@ -45,12 +45,16 @@ type Product struct {
 	CompareAtPrice *money.Amount
 	GSTRate        money.Rate `gorm:"column:gst_rate"`
 	HSNCode        string     `gorm:"column:hsn_code"`
-	Status         string
-	CategoryID     *uuid.UUID `gorm:"type:uuid"`
-	RatingCount    int
-	RatingTotal    int
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// CessRate is the compensation cess on top of GST (0 for most goods).
+	CessRate money.Rate `gorm:"column:cess_rate"`
+	// Unit is the GST unit quantity code (UQC) the product is sold in.
+	Unit        string `gorm:"default:NOS"`
+	Status      string
+	CategoryID  *uuid.UUID `gorm:"type:uuid"`
+	RatingCount int
+	RatingTotal int
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 
 	Variants []Variant `gorm:"foreignKey:ProductID"`
 }

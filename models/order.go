@@ -61,10 +61,12 @@ type Order struct {
 	CGSTTotal         money.Amount `gorm:"column:cgst_total"`
 	SGSTTotal         money.Amount `gorm:"column:sgst_total"`
 	IGSTTotal         money.Amount `gorm:"column:igst_total"`
-	ShippingCost      money.Amount
-	Total             money.Amount
-	PaidTotal         money.Amount
-	RefundedTotal     money.Amount
+	// CessTotal is the compensation cess of the lines, not part of TaxTotal.
+	CessTotal     money.Amount `gorm:"column:cess_total"`
+	ShippingCost  money.Amount
+	Total         money.Amount
+	PaidTotal     money.Amount
+	RefundedTotal money.Amount
 	// BalanceDue is what an edit that raised the total of a paid order left
 	// owed (docs/DECISIONS.md "Order edits").
 	BalanceDue money.Amount
@@ -140,9 +142,16 @@ type PricedLine struct {
 	// LineTotal is UnitPrice × Quantity − DiscountAmount, tax included.
 	LineTotal money.Amount `json:"lineTotal"`
 	GSTRate   money.Rate   `json:"gstRate" gorm:"column:gst_rate"`
-	// TaxAmount is the GST contained in LineTotal.
+	// TaxAmount is the GST contained in LineTotal (money.IncludedGST: always
+	// the two equal halves within a state).
 	TaxAmount money.Amount `json:"taxAmount"`
 	HSNCode   string       `json:"hsnCode" gorm:"column:hsn_code"`
+	// CessRate and CessAmount are the compensation cess on the line, a tax
+	// apart from GST and contained in LineTotal too.
+	CessRate   money.Rate   `json:"cessRate" gorm:"column:cess_rate"`
+	CessAmount money.Amount `json:"cessAmount"`
+	// Unit is the product's GST unit quantity code when it was sold.
+	Unit string `json:"unit"`
 }
 
 // OrderStatusHistory is one status move of an order.

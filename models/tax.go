@@ -57,6 +57,8 @@ type TaxSettings struct {
 	InvoicePrefix    string
 	CreditNotePrefix string
 	B2CLLimit        money.Amount `gorm:"column:b2cl_limit"`
+	// TurnoverAbove5Cr asks 6 or 8 digit HSN codes of active goods.
+	TurnoverAbove5Cr bool `gorm:"column:turnover_above_5cr"`
 	ConfiguredAt     time.Time
 	UpdatedAt        time.Time
 }
@@ -85,6 +87,7 @@ type TaxDocument struct {
 	CGST           money.Amount `gorm:"column:cgst"`
 	SGST           money.Amount `gorm:"column:sgst"`
 	IGST           money.Amount `gorm:"column:igst"`
+	Cess           money.Amount
 	Total          money.Amount
 	Currency       string
 	Reason         string
@@ -116,5 +119,7 @@ type TaxDocumentLine struct {
 	CGST         money.Amount `gorm:"column:cgst"`
 	SGST         money.Amount `gorm:"column:sgst"`
 	IGST         money.Amount `gorm:"column:igst"`
+	CessRate     money.Rate   `gorm:"column:cess_rate"`
+	Cess         money.Amount
 	Total        money.Amount
 }

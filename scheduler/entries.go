@@ -45,6 +45,16 @@ func Entries() []Entry {
 			},
 		},
 		{
+			// Applies the GST rate changes whose date has begun: every minute,
+			// so a change takes effect within a minute of 00:00 IST (the job
+			// is a read of an index of pending rows when none is due).
+			Name: "gst-rate-changes", Spec: "40 * * * * *", Period: time.Minute,
+			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {
+				t, opts := tasks.NewGSTRateChangesTask(now)
+				return t, withoutTaskID(opts)
+			},
+		},
+		{
 			// Queues outbound webhook attempts whose task was lost (Redis down).
 			Name: "webhook-sweep", Spec: "30 * * * * *", Period: time.Minute,
 			Build: func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewWebhookSweepTask() },

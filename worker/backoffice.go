@@ -70,6 +70,22 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 		return writeResult(t, res)
 	})
 
+	mux.HandleFunc(tasks.TypeGSTRateChanges, func(ctx context.Context, t *asynq.Task) error {
+		var p tasks.GSTRateChangesPayload
+		if err := tasks.Decode(t, &p); err != nil {
+			return err
+		}
+		at, err := time.Parse(time.RFC3339, p.At)
+		if err != nil {
+			return fmt.Errorf("gst rate changes: bad tick time %q: %w", p.At, asynq.SkipRetry)
+		}
+		applied, err := a.Catalog.ApplyDueRateChanges(ctx, at)
+		for _, c := range applied {
+			a.Log.InfoContext(ctx, "gst rate change applied", "rate_change_id", c.ID, "products", c.Products)
+		}
+		return err
+	})
+
 	mux.HandleFunc(tasks.TypeReconcile, func(ctx context.Context, t *asynq.Task) error {
 		rep, err := repair.Run(ctx)
 		if err != nil {

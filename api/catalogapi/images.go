@@ -41,5 +41,10 @@ func (h *handlers) productDetail(ctx context.Context, d *catalog.ProductDetail) 
 	}
 	out := newProductDetail(d)
 	out.Images = images
+	scheduled, err := h.catalog.ScheduledRates(ctx, []uuid.UUID{d.Product.ID})
+	if err != nil {
+		return productDetailResponse{}, err
+	}
+	out.ScheduledGSTRate = scheduledOf(scheduled, d.Product.ID)
 	return out, nil
 }

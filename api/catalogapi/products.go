@@ -20,6 +20,8 @@ type productRequest struct {
 	Description string       `json:"description"`
 	Price       money.Amount `json:"price"`
 	GSTRate     money.Rate   `json:"gstRate"`
+	CessRate    money.Rate   `json:"cessRate"`
+	Unit        string       `json:"unit"`
 	HSNCode     string       `json:"hsnCode"`
 	Status      string       `json:"status"`
 	CategoryID  *jsonUUID    `json:"categoryId"`
@@ -31,6 +33,8 @@ type productPatchRequest struct {
 	Description patch.Field[string]       `json:"description"`
 	Price       patch.Field[money.Amount] `json:"price"`
 	GSTRate     patch.Field[money.Rate]   `json:"gstRate"`
+	CessRate    patch.Field[money.Rate]   `json:"cessRate"`
+	Unit        patch.Field[string]       `json:"unit"`
 	HSNCode     patch.Field[string]       `json:"hsnCode"`
 	Status      patch.Field[string]       `json:"status"`
 	CategoryID  patch.Field[jsonUUID]     `json:"categoryId"`
@@ -44,11 +48,16 @@ type productResponse struct {
 	Price          money.Amount  `json:"price"`
 	CompareAtPrice *money.Amount `json:"compareAtPrice"`
 	GSTRate        money.Rate    `json:"gstRate"`
+	CessRate       money.Rate    `json:"cessRate"`
 	HSNCode        string        `json:"hsnCode"`
-	Status         string        `json:"status"`
-	CategoryID     *uuid.UUID    `json:"categoryId"`
-	CreatedAt      time.Time     `json:"createdAt"`
-	UpdatedAt      time.Time     `json:"updatedAt"`
+	Unit           string        `json:"unit"`
+	// ScheduledGSTRate is the rate a pending rate change will set, and
+	// from when; null when none waits.
+	ScheduledGSTRate *catalog.ScheduledRate `json:"scheduledGstRate"`
+	Status           string                 `json:"status"`
+	CategoryID       *uuid.UUID             `json:"categoryId"`
+	CreatedAt        time.Time              `json:"createdAt"`
+	UpdatedAt        time.Time              `json:"updatedAt"`
 }
 
 type collectionRef struct {
@@ -70,7 +79,8 @@ type productDetailResponse struct {
 func newProduct(p *models.Product) productResponse {
 	return productResponse{
 		ID: p.ID, Title: p.Title, Slug: p.Slug, Description: p.Description, Price: p.Price,
-		CompareAtPrice: p.CompareAtPrice, GSTRate: p.GSTRate, HSNCode: p.HSNCode, Status: p.Status,
+		CompareAtPrice: p.CompareAtPrice, GSTRate: p.GSTRate, CessRate: p.CessRate, HSNCode: p.HSNCode, Unit: p.Unit,
+		Status:     p.Status,
 		CategoryID: p.CategoryID, CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(),
 	}
 }
@@ -101,12 +111,16 @@ func (h *handlers) createProduct(c *fiber.Ctx) error {
 	}
 	p, err := h.catalog.CreateProduct(c.UserContext(), catalog.ProductInput{
 		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
-		HSNCode: req.HSNCode, Status: req.Status, CategoryID: uuidPtr(req.CategoryID),
+		CessRate: req.CessRate, Unit: req.Unit, HSNCode: req.HSNCode, Status: req.Status, CategoryID: uuidPtr(req.CategoryID),
 	})
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(newProduct(p))
+	out, err := h.productAnswer(c, p)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
 }
 
 func (h *handlers) listProducts(c *fiber.Ctx) error {
@@ -130,8 +144,12 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	missingHSN, err := httpx.QueryEnum(c, "missingHsn", "true", "false")
+	if err != nil {
+		return err
+	}
 	rows, total, err := h.catalog.ListProducts(c.UserContext(), catalog.ProductFilter{
-		Status: status, CategoryID: categoryID, Search: search, IDs: ids, Window: page.Window(),
+		Status: status, CategoryID: categoryID, Search: search, IDs: ids, MissingHSN: missingHSN == "true", Window: page.Window(),
 	})
 	if err != nil {
 		return err
@@ -144,11 +162,16 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	scheduled, err := h.catalog.ScheduledRates(c.UserContext(), shown)
+	if err != nil {
+		return err
+	}
 	data := make([]productListItem, len(rows))
 	for i := range rows {
 		r := &rows[i]
 		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available,
 			Thumbnail: thumbs[r.ID]}
+		data[i].ScheduledGSTRate = scheduledOf(scheduled, r.ID)
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }
@@ -192,12 +215,34 @@ func (h *handlers) updateProduct(c *fiber.Ctx) error {
 	}
 	p, err := h.catalog.UpdateProduct(c.UserContext(), id, catalog.ProductPatch{
 		Title: req.Title, Slug: req.Slug, Description: req.Description, Price: req.Price, GSTRate: req.GSTRate,
-		HSNCode: req.HSNCode, Status: req.Status, CategoryID: patch.Map(req.CategoryID, jsonUUID.id),
+		CessRate: req.CessRate, Unit: req.Unit, HSNCode: req.HSNCode, Status: req.Status, CategoryID: patch.Map(req.CategoryID, jsonUUID.id),
 	})
 	if err != nil {
 		return err
 	}
-	return c.JSON(newProduct(p))
+	out, err := h.productAnswer(c, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// productAnswer is p as answered, with its scheduled rate.
+func (h *handlers) productAnswer(c *fiber.Ctx, p *models.Product) (productResponse, error) {
+	out := newProduct(p)
+	scheduled, err := h.catalog.ScheduledRates(c.UserContext(), []uuid.UUID{p.ID})
+	if err != nil {
+		return out, err
+	}
+	out.ScheduledGSTRate = scheduledOf(scheduled, p.ID)
+	return out, nil
+}
+
+func scheduledOf(m map[uuid.UUID]catalog.ScheduledRate, id uuid.UUID) *catalog.ScheduledRate {
+	if r, ok := m[id]; ok {
+		return &r
+	}
+	return nil
 }
 
 // deleteProduct answers 204 whether the product was deleted or, having

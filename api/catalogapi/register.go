@@ -37,6 +37,7 @@ func Register(a *adminroute.Router, svc Services) {
 	registerCatalog(a, h)
 	registerDiscounts(a, h)
 	registerBundles(a, h)
+	registerRateChanges(a, h)
 }
 
 func registerCatalog(a *adminroute.Router, h *handlers) {

@@ -43,6 +43,7 @@ func mustTaxIdentity(t *testing.T, app *testkit.App) string {
 type docLine struct {
 	Description  string       `json:"description"`
 	HSN          string       `json:"hsn"`
+	Unit         string       `json:"unit"`
 	Quantity     int          `json:"quantity"`
 	UnitPrice    money.Amount `json:"unitPrice"`
 	Discount     money.Amount `json:"discount"`
@@ -51,6 +52,8 @@ type docLine struct {
 	CGST         money.Amount `json:"cgst"`
 	SGST         money.Amount `json:"sgst"`
 	IGST         money.Amount `json:"igst"`
+	CessRate     money.Rate   `json:"cessRate"`
+	Cess         money.Amount `json:"cess"`
 	Total        money.Amount `json:"total"`
 }
 
@@ -81,6 +84,8 @@ type doc struct {
 	CGSTTotal     money.Amount                 `json:"cgstTotal"`
 	SGSTTotal     money.Amount                 `json:"sgstTotal"`
 	IGSTTotal     money.Amount                 `json:"igstTotal"`
+	CessTotal     money.Amount                 `json:"cessTotal"`
+	SGSTLabel     string                       `json:"sgstLabel"`
 	Total         money.Amount                 `json:"total"`
 	AmountInWords string                       `json:"amountInWords"`
 }
@@ -133,25 +138,30 @@ func sumDocs(docs []doc, typ string) (total, tax money.Amount) {
 }
 
 // checkDoc fails t unless each line and the document add up: line total =
-// taxable + taxes, the document's totals the sum of its lines.
+// taxable + taxes + cess, the document's totals the sum of its lines, and
+// CGST equals SGST on every intra-state line.
 func checkDoc(t *testing.T, d doc) {
 	t.Helper()
 	var sum docLine
 	for _, l := range d.Lines {
-		if l.Total != l.TaxableValue+l.CGST+l.SGST+l.IGST {
+		if l.Total != l.TaxableValue+l.CGST+l.SGST+l.IGST+l.Cess {
 			t.Fatalf("%s line %+v does not add up", d.Number, l)
 		}
 		if d.SupplyType == "intra" && l.IGST != 0 || d.SupplyType == "inter" && l.CGST+l.SGST != 0 {
 			t.Fatalf("%s (%s) line %+v has the wrong taxes", d.Number, d.SupplyType, l)
+		}
+		if l.CGST != l.SGST {
+			t.Fatalf("%s line %+v: CGST and SGST differ", d.Number, l)
 		}
 		sum.Total += l.Total
 		sum.TaxableValue += l.TaxableValue
 		sum.CGST += l.CGST
 		sum.SGST += l.SGST
 		sum.IGST += l.IGST
+		sum.Cess += l.Cess
 	}
 	if sum.Total != d.Total || sum.TaxableValue != d.TaxableValue || sum.CGST != d.CGSTTotal || sum.SGST != d.SGSTTotal ||
-		sum.IGST != d.IGSTTotal {
+		sum.IGST != d.IGSTTotal || sum.Cess != d.CessTotal {
 		t.Fatalf("%s totals %+v, lines add to %+v", d.Number, d, sum)
 	}
 }

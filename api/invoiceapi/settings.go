@@ -26,6 +26,7 @@ type settingsRequest struct {
 	InvoicePrefix    string         `json:"invoicePrefix" validate:"max=5"`
 	CreditNotePrefix string         `json:"creditNotePrefix" validate:"max=5"`
 	B2CLLimit        *money.Amount  `json:"b2clLimit" validate:"omitempty,gt=0"`
+	TurnoverAbove5Cr bool           `json:"turnoverAbove5Cr"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -49,7 +50,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 	a := req.Address
 	in := invoice.Settings{LegalName: req.LegalName, TradeName: req.TradeName, GSTIN: req.GSTIN,
 		Address:       invoice.Address{Line1: a.Line1, Line2: a.Line2, City: a.City, State: a.State, Pincode: a.Pincode},
-		InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix}
+		InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix, TurnoverAbove5Cr: req.TurnoverAbove5Cr}
 	if req.B2CLLimit != nil {
 		in.B2CLLimit = *req.B2CLLimit
 	}

@@ -38,6 +38,7 @@ type taxDocumentView struct {
 	CGSTTotal    money.Amount        `json:"cgstTotal"`
 	SGSTTotal    money.Amount        `json:"sgstTotal"`
 	IGSTTotal    money.Amount        `json:"igstTotal"`
+	CessTotal    money.Amount        `json:"cessTotal"`
 	Total        money.Amount        `json:"total"`
 	Currency     string              `json:"currency"`
 }
@@ -58,7 +59,7 @@ func (h *handlers) taxDocumentsOf(c *fiber.Ctx, id uuid.UUID) ([]taxDocumentView
 		for _, d := range docs {
 			out = append(out, taxDocumentView{ID: d.ID, Type: d.Type, Number: d.Number, IssuedAt: httpx.Timestamp(d.IssuedAt),
 				References: d.References, TaxableValue: d.TaxableValue, CGSTTotal: d.CGSTTotal, SGSTTotal: d.SGSTTotal,
-				IGSTTotal: d.IGSTTotal, Total: d.Total, Currency: d.Currency})
+				IGSTTotal: d.IGSTTotal, CessTotal: d.CessTotal, Total: d.Total, Currency: d.Currency})
 		}
 		if len(docs) == 0 || int64(len(out)) >= total {
 			return out, nil

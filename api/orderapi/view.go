@@ -42,6 +42,8 @@ type taxView struct {
 	CGST money.Amount `json:"cgst"`
 	SGST money.Amount `json:"sgst"`
 	IGST money.Amount `json:"igst"`
+	// Cess is the compensation cess, a tax apart from the GST above.
+	Cess money.Amount `json:"cess"`
 }
 
 type paymentView struct {
@@ -192,7 +194,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		FulfillmentStatus: o.FulfillmentStatus, Fulfillments: fulfillmentapi.Views(fs),
 		CustomerID: o.CustomerID.String(), Email: o.Email, Name: o.Name, Phone: o.Phone,
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
-		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal},
+		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal, Cess: o.CessTotal},
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		BalanceDue: o.BalanceDue, Edits: make([]editView, 0, len(d.Edits)), PaymentLinks: make([]paymentLinkView, 0, len(d.Links)),
 		Currency: o.Currency, ShippingAddress: rawJSON(o.ShippingAddress), BillingAddress: rawJSON(o.BillingAddress),

@@ -26,6 +26,8 @@ type lineRow struct {
 	SKU             string
 	HSNCode         string
 	GSTRate         money.Rate
+	CessRate        money.Rate
+	Unit            string
 	CategoryID      *uuid.UUID
 	ProductActive   bool
 	Available       int
@@ -53,7 +55,7 @@ var (
 // pricing.InputsFor is the single source of those inputs.
 func linesFrom(inputs, items string) string {
 	return `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection, ci.price_override,
-	p.title, v.sku, p.hsn_code, p.gst_rate, p.category_id, p.status = 'active' AS product_active,
+	p.title, v.sku, p.hsn_code, p.gst_rate, p.cess_rate, p.unit, p.category_id, p.status = 'active' AS product_active,
 	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
 FROM (` + items + `) ci
 JOIN (` + inputs + ` WHERE v.id IN (SELECT variant_id FROM (` + items + `) src)) pr ON pr.variant_id = ci.variant_id
@@ -91,7 +93,7 @@ func loadLines(ctx context.Context, db *gorm.DB, q string, owner uuid.UUID, grou
 	out := make([]Line, len(rows))
 	for i, r := range rows {
 		out[i] = Line{ItemID: r.ItemID, VariantID: r.VariantID, ProductID: r.ProductID, CategoryID: r.CategoryID,
-			Title: r.Title, SKU: r.SKU, HSNCode: r.HSNCode, GSTRate: r.GSTRate, ProductActive: r.ProductActive,
+			Title: r.Title, SKU: r.SKU, HSNCode: r.HSNCode, GSTRate: r.GSTRate, CessRate: r.CessRate, Unit: r.Unit, ProductActive: r.ProductActive,
 			Available: r.Available, Quantity: r.Quantity, UnitPrice: pricing.Effective(r.Row.Inputs()).Amount,
 			BundleID: r.BundleID, BundleSelection: r.BundleSelection}
 		if r.PriceOverride != nil {

@@ -17,6 +17,8 @@ type Line struct {
 	SKU             string
 	HSNCode         string
 	GSTRate         money.Rate
+	CessRate        money.Rate
+	Unit            string
 	ProductActive   bool
 	Available       int
 	Quantity        int
@@ -40,8 +42,10 @@ type Line struct {
 	Discount money.Amount
 	// Net is Gross − Discount: what the shopper pays for the line, GST included.
 	Net money.Amount
-	// Tax is the GST contained in Net (money.IncludedTax at GSTRate).
-	Tax money.Amount
+	// Tax is the GST contained in Net and Cess the compensation cess
+	// (money.IncludedGST at GSTRate and CessRate).
+	Tax  money.Amount
+	Cess money.Amount
 }
 
 // Totals are a priced cart's sums: Total = Subtotal − DiscountTotal, and
@@ -51,7 +55,10 @@ type Totals struct {
 	Subtotal      money.Amount
 	DiscountTotal money.Amount
 	TaxTotal      money.Amount
-	Total         money.Amount
+	// CessTotal is the lines' cess: tax too, but never part of TaxTotal
+	// (GST), which splits into CGST and SGST or IGST.
+	CessTotal money.Amount
+	Total     money.Amount
 }
 
 // DiscountLines returns the lines as the discount evaluator sees them: at
@@ -80,10 +87,11 @@ func Compute(lines []Line, applied *discount.Result) Totals {
 			l.Discount += applied.PerLine[i]
 		}
 		l.Net = l.Gross - l.Discount
-		l.Tax = money.IncludedTax(l.Net, l.GSTRate)
+		l.Tax, l.Cess = money.IncludedGST(l.Net, l.GSTRate, l.CessRate)
 		t.Subtotal += l.Gross
 		t.DiscountTotal += l.Discount
 		t.TaxTotal += l.Tax
+		t.CessTotal += l.Cess
 	}
 	t.Total = t.Subtotal - t.DiscountTotal
 	return t

@@ -12,8 +12,9 @@ import (
 
 // The expected figures were worked out by hand (and cross-checked with exact
 // integer arithmetic outside Go): percentage discounts round half up on the
-// subtotal, shares go by largest remainder, and each line's GST is
-// net × r / (100 % + r) rounded half up, on the discounted line.
+// subtotal, shares go by largest remainder, and each line's GST is two
+// equal halves, each net × (r/2) / (100 % + r) rounded half up, on the
+// discounted line (so CGST == SGST whatever the rounding).
 func TestComputeTotalsToThePaisa(t *testing.T) {
 	type ln struct {
 		unit money.Amount
@@ -35,23 +36,23 @@ func TestComputeTotalsToThePaisa(t *testing.T) {
 		want     Totals
 	}{
 		{name: "one line at 5% GST, no discount", lines: []ln{{49900, 3, 500}},
-			perLine: []money.Amount{0}, taxes: []money.Amount{7129},
-			want: Totals{Subtotal: 149700, DiscountTotal: 0, TaxTotal: 7129, Total: 149700}},
+			perLine: []money.Amount{0}, taxes: []money.Amount{7128},
+			want: Totals{Subtotal: 149700, DiscountTotal: 0, TaxTotal: 7128, Total: 149700}},
 		{name: "10% off: tax on the discounted line", lines: []ln{{49900, 3, 500}}, discount: pct(1000),
 			perLine: []money.Amount{14970}, taxes: []money.Amount{6416},
 			want: Totals{Subtotal: 149700, DiscountTotal: 14970, TaxTotal: 6416, Total: 134730}},
 		{name: "fixed 100 over two lines by largest remainder", lines: []ln{{99900, 1, 1800}, {4950, 3, 1200}}, discount: fixed(10000),
-			perLine: []money.Amount{8706, 1294}, taxes: []money.Amount{13911, 1452},
-			want: Totals{Subtotal: 114750, DiscountTotal: 10000, TaxTotal: 15363, Total: 104750}},
+			perLine: []money.Amount{8706, 1294}, taxes: []money.Amount{13910, 1452},
+			want: Totals{Subtotal: 114750, DiscountTotal: 10000, TaxTotal: 15362, Total: 104750}},
 		{name: "zero-rated line", lines: []ln{{12345, 2, 0}}, discount: pct(1000),
 			perLine: []money.Amount{2469}, taxes: []money.Amount{0},
 			want: Totals{Subtotal: 24690, DiscountTotal: 2469, TaxTotal: 0, Total: 22221}},
 		{name: "12.5% of 333.33 rounds half up", lines: []ln{{33333, 1, 1800}}, discount: pct(1250),
-			perLine: []money.Amount{4167}, taxes: []money.Amount{4449},
-			want: Totals{Subtotal: 33333, DiscountTotal: 4167, TaxTotal: 4449, Total: 29166}},
+			perLine: []money.Amount{4167}, taxes: []money.Amount{4450},
+			want: Totals{Subtotal: 33333, DiscountTotal: 4167, TaxTotal: 4450, Total: 29166}},
 		{name: "three rates incl. 0.25% and 28%", lines: []ln{{1999, 7, 2800}, {10001, 1, 25}, {50, 13, 300}}, discount: pct(1500),
-			perLine: []money.Amount{2099, 1500, 98}, taxes: []money.Amount{2602, 21, 16},
-			want: Totals{Subtotal: 24644, DiscountTotal: 3697, TaxTotal: 2639, Total: 20947}},
+			perLine: []money.Amount{2099, 1500, 98}, taxes: []money.Amount{2602, 22, 16},
+			want: Totals{Subtotal: 24644, DiscountTotal: 3697, TaxTotal: 2640, Total: 20947}},
 		{name: "fixed discount above the subtotal is capped", lines: []ln{{5000, 1, 500}}, discount: fixed(10000),
 			perLine: []money.Amount{5000}, taxes: []money.Amount{0},
 			want: Totals{Subtotal: 5000, DiscountTotal: 5000, TaxTotal: 0, Total: 0}},
@@ -79,6 +80,9 @@ func TestComputeTotalsToThePaisa(t *testing.T) {
 			for i, l := range lines {
 				if l.Discount != tc.perLine[i] || l.Tax != tc.taxes[i] {
 					t.Fatalf("line %d: discount %s tax %s, want %s and %s", i, l.Discount, l.Tax, tc.perLine[i], tc.taxes[i])
+				}
+				if l.Tax%2 != 0 {
+					t.Fatalf("line %d: tax %s does not split into equal CGST and SGST halves", i, l.Tax)
 				}
 				net += l.Net
 				tax += l.Tax

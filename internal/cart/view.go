@@ -38,9 +38,11 @@ type View struct {
 	Subtotal      money.Amount `json:"subtotal"`
 	DiscountTotal money.Amount `json:"discountTotal"`
 	TaxTotal      money.Amount `json:"taxTotal"`
-	Total         money.Amount `json:"total"`
-	Currency      string       `json:"currency"`
-	DiscountCode  *string      `json:"discountCode"`
+	// CessTotal is the compensation cess in the lines, apart from TaxTotal.
+	CessTotal    money.Amount `json:"cessTotal"`
+	Total        money.Amount `json:"total"`
+	Currency     string       `json:"currency"`
+	DiscountCode *string      `json:"discountCode"`
 	// DiscountMessage says why the cart's code takes nothing off now.
 	DiscountMessage *string `json:"discountMessage,omitempty"`
 	// Locked is true while a pending checkout holds the cart.
@@ -63,6 +65,7 @@ func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View,
 	id := c.ID
 	v.ID, v.DiscountCode, v.Locked = &id, c.DiscountCode, c.LockedBy != nil
 	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.Total = p.Subtotal, p.DiscountTotal, p.TaxTotal, p.Total
+	v.CessTotal = p.CessTotal
 	if p.CodeReason != "" {
 		msg := discount.Messages[p.CodeReason]
 		v.DiscountMessage = &msg

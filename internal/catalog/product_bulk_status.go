@@ -34,8 +34,9 @@ type BulkStatusResult struct {
 // SetProductsStatus moves each of the products ids (1 to MaxListIDs, no
 // repeats) to status in one transaction, so a storefront sees all of them
 // change at once; a product that may not make the move keeps its status and
-// is reported in Skipped. A keyed retry of a change that committed writes
-// nothing and answers as the first run did, read from the products now.
+// is reported in Skipped, as is one that would be active without a valid
+// hsnCode. A keyed retry of a change that committed writes nothing and
+// answers as the first run did, read from the products now.
 // Errors: VALIDATION_ERROR (status; ids: none, too many, repeated, or
 // naming no product).
 func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status string) (*BulkStatusResult, error) {
@@ -58,7 +59,11 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 		if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
 			return nil, translate(err, resProduct)
 		}
-		out, _, err := sortForStatus(rows, ids, status)
+		rule, err := loadHSNRule(s.db.WithContext(ctx))
+		if err != nil {
+			return nil, translate(err, resProduct)
+		}
+		out, _, err := sortForStatus(rows, ids, status, rule)
 		return out, err
 	}
 	var out *BulkStatusResult
@@ -69,9 +74,12 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id IN ?", ids).Order("id").Find(&rows).Error; err != nil {
 			return err
 		}
+		rule, err := loadHSNRule(tx)
+		if err != nil {
+			return err
+		}
 		var move []uuid.UUID
-		var err error
-		if out, move, err = sortForStatus(rows, ids, status); err != nil {
+		if out, move, err = sortForStatus(rows, ids, status, rule); err != nil {
 			return err
 		}
 		if err := recordChange(ctx, tx, ids[0]); err != nil {
@@ -90,10 +98,11 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 }
 
 // sortForStatus sorts the products ids (read as rows) for a move to
-// status: those in it or able to move there are updated, and of them
-// those not yet in it are to move; the others are skipped. Errors:
-// VALIDATION_ERROR naming an id that has no row.
-func sortForStatus(rows []models.Product, ids []uuid.UUID, status string) (out *BulkStatusResult, move []uuid.UUID, err error) {
+// status: those in it or able to move there (with an hsnCode rule
+// accepts) are updated, and of them those not yet in it are to move; the
+// others are skipped. Errors: VALIDATION_ERROR naming an id that has no
+// row.
+func sortForStatus(rows []models.Product, ids []uuid.UUID, status string, rule hsnRule) (out *BulkStatusResult, move []uuid.UUID, err error) {
 	byID := make(map[uuid.UUID]*models.Product, len(rows))
 	for i := range rows {
 		byID[rows[i].ID] = &rows[i]
@@ -107,6 +116,10 @@ func sortForStatus(rows []models.Product, ids []uuid.UUID, status string) (out *
 		case !CanMove(p.Status, status):
 			out.Skipped = append(out.Skipped, StatusSkip{ProductID: id, Title: p.Title, Status: p.Status,
 				Reason: fmt.Sprintf("a product cannot move from %s to %s", p.Status, status)})
+			continue
+		case p.Status != status && rule.check(p.HSNCode, status) != nil:
+			e, _ := apperr.As(rule.check(p.HSNCode, status))
+			out.Skipped = append(out.Skipped, StatusSkip{ProductID: id, Title: p.Title, Status: p.Status, Reason: e.Message})
 			continue
 		case p.Status != status:
 			move = append(move, id)

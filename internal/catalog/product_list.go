@@ -24,6 +24,9 @@ type ProductFilter struct {
 	Search string
 	// IDs, when set, selects only these products (at most MaxListIDs).
 	IDs []uuid.UUID
+	// MissingHSN selects the active products without an HSN code, which
+	// their tax documents need.
+	MissingHSN bool
 	paging.Window
 }
 
@@ -71,6 +74,9 @@ func (f ProductFilter) where(db *gorm.DB) *gorm.DB {
 	}
 	if f.IDs != nil {
 		q = q.Where("id IN ?", f.IDs)
+	}
+	if f.MissingHSN {
+		q = q.Where(MissingHSNWhere)
 	}
 	return q
 }
@@ -168,3 +174,7 @@ func withStock(db *gorm.DB, products []models.Product) ([]ListedProduct, error) 
 	}
 	return out, nil
 }
+
+// MissingHSNWhere is the condition of an active product without the HSN
+// code its documents need (the health report's hsn_missing reads it too).
+const MissingHSNWhere = `status = 'active' AND hsn_code = ''`

@@ -19,6 +19,8 @@ type ProductPatch struct {
 	Description patch.Field[string]
 	Price       patch.Field[money.Amount]
 	GSTRate     patch.Field[money.Rate]
+	CessRate    patch.Field[money.Rate]
+	Unit        patch.Field[string]
 	HSNCode     patch.Field[string]
 	Status      patch.Field[string]
 	CategoryID  patch.Field[uuid.UUID]
@@ -27,6 +29,7 @@ type ProductPatch struct {
 func (in ProductPatch) validate() error {
 	if err := firstErr(patch.NotNull("title", in.Title), patch.NotNull("slug", in.Slug), patch.NotNull("description", in.Description),
 		patch.NotNull("price", in.Price), patch.NotNull("gstRate", in.GSTRate), patch.NotNull("hsnCode", in.HSNCode),
+		patch.NotNull("cessRate", in.CessRate), patch.NotNull("unit", in.Unit),
 		patch.NotNull("status", in.Status)); err != nil {
 		return err
 	}
@@ -47,7 +50,13 @@ func (in ProductPatch) validate() error {
 		errs = append(errs, CheckGSTRate(v))
 	}
 	if v, ok := in.HSNCode.Get(); ok {
-		errs = append(errs, checkHSN(v))
+		errs = append(errs, checkHSNShape(v))
+	}
+	if v, ok := in.CessRate.Get(); ok {
+		errs = append(errs, checkCessRate(v))
+	}
+	if v, ok := in.Unit.Get(); ok {
+		errs = append(errs, checkUnit(v))
 	}
 	if v, ok := in.Status.Get(); ok {
 		errs = append(errs, checkStatus(v))
@@ -95,6 +104,12 @@ func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPat
 		if v, ok := in.GSTRate.Get(); ok {
 			p.GSTRate, set["gst_rate"] = v, v
 		}
+		if v, ok := in.CessRate.Get(); ok {
+			p.CessRate, set["cess_rate"] = v, v
+		}
+		if v, ok := in.Unit.Get(); ok {
+			p.Unit, set["unit"] = v, v
+		}
 		if v, ok := in.HSNCode.Get(); ok {
 			p.HSNCode, set["hsn_code"] = v, v
 		}
@@ -103,6 +118,18 @@ func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPat
 				return err
 			}
 			p.Status, set["status"] = v, v
+		}
+		// The code is asked for when it changes or the product becomes
+		// active: an active product from before the rule keeps working
+		// until then.
+		if in.HSNCode.Present() || in.Status.Present() {
+			rule, err := loadHSNRule(tx)
+			if err != nil {
+				return err
+			}
+			if err := rule.check(p.HSNCode, p.Status); err != nil {
+				return err
+			}
 		}
 		if in.CategoryID.Present() {
 			if err := checkCategoryRef(tx, "categoryId", in.CategoryID.Ptr()); err != nil {

@@ -22,9 +22,13 @@ type ProductInput struct {
 	Description string
 	Price       money.Amount
 	GSTRate     money.Rate
-	HSNCode     string
-	Status      string
-	CategoryID  *uuid.UUID
+	// CessRate is the compensation cess (default 0); Unit the GST unit
+	// quantity code (default NOS).
+	CessRate   money.Rate
+	Unit       string
+	HSNCode    string
+	Status     string
+	CategoryID *uuid.UUID
 }
 
 func (in ProductInput) validate() error {
@@ -33,7 +37,9 @@ func (in ProductInput) validate() error {
 		checkText("description", in.Description, maxDescription),
 		checkPrice("price", in.Price),
 		CheckGSTRate(in.GSTRate),
-		checkHSN(in.HSNCode),
+		checkCessRate(in.CessRate),
+		checkHSNShape(in.HSNCode),
+		checkUnit(in.Unit),
 		checkNewStatus(in.Status),
 	)
 }
@@ -45,7 +51,9 @@ type ProductCreatedEvent struct {
 	Slug       string       `json:"slug"`
 	Price      money.Amount `json:"price"`
 	GSTRate    money.Rate   `json:"gstRate"`
+	CessRate   money.Rate   `json:"cessRate"`
 	HSNCode    string       `json:"hsnCode"`
+	Unit       string       `json:"unit"`
 	Status     string       `json:"status"`
 	CategoryID *uuid.UUID   `json:"categoryId"`
 	CreatedAt  time.Time    `json:"createdAt"`
@@ -63,6 +71,9 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 	if in.Status == "" {
 		in.Status = models.ProductDraft
 	}
+	if in.Unit == "" {
+		in.Unit = DefaultUnit
+	}
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
@@ -73,6 +84,13 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 			if err := checkCategoryRef(tx, "categoryId", in.CategoryID); err != nil {
 				return err
 			}
+			rule, err := loadHSNRule(tx)
+			if err != nil {
+				return err
+			}
+			if err := rule.check(in.HSNCode, in.Status); err != nil {
+				return err
+			}
 			slug, gen, err := slugFor(tx, "products", in.Slug, in.Title)
 			generated = gen
 			if err != nil {
@@ -80,13 +98,14 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 			}
 			p = models.Product{
 				ID: uuid.New(), Title: in.Title, Slug: slug, Description: in.Description, Price: in.Price,
-				GSTRate: in.GSTRate, HSNCode: in.HSNCode, Status: in.Status, CategoryID: in.CategoryID,
+				GSTRate: in.GSTRate, CessRate: in.CessRate, Unit: in.Unit, HSNCode: in.HSNCode, Status: in.Status,
+				CategoryID: in.CategoryID,
 			}
 			if err := tx.Omit(clause.Associations).Create(&p).Error; err != nil {
 				return err
 			}
 			if _, err := outbox.Publish(tx, outbox.ProductCreated, ProductCreatedEvent{
-				ID: p.ID, Title: p.Title, Slug: p.Slug, Price: p.Price, GSTRate: p.GSTRate, HSNCode: p.HSNCode,
+				ID: p.ID, Title: p.Title, Slug: p.Slug, Price: p.Price, GSTRate: p.GSTRate, CessRate: p.CessRate, HSNCode: p.HSNCode, Unit: p.Unit,
 				Status: p.Status, CategoryID: p.CategoryID, CreatedAt: p.CreatedAt,
 			}); err != nil {
 				return err

@@ -15,9 +15,15 @@ import (
 // Field rules shared by creates and patches. Each returns nil or a
 // VALIDATION_ERROR naming the field by its JSON name.
 
-// GSTRates are the GST slabs a product may carry, in hundredths of a percent
-// (0, 0.25, 3, 5, 12, 18 and 28 %).
-var GSTRates = []money.Rate{0, 25, 300, 500, 1200, 1800, 2800}
+// GSTRates are the GST rates a product may carry, in hundredths of a
+// percent: the schedule in force since 22 September 2025 (0, 0.25, 1.5, 3,
+// 5, 18 and 40 %, notification 9/2025-Central Tax (Rate)) and 12 and 28 %,
+// which remain for goods the reform left there and for history.
+var GSTRates = []money.Rate{0, 25, 150, 300, 500, 1200, 1800, 2800, 4000}
+
+// maxCessRate bounds a compensation cess rate (the highest ad valorem
+// rate of the cess schedule is 290 %).
+const maxCessRate money.Rate = 29000
 
 const (
 	maxTitle       = 255
@@ -97,13 +103,13 @@ func CheckGSTRate(r money.Rate) error {
 			return nil
 		}
 	}
-	return apperr.Invalid("gstRate", "must be one of the GST slabs: 0, 0.25, 3, 5, 12, 18, 28")
+	return apperr.Invalid("gstRate", "must be one of the GST rates: 0, 0.25, 1.5, 3, 5, 12, 18, 28, 40")
 }
 
-// checkHSN accepts no code ("") or a 4, 6 or 8 digit HSN code.
-func checkHSN(s string) error {
-	if s != "" && !hsnPattern.MatchString(s) {
-		return apperr.Invalid("hsnCode", "must be 4, 6 or 8 digits")
+// checkCessRate accepts a compensation cess rate from 0 to 290 %.
+func checkCessRate(r money.Rate) error {
+	if r < 0 || r > maxCessRate {
+		return apperr.Invalid("cessRate", "must be a percent from 0 to "+maxCessRate.String())
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ package catalog
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/tasks"
@@ -29,6 +30,8 @@ type Service struct {
 	log   *slog.Logger
 	// lowStockDefault is the low-stock threshold of variants without their own.
 	lowStockDefault int
+	// now is the clock that decides whether a rate change's date is past.
+	now func() time.Time
 }
 
 // Options are the service's collaborators.
@@ -39,6 +42,8 @@ type Options struct {
 	Log   *slog.Logger
 	// LowStockThreshold is the default threshold (LOW_STOCK_THRESHOLD).
 	LowStockThreshold int
+	// Now is the clock (default time.Now); tests inject one.
+	Now func() time.Time
 }
 
 // New returns the service on db.
@@ -46,7 +51,10 @@ func New(db *gorm.DB, o Options) *Service {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, cache: o.Cache, queue: o.Queue, log: o.Log, lowStockDefault: o.LowStockThreshold}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Service{db: db, cache: o.Cache, queue: o.Queue, log: o.Log, lowStockDefault: o.LowStockThreshold, now: o.Now}
 }
 
 // tx runs fn in a transaction and, when it commits, invalidates the

@@ -77,7 +77,8 @@ func QuoteOf(p *cart.Priced, charge shipping.Charge) Quote {
 	for i, l := range p.Lines {
 		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
 			PricedLine: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
-				DiscountAmount: l.Discount, LineTotal: l.Net, GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode}}
+				DiscountAmount: l.Discount, LineTotal: l.Net, GSTRate: l.GSTRate, TaxAmount: l.Tax, HSNCode: l.HSNCode,
+				CessRate: l.CessRate, CessAmount: l.Cess, Unit: l.Unit}}
 	}
 	return Quote{Lines: lines, Subtotal: p.Subtotal, DiscountTotal: p.DiscountTotal,
 		TaxTotal: p.TaxTotal + charge.Choice.ShippingTax, ShippingCost: charge.Cost, Total: p.Total + charge.Cost,

@@ -63,7 +63,7 @@ func Decide(tx *gorm.DB, q Quote, lockBuyer bool) (Decision, error) {
 		return Decision{}, fmt.Errorf("cod.decide: %w", err)
 	}
 	c := set.COD
-	d := Decision{Fee: c.Fee, FeeRate: c.FeeGSTRate, FeeTax: money.IncludedTax(c.Fee, c.FeeGSTRate)}
+	d := Decision{Fee: c.Fee, FeeRate: c.FeeGSTRate, FeeTax: feeTax(c.Fee, c.FeeGSTRate)}
 	if !c.Enabled {
 		d.Reason = ReasonDisabled
 		return d, nil
@@ -152,4 +152,11 @@ func openUnpaid(tx *gorm.DB, email, phone string) (int64, error) {
 		return 0, fmt.Errorf("cod.open_unpaid: %w", err)
 	}
 	return n, nil
+}
+
+// feeTax is the GST contained in the COD fee: two equal halves within a
+// state, as every line's (money.IncludedGST).
+func feeTax(fee money.Amount, r money.Rate) money.Amount {
+	tax, _ := money.IncludedGST(fee, r, 0)
+	return tax
 }

@@ -28,7 +28,7 @@ func (s *Service) stageInvoice(u *uow.Unit, o *models.Order, f *models.Fulfillme
 			sh.Units = append(sh.Units, invoice.Units{OrderItemID: l.ID, Before: b, Cancelled: l.Sold - l.Quantity, Quantity: q,
 				Line: models.PricedLine{Title: l.Title, SKU: l.SKU, Quantity: l.Sold, UnitPrice: l.UnitPrice,
 					DiscountAmount: l.DiscountAmount, LineTotal: l.LineTotal, GSTRate: l.GSTRate, TaxAmount: l.TaxAmount,
-					HSNCode: l.HSNCode}})
+					HSNCode: l.HSNCode, CessRate: l.CessRate, CessAmount: l.CessAmount, Unit: l.Unit}})
 		}
 	}
 	// The shipping is billed with the order's first live shipment.

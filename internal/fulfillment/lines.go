@@ -26,8 +26,9 @@ type line struct {
 	// last set (nil: none), for the shipment's tax invoice.
 	Title, SKU, HSNCode                  string
 	UnitPrice, DiscountAmount, LineTotal money.Amount
-	GSTRate                              money.Rate
-	TaxAmount                            money.Amount
+	GSTRate, CessRate                    money.Rate
+	TaxAmount, CessAmount                money.Amount
+	Unit                                 string
 	TaxSettingsAt                        *time.Time
 	// Origins are the stock locations with their units (originsSQL), on
 	// the lines read for a shipment.
@@ -75,6 +76,7 @@ func readLines(tx *gorm.DB, orderID uuid.UUID, origins string, originArgs ...any
 	err := tx.Raw(`SELECT i.id, i.variant_id, i.quantity - i.cancelled_quantity AS quantity,
 			i.quantity - i.cancelled_quantity - coalesce(s.units, 0) AS "left", i.quantity AS sold,
 			i.title, i.sku, i.hsn_code, i.unit_price, i.discount_amount, i.line_total, i.gst_rate, i.tax_amount,
+			i.cess_rate, i.cess_amount, i.unit,
 			(SELECT updated_at FROM tax_settings) AS tax_settings_at, `+origins+` AS origins,
 			(SELECT jsonb_agg(jsonb_build_object('order_item_id', h.order_item_id, 'location_id', h.location_id,
 				'variant_id', h.variant_id, 'quantity', h.quantity)) FROM stock_holds h WHERE h.order_item_id = i.id) AS holds

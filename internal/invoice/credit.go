@@ -192,7 +192,7 @@ func (s *Service) stageFulfillmentCredit(u *uow.Unit, o *models.Order, f *models
 		goods := l.Kind == models.LineGoods && l.FulfillmentID != nil && *l.FulfillmentID == f.ID
 		if goods || l.Kind != models.LineGoods && !live {
 			units := max(l.Units, 0)
-			a := takeFrom(&l.open, l.GSTRate, l.open.Total)
+			a := takeFrom(&l.open, l.GSTRate, l.CessRate, l.open.Total)
 			l.Units = 0
 			pieces = append(pieces, piece{line: l, units: units, amt: a})
 		}
@@ -267,7 +267,7 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 			l := p.line
 			did, no := l.DocumentID, l.LineNo
 			cl := models.TaxDocumentLine{Kind: l.Kind, OrderItemID: l.OrderItemID, ReducesDocumentID: &did, ReducesLineNo: &no, Class: l.Class,
-				Description: l.Description, HSN: l.HSN, UQC: l.UQC, Quantity: p.units, GSTRate: l.GSTRate}
+				Description: l.Description, HSN: l.HSN, UQC: l.UQC, Quantity: p.units, GSTRate: l.GSTRate, CessRate: l.CessRate}
 			if p.units > 0 {
 				cl.UnitPrice = l.UnitPrice
 				cl.Discount = l.UnitPrice*money.Amount(p.units) - p.amt.Total
@@ -275,7 +275,7 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 			a := p.amt
 			if k.financial {
 				// A reduction of value only: the tax charged stays as filed.
-				cl.GSTRate, a = 0, amounts{Total: a.Total, Taxable: a.Total}
+				cl.GSTRate, cl.CessRate, a = 0, 0, amounts{Total: a.Total, Taxable: a.Total}
 			}
 			addLine(doc, cl, a)
 			if !slices.ContainsFunc(refs, func(r Reference) bool { return r.ID == l.DocumentID }) {

@@ -3,6 +3,7 @@ package invoice
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gocommerce/shop/internal/money"
@@ -14,6 +15,7 @@ import (
 type Line struct {
 	Description  string       `json:"description"`
 	HSN          string       `json:"hsn"`
+	Unit         string       `json:"unit"`
 	Quantity     int          `json:"quantity"`
 	UnitPrice    money.Amount `json:"unitPrice"`
 	Discount     money.Amount `json:"discount"`
@@ -22,6 +24,8 @@ type Line struct {
 	CGST         money.Amount `json:"cgst"`
 	SGST         money.Amount `json:"sgst"`
 	IGST         money.Amount `json:"igst"`
+	CessRate     money.Rate   `json:"cessRate"`
+	Cess         money.Amount `json:"cess"`
 	Total        money.Amount `json:"total"`
 }
 
@@ -44,10 +48,15 @@ type Document struct {
 	TaxableValue  money.Amount  `json:"taxableValue"`
 	CGSTTotal     money.Amount  `json:"cgstTotal"`
 	SGSTTotal     money.Amount  `json:"sgstTotal"`
-	IGSTTotal     money.Amount  `json:"igstTotal"`
-	Total         money.Amount  `json:"total"`
-	AmountInWords string        `json:"amountInWords"`
-	Currency      string        `json:"currency"`
+	// SGSTLabel names the second half of an intra-state supply: UTGST when
+	// the supplier is in a Union Territory without a legislature, else
+	// SGST. GSTR-1 reports it as samt either way.
+	SGSTLabel     string       `json:"sgstLabel"`
+	IGSTTotal     money.Amount `json:"igstTotal"`
+	CessTotal     money.Amount `json:"cessTotal"`
+	Total         money.Amount `json:"total"`
+	AmountInWords string       `json:"amountInWords"`
+	Currency      string       `json:"currency"`
 	// Reason is why a credit note was issued (the refund's reason, or a
 	// cancelled shipment); empty for an invoice.
 	Reason string `json:"reason"`
@@ -60,17 +69,18 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 		FulfillmentID: d.FulfillmentID, RefundID: d.RefundID, References: []Reference{},
 		PlaceOfSupply: PlaceOfSupply{State: d.PosState, Code: d.PosCode}, SupplyType: d.SupplyType,
 		Lines: make([]Line, len(d.Lines)), TaxableValue: d.TaxableValue, CGSTTotal: d.CGST, SGSTTotal: d.SGST,
-		IGSTTotal: d.IGST, Total: d.Total, AmountInWords: InWords(d.Total), Currency: d.Currency, Reason: d.Reason}
+		IGSTTotal: d.IGST, CessTotal: d.Cess, Total: d.Total, AmountInWords: InWords(d.Total), Currency: d.Currency, Reason: d.Reason}
 	if err := json.Unmarshal(d.Supplier, &out.Supplier); err != nil {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}
+	out.SGSTLabel = SGSTLabel(d.SupplierGSTIN)
 	if err := json.Unmarshal(d.Recipient, &out.Recipient); err != nil {
 		return out, fmt.Errorf("invoice.view: recipient: %w", err)
 	}
 	for i, l := range d.Lines {
-		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Unit: l.UQC, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Discount: l.Discount, TaxableValue: l.TaxableValue, GSTRate: l.GSTRate, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST,
-			Total: l.Total}
+			CessRate: l.CessRate, Cess: l.Cess, Total: l.Total}
 		if l.ReducesDocumentID != nil && !containsRef(out.References, *l.ReducesDocumentID) {
 			out.References = append(out.References, Reference{ID: *l.ReducesDocumentID, Number: refs[*l.ReducesDocumentID]})
 		}
@@ -85,4 +95,20 @@ func containsRef(refs []Reference, id uuid.UUID) bool {
 		}
 	}
 	return false
+}
+
+// utgstStates are the GST state codes of the Union Territories without a
+// legislature, where the second half of an intra-state supply is UTGST
+// (UTGST Act 2017 s. 7): Chandigarh 04, Lakshadweep 31, Andaman and Nicobar
+// Islands 35, Ladakh 38, and Dadra and Nagar Haveli and Daman and Diu 26
+// (25 is Daman and Diu's code from before the merger).
+var utgstStates = []string{"04", "25", "26", "31", "35", "38"}
+
+// SGSTLabel is "UTGST" for a supplier GSTIN of a Union Territory without a
+// legislature, else "SGST".
+func SGSTLabel(supplierGSTIN string) string {
+	if len(supplierGSTIN) >= 2 && slices.Contains(utgstStates, supplierGSTIN[:2]) {
+		return "UTGST"
+	}
+	return "SGST"
 }

@@ -335,6 +335,7 @@ type rateRow struct {
 	IGST       money.Amount
 	CGST       money.Amount
 	SGST       money.Amount
+	Cess       money.Amount
 }
 
 // documentSectionsSQL reads, per document and rate, the taxed lines of the
@@ -344,7 +345,8 @@ type rateRow struct {
 const documentSectionsSQL = `SELECT d.id, d.doc_type, d.number, d.issued_at, d.total, d.pos_code, d.recipient_gstin,
 	d.recipient->>'name' AS recipient_name, l.class AS class, l.gst_rate, sum(l.taxable_value)::bigint AS taxable,
 	(SELECT sum(c.total) FROM tax_document_lines c WHERE c.document_id = d.id AND c.class = l.class)::bigint AS class_total,
-	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst
+	sum(l.igst)::bigint AS igst, sum(l.cgst)::bigint AS cgst, sum(l.sgst)::bigint AS sgst,
+	sum(l.cess)::bigint AS cess
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND l.gst_rate > 0
 	AND l.class IN ('b2b', 'b2cl') AND ` + gstDocuments + `
@@ -366,7 +368,7 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 		for ; j < len(rows) && rows[j].ID == rows[i].ID && rows[j].Class == rows[i].Class; j++ {
 			x := rows[j]
 			itms = append(itms, Item{Num: len(itms) + 1, ItmDet: ItemDetail{Rt: x.GSTRate, Txval: x.Taxable, Iamt: x.IGST,
-				Camt: x.CGST, Samt: x.SGST}})
+				Camt: x.CGST, Samt: x.SGST, Csamt: x.Cess}})
 		}
 		d := rows[i]
 		i = j
@@ -424,6 +426,7 @@ const summarySQL = `SELECT d.supply_type, d.pos_code, l.class, l.hsn, l.uqc, l.g
 	sum(` + signed + ` * CASE WHEN l.uqc = 'NA' THEN 0 ELSE l.quantity END)::bigint AS qty,
 	sum(` + signed + ` * l.taxable_value)::bigint AS taxable, sum(` + signed + ` * l.igst)::bigint AS igst,
 	sum(` + signed + ` * l.cgst)::bigint AS cgst, sum(` + signed + ` * l.sgst)::bigint AS sgst,
+	sum(` + signed + ` * l.cess)::bigint AS cess,
 	sum(` + signed + ` * l.total)::bigint AS total
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 WHERE d.supplier_gstin = ? AND d.issued_at >= ? AND d.issued_at < ? AND ` + gstDocuments + `
@@ -434,10 +437,10 @@ GROUP BY 1, 2, 3, 4, 5, 6`
 // registered buyers and the rest) and nil (lines at 0 % by supply type).
 func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 	var rows []struct {
-		SupplyType, PosCode, Class, HSN, UQC string
-		GSTRate                              money.Rate
-		Qty                                  int64
-		Taxable, IGST, CGST, SGST, Total     money.Amount
+		SupplyType, PosCode, Class, HSN, UQC   string
+		GSTRate                                money.Rate
+		Qty                                    int64
+		Taxable, IGST, CGST, SGST, Cess, Total money.Amount
 	}
 	if err := db.Raw(summarySQL, q.gstin, q.from, q.to).Scan(&rows).Error; err != nil {
 		return err
@@ -462,6 +465,7 @@ func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 			row.Iamt += x.IGST
 			row.Camt += x.CGST
 			row.Samt += x.SGST
+			row.Csamt += x.Cess
 		}
 		k := [4]string{fmt.Sprint(!b2b && r.HSN.Split), x.HSN, fmt.Sprintf("%08d", x.GSTRate), x.UQC}
 		h := hsn[k]
@@ -474,6 +478,7 @@ func summarySections(db *gorm.DB, q period, r *GSTR1) error {
 		h.Iamt += x.IGST
 		h.Camt += x.CGST
 		h.Samt += x.SGST
+		h.Csamt += x.Cess
 		if x.GSTRate == 0 {
 			sply := "INTR"
 			if x.SupplyType == models.SupplyIntra {

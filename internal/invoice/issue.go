@@ -1,6 +1,7 @@
 package invoice
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -129,18 +130,18 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 		}
 		pl := u.Line
 		p := pools[u.OrderItemID]
-		total, tax := p.take(u.Quantity)
-		a := withTax(total, tax, doc.SupplyType)
+		total, tax, cess := p.take(u.Quantity)
+		a := withTax(total, tax, cess, doc.SupplyType)
 		oid := u.OrderItemID
 		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, OrderItemID: &oid, Description: describe(&pl),
-			HSN: pl.HSNCode, UQC: uqcGoods, Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
-			Discount: pl.UnitPrice*money.Amount(u.Quantity) - a.Total, GSTRate: pl.GSTRate}, a)
+			HSN: pl.HSNCode, UQC: cmp.Or(pl.Unit, uqcGoods), Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
+			Discount: pl.UnitPrice*money.Amount(u.Quantity) - a.Total, GSTRate: pl.GSTRate, CessRate: pl.CessRate}, a)
 	}
 	if o.ShippingCost > 0 && sh.First {
-		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, doc.SupplyType))
+		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, 0, doc.SupplyType))
 	}
 	if o.CODFee > 0 && sh.First {
-		addLine(doc, codFeeLine(o), withTax(o.CODFee, o.CODFeeTax, doc.SupplyType))
+		addLine(doc, codFeeLine(o), withTax(o.CODFee, o.CODFeeTax, 0, doc.SupplyType))
 	}
 	if len(doc.Lines) == 0 {
 		return nil
@@ -163,7 +164,8 @@ func (s *Service) pools(tx *gorm.DB, o *models.Order, f *models.Fulfillment, uni
 	first := true
 	for _, u := range units {
 		l := u.Line
-		out[u.OrderItemID] = &pool{units: l.Quantity, total: l.LineTotal, tax: l.TaxAmount, rate: l.GSTRate}
+		out[u.OrderItemID] = &pool{units: l.Quantity, total: l.LineTotal, tax: l.TaxAmount, cess: l.CessAmount,
+			rate: l.GSTRate, cessRate: l.CessRate}
 		first = first && u.Before == 0 && u.Cancelled == 0
 	}
 	if first {
@@ -245,11 +247,12 @@ func (s *Service) newDocument(docType string, o *models.Order, supplier Supplier
 // document's totals.
 func addLine(doc *models.TaxDocument, l models.TaxDocumentLine, a amounts) {
 	l.DocumentID, l.LineNo = doc.ID, len(doc.Lines)+1
-	l.Total, l.TaxableValue, l.CGST, l.SGST, l.IGST = a.Total, a.Taxable, a.CGST, a.SGST, a.IGST
+	l.Total, l.TaxableValue, l.CGST, l.SGST, l.IGST, l.Cess = a.Total, a.Taxable, a.CGST, a.SGST, a.IGST, a.Cess
 	doc.Lines = append(doc.Lines, l)
 	doc.Total += a.Total
 	doc.TaxableValue += a.Taxable
 	doc.CGST += a.CGST
 	doc.SGST += a.SGST
 	doc.IGST += a.IGST
+	doc.Cess += a.Cess
 }

@@ -29,6 +29,7 @@ type openLine struct {
 	HSN              string
 	UQC              string
 	GSTRate          money.Rate
+	CessRate         money.Rate
 	UnitPrice        money.Amount
 	// IssuedAt is the invoice's date, which decides whether a credit may
 	// still reduce its tax (taxCreditLimit).
@@ -44,14 +45,15 @@ type openLine struct {
 const openSQL = `SELECT d.id AS document_id, d.number, d.issued_at, d.supplier_gstin, d.supplier, d.class, d.fulfillment_id,
 	coalesce((SELECT lo.credit_note_prefix FROM fulfillments f JOIN locations lo ON lo.id = f.location_id
 		WHERE f.id = d.fulfillment_id), '') AS credit_note_prefix,
-	l.line_no, l.kind, l.order_item_id, l.description, l.hsn, l.uqc, l.gst_rate, l.unit_price,
+	l.line_no, l.kind, l.order_item_id, l.description, l.hsn, l.uqc, l.gst_rate, l.cess_rate, l.unit_price,
 	l.quantity - coalesce(c.quantity, 0)::int AS units,
 	l.total - coalesce(c.total, 0)::bigint AS total, l.taxable_value - coalesce(c.taxable_value, 0)::bigint AS taxable,
 	l.cgst - coalesce(c.cgst, 0)::bigint AS cgst, l.sgst - coalesce(c.sgst, 0)::bigint AS sgst,
-	l.igst - coalesce(c.igst, 0)::bigint AS igst
+	l.igst - coalesce(c.igst, 0)::bigint AS igst, l.cess - coalesce(c.cess, 0)::bigint AS cess
 FROM tax_documents d JOIN tax_document_lines l ON l.document_id = d.id
 LEFT JOIN (SELECT cl.reduces_document_id, cl.reduces_line_no, sum(cl.quantity) AS quantity, sum(cl.total) AS total,
-		sum(cl.taxable_value) AS taxable_value, sum(cl.cgst) AS cgst, sum(cl.sgst) AS sgst, sum(cl.igst) AS igst
+		sum(cl.taxable_value) AS taxable_value, sum(cl.cgst) AS cgst, sum(cl.sgst) AS sgst, sum(cl.igst) AS igst,
+		sum(cl.cess) AS cess
 	FROM tax_documents cd JOIN tax_document_lines cl ON cl.document_id = cd.id
 	WHERE cd.order_id = ? AND cd.doc_type <> 'invoice'
 	GROUP BY cl.reduces_document_id, cl.reduces_line_no) c ON c.reduces_document_id = d.id AND c.reduces_line_no = l.line_no
@@ -62,21 +64,21 @@ ORDER BY d.issued_at, d.serial, l.line_no`
 // Call it with the order locked: nothing can credit them meanwhile.
 func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 	var rows []struct {
-		DocumentID                       uuid.UUID
-		Number, SupplierGSTIN            string
-		IssuedAt                         time.Time
-		Supplier                         models.JSON
-		Class                            string
-		FulfillmentID                    *uuid.UUID
-		CreditNotePrefix                 string
-		LineNo                           int
-		Kind                             string
-		OrderItemID                      *uuid.UUID
-		Description, HSN, UQC            string
-		GSTRate                          money.Rate
-		UnitPrice                        money.Amount
-		Units                            int
-		Total, Taxable, CGST, SGST, IGST money.Amount
+		DocumentID                             uuid.UUID
+		Number, SupplierGSTIN                  string
+		IssuedAt                               time.Time
+		Supplier                               models.JSON
+		Class                                  string
+		FulfillmentID                          *uuid.UUID
+		CreditNotePrefix                       string
+		LineNo                                 int
+		Kind                                   string
+		OrderItemID                            *uuid.UUID
+		Description, HSN, UQC                  string
+		GSTRate, CessRate                      money.Rate
+		UnitPrice                              money.Amount
+		Units                                  int
+		Total, Taxable, CGST, SGST, IGST, Cess money.Amount
 	}
 	if err := tx.Raw(openSQL, orderID, orderID).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("invoice.open_lines: %w", err)
@@ -88,9 +90,9 @@ func openLines(tx *gorm.DB, orderID uuid.UUID) ([]*openLine, error) {
 		}
 		out = append(out, &openLine{DocumentID: r.DocumentID, Number: r.Number, IssuedAt: r.IssuedAt, SupplierGSTIN: r.SupplierGSTIN,
 			Supplier: r.Supplier, Class: r.Class, FulfillmentID: r.FulfillmentID, CreditNotePrefix: r.CreditNotePrefix, LineNo: r.LineNo, Kind: r.Kind,
-			OrderItemID: r.OrderItemID, Description: r.Description, HSN: r.HSN, UQC: r.UQC, GSTRate: r.GSTRate,
+			OrderItemID: r.OrderItemID, Description: r.Description, HSN: r.HSN, UQC: r.UQC, GSTRate: r.GSTRate, CessRate: r.CessRate,
 			UnitPrice: r.UnitPrice, Units: r.Units,
-			open: amounts{Total: r.Total, Taxable: r.Taxable, CGST: r.CGST, SGST: r.SGST, IGST: r.IGST}})
+			open: amounts{Total: r.Total, Taxable: r.Taxable, CGST: r.CGST, SGST: r.SGST, IGST: r.IGST, Cess: r.Cess}})
 	}
 	return out, nil
 }
@@ -132,7 +134,7 @@ func takeUnits(lines []*openLine, itemID *uuid.UUID, k int, x money.Amount) []pi
 		default:
 			want, _ = mulDiv(l.open.Total, j, l.Units)
 		}
-		a := takeFrom(&l.open, l.GSTRate, min(want, x))
+		a := takeFrom(&l.open, l.GSTRate, l.CessRate, min(want, x))
 		l.Units -= j
 		k -= j
 		x -= a.Total
@@ -173,7 +175,7 @@ func takeValue(lines []*openLine, v money.Amount) []piece {
 		if shares[i] <= 0 {
 			continue
 		}
-		out = append(out, piece{line: l, amt: takeFrom(&l.open, l.GSTRate, shares[i])})
+		out = append(out, piece{line: l, amt: takeFrom(&l.open, l.GSTRate, l.CessRate, shares[i])})
 	}
 	return out
 }

@@ -229,12 +229,15 @@ type column struct {
 
 func (p *pdfWriter) columns(d *Document) []column {
 	cols := []column{{"#", 16, gopdf.Left}, {"Description", 0, gopdf.Left}, {"HSN/SAC", 42, gopdf.Left},
-		{"Qty", 26, gopdf.Right}, {"Unit price", 52, gopdf.Right}, {"Discount", 46, gopdf.Right},
+		{"Qty", 40, gopdf.Right}, {"Unit price", 52, gopdf.Right}, {"Discount", 46, gopdf.Right},
 		{"Taxable value", 58, gopdf.Right}, {"Rate", 28, gopdf.Right}}
 	if d.SupplyType == models.SupplyIntra {
-		cols = append(cols, column{"CGST", 46, gopdf.Right}, column{"SGST", 46, gopdf.Right})
+		cols = append(cols, column{"CGST", 46, gopdf.Right}, column{d.SGSTLabel, 46, gopdf.Right})
 	} else {
 		cols = append(cols, column{"IGST", 50, gopdf.Right})
+	}
+	if d.CessTotal != 0 {
+		cols = append(cols, column{"Cess", 44, gopdf.Right})
 	}
 	cols = append(cols, column{"Total", 58, gopdf.Right})
 	used := 0.0
@@ -281,12 +284,16 @@ func (p *pdfWriter) table(d *Document) {
 	p.Line(margin, p.y, pageW-margin, p.y)
 	p.row(cols, heads, true)
 	for i, l := range d.Lines {
-		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, fmt.Sprint(l.Quantity), inr(l.UnitPrice), inr(l.Discount),
+		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, strings.TrimSpace(fmt.Sprint(l.Quantity) + " " + l.Unit),
+			inr(l.UnitPrice), inr(l.Discount),
 			inr(l.TaxableValue), l.GSTRate.String() + "%"}
 		if d.SupplyType == models.SupplyIntra {
 			cells = append(cells, inr(l.CGST), inr(l.SGST))
 		} else {
 			cells = append(cells, inr(l.IGST))
+		}
+		if d.CessTotal != 0 {
+			cells = append(cells, inr(l.Cess))
 		}
 		cells = append(cells, inr(l.Total))
 		p.row(cols, cells, false)
@@ -302,9 +309,12 @@ func (p *pdfWriter) totals(d *Document) {
 	y := p.y + 6
 	sums := [][2]string{{"Taxable value", "₹" + inr(d.TaxableValue)}}
 	if d.SupplyType == models.SupplyIntra {
-		sums = append(sums, [2]string{"CGST", "₹" + inr(d.CGSTTotal)}, [2]string{"SGST", "₹" + inr(d.SGSTTotal)})
+		sums = append(sums, [2]string{"CGST", "₹" + inr(d.CGSTTotal)}, [2]string{d.SGSTLabel, "₹" + inr(d.SGSTTotal)})
 	} else {
 		sums = append(sums, [2]string{"IGST", "₹" + inr(d.IGSTTotal)})
+	}
+	if d.CessTotal != 0 {
+		sums = append(sums, [2]string{"Compensation cess", "₹" + inr(d.CessTotal)})
 	}
 	p.font(false, 9)
 	for _, s := range sums {

@@ -36,6 +36,9 @@ type Settings struct {
 	InvoicePrefix    string       `json:"invoicePrefix"`
 	CreditNotePrefix string       `json:"creditNotePrefix"`
 	B2CLLimit        money.Amount `json:"b2clLimit"`
+	// TurnoverAbove5Cr says the aggregate turnover of the previous year
+	// was above 5 crore: active goods then need 6 or 8 digit HSN codes.
+	TurnoverAbove5Cr bool `json:"turnoverAbove5Cr"`
 	// Configured is false until the identity has been set: no document is
 	// issued before.
 	Configured bool `json:"configured"`
@@ -74,7 +77,7 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 
 func settingsOf(row *models.TaxSettings) (*Settings, error) {
 	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
-		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, Configured: true}
+		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true}
 	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
 		return nil, fmt.Errorf("invoice.settings: address: %w", err)
 	}
@@ -162,7 +165,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	now := time.Now().UTC()
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
 		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
-		ConfiguredAt: now, UpdatedAt: now}
+		TurnoverAbove5Cr: in.TurnoverAbove5Cr, ConfiguredAt: now, UpdatedAt: now}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := checkHomeState(tx, in); err != nil {
 			return err
@@ -170,7 +173,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 		if err := tx.Clauses(clause.OnConflict{
 			Columns: []clause.Column{{Name: "id"}},
 			DoUpdates: clause.AssignmentColumns([]string{"legal_name", "trade_name", "gstin", "address", "invoice_prefix",
-				"credit_note_prefix", "b2cl_limit", "updated_at"}),
+				"credit_note_prefix", "b2cl_limit", "turnover_above_5cr", "updated_at"}),
 		}).Create(&row).Error; err != nil {
 			return err
 		}

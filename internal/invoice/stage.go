@@ -12,10 +12,10 @@ import (
 
 var documentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "financial_year", "serial", "issued_at",
 	"order_id", "fulfillment_id", "refund_id", "supplier", "recipient", "recipient_gstin", "pos_state", "pos_code",
-	"supply_type", "class", "taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason", "event_id"}
+	"supply_type", "class", "taxable_value", "cgst", "sgst", "igst", "cess", "total", "currency", "reason", "event_id"}
 
 var lineColumns = []string{"document_id", "line_no", "kind", "order_item_id", "reduces_document_id", "reduces_line_no", "class",
-	"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst", "total"}
+	"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst", "cess_rate", "cess", "total"}
 
 // Reference is an invoice a credit note reduces.
 type Reference struct {
@@ -40,6 +40,7 @@ type IssuedEvent struct {
 	CGSTTotal     money.Amount `json:"cgstTotal"`
 	SGSTTotal     money.Amount `json:"sgstTotal"`
 	IGSTTotal     money.Amount `json:"igstTotal"`
+	CessTotal     money.Amount `json:"cessTotal"`
 	Total         money.Amount `json:"total"`
 	Currency      string       `json:"currency"`
 }
@@ -58,13 +59,13 @@ func stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string,
 	doc.EventID = &ids[0]
 	u.Insert("tax_documents", documentColumns, []any{doc.ID, doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear,
 		nil, doc.IssuedAt, doc.OrderID, doc.FulfillmentID, doc.RefundID, doc.Supplier, doc.Recipient, doc.RecipientGSTIN,
-		doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST, doc.IGST, doc.Total,
+		doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST, doc.IGST, doc.Cess, doc.Total,
 		doc.Currency, doc.Reason, doc.EventID})
 	rows := make([][]any, len(doc.Lines))
 	for i, l := range doc.Lines {
 		rows[i] = []any{l.DocumentID, l.LineNo, l.Kind, l.OrderItemID, l.ReducesDocumentID, l.ReducesLineNo, l.Class,
 			l.Description, l.HSN, l.UQC, l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST,
-			l.Total}
+			l.CessRate, l.Cess, l.Total}
 	}
 	u.Insert("tax_document_lines", lineColumns, rows...)
 	return nil
@@ -82,5 +83,5 @@ func issuedDraft(o *models.Order, doc *models.TaxDocument, refs []Reference) out
 	return outbox.Draft{Type: typ, Data: IssuedEvent{DocumentID: doc.ID, Type: doc.DocType, IssuedAt: doc.IssuedAt.UTC(),
 		OrderID: o.ID, OrderNumber: o.OrderNumber, CustomerID: o.CustomerID, FulfillmentID: doc.FulfillmentID,
 		RefundID: doc.RefundID, References: refs, TaxableValue: doc.TaxableValue, CGSTTotal: doc.CGST, SGSTTotal: doc.SGST,
-		IGSTTotal: doc.IGST, Total: doc.Total, Currency: doc.Currency}}
+		IGSTTotal: doc.IGST, CessTotal: doc.Cess, Total: doc.Total, Currency: doc.Currency}}
 }

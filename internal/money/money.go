@@ -245,3 +245,39 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// IncludedGST returns the GST and the compensation cess contained in a
+// GST-inclusive gross amount at GST rate r and cess rate c. The taxable
+// value is gross / (1 + r + c); CGST and SGST are each that value at half
+// of r, rounded half up to the paisa, so gst is always twice one half (an
+// even number of paise) and the halves are equal whichever paisa rounding
+// gives; the cess is the taxable value at c, rounded half up. The taxable
+// value left is gross − gst − cess (docs/DECISIONS.md "GST split").
+func IncludedGST(gross Amount, r, c Rate) (gst, cess Amount) {
+	if r < 0 {
+		r = 0
+	}
+	if c < 0 {
+		c = 0
+	}
+	den := 10000 + int64(r) + int64(c)
+	if r > 0 {
+		gst = 2 * MulDivHalfUp(gross, int64(r), 2*den)
+	}
+	if c > 0 {
+		cess = MulDivHalfUp(gross, int64(c), den)
+	}
+	return gst, cess
+}
+
+// SplitGST divides GST tax into CGST and SGST within a state (intra) or
+// IGST across states. tax made by IncludedGST (or a sum of such) is even,
+// so the halves are equal; an odd tax of a row written before that rule
+// gives its odd paisa to SGST.
+func SplitGST(tax Amount, intra bool) (cgst, sgst, igst Amount) {
+	if !intra {
+		return 0, 0, tax
+	}
+	cgst = tax / 2
+	return cgst, tax - cgst, 0
+}

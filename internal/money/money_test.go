@@ -112,3 +112,43 @@ func TestPercentHalfUp(t *testing.T) {
 		t.Fatalf("got %d", got)
 	}
 }
+
+func TestIncludedGSTHalvesAreEqual(t *testing.T) {
+	cases := []struct {
+		name            string
+		gross           Amount
+		rate, cess      Rate
+		wantGST, wantCs Amount
+	}{
+		// 1180 at 18 %: taxable 1000, each half 90.
+		{"exact", 118000, 1800, 0, 18000, 0},
+		// 1001.53 at 18 %: taxable 848.75..., half 76.39, old single rounding 152.78 too.
+		{"odd", 100153, 1800, 0, 15278, 0},
+		// 10 at 5 %: taxable 9.5238, half 0.238 → 0.24, gst 0.48.
+		{"small", 1000, 500, 0, 48, 0},
+		// 1 paisa short of a tie at 0.25 %: half the rate is 0.125 %.
+		{"quarter", 100000, 25, 0, 2 * 125, 0},
+		// 28 % + 12 % cess on 1400: taxable 1000, gst 280, cess 120.
+		{"cess", 140000, 2800, 1200, 28000, 12000},
+		{"zero", 5000, 0, 0, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			gst, cess := IncludedGST(tc.gross, tc.rate, tc.cess)
+			if gst != tc.wantGST || cess != tc.wantCs {
+				t.Fatalf("IncludedGST(%d, %d, %d) = %d, %d; want %d, %d", tc.gross, tc.rate, tc.cess, gst, cess, tc.wantGST, tc.wantCs)
+			}
+			if gst%2 != 0 {
+				t.Fatalf("gst %d is odd: the halves would differ", gst)
+			}
+			cgst, sgst, igst := SplitGST(gst, true)
+			if cgst != sgst || igst != 0 || cgst+sgst != gst {
+				t.Fatalf("SplitGST(%d) = %d, %d, %d", gst, cgst, sgst, igst)
+			}
+			taxable := tc.gross - gst - cess
+			if want := taxable.Percent(tc.rate / 2); tc.rate%2 == 0 && (cgst-want > 1 || want-cgst > 1) {
+				t.Fatalf("half %d is not the taxable %d at half the rate (%d)", cgst, taxable, want)
+			}
+		})
+	}
+}

@@ -20,7 +20,7 @@ import (
 // second order for the intent whatever happens above it (at u's flush).
 // storeState decides the GST split (STORE_STATE).
 func Create(u *uow.Unit, sess *models.CheckoutSession, lines []models.CheckoutLine, p gateway.Payment, storeState string) (*models.Order, error) {
-	o, err := newOrder(sess, storeState)
+	o, err := newOrder(sess, lines, storeState)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ type CODFee struct {
 // order's GST split covers the fee. UNIQUE (payment_provider,
 // payment_intent_id) makes it one order per session.
 func CreateCOD(u *uow.Unit, sess *models.CheckoutSession, lines []models.CheckoutLine, fee CODFee, storeState string) (*models.Order, error) {
-	o, err := newOrder(sess, storeState)
+	o, err := newOrder(sess, lines, storeState)
 	if err != nil {
 		return nil, err
 	}
@@ -65,13 +65,18 @@ func CreateCOD(u *uow.Unit, sess *models.CheckoutSession, lines []models.Checkou
 	return o, nil
 }
 
-// newOrder is the order row of session sess, before its payment.
-func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, error) {
+// newOrder is the order row of session sess with its lines, before its
+// payment.
+func newOrder(sess *models.CheckoutSession, lines []models.CheckoutLine, storeState string) (*models.Order, error) {
 	var ship models.Address
 	if err := json.Unmarshal(sess.ShippingAddress, &ship); err != nil {
 		return nil, fmt.Errorf("order.create: session %s shipping address: %w", sess.ID, err)
 	}
 	cgst, sgst, igst := GSTSplit(sess.TaxTotal, ship.State, storeState)
+	var cess money.Amount
+	for _, l := range lines {
+		cess += l.CessAmount
+	}
 	sessionID := sess.ID
 	return &models.Order{
 		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,
@@ -79,7 +84,7 @@ func newOrder(sess *models.CheckoutSession, storeState string) (*models.Order, e
 		Email: sess.Email, Name: sess.Name, Phone: sess.Phone,
 		ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress,
 		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
-		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst,
+		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst, CessTotal: cess,
 		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, TaxBuyer: sess.TaxBuyer, Total: sess.Total,
 		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
 		PaymentProvider: sess.PaymentProvider,
@@ -121,13 +126,11 @@ func orderItems(orderID uuid.UUID, lines []models.CheckoutLine) []models.OrderIt
 	return items
 }
 
-// GSTSplit divides the tax of an order: shipped within the store's state it
-// is CGST and SGST in halves (an odd paisa goes to SGST), else all IGST
-// (docs/DECISIONS.md "Payments and webhooks").
+// GSTSplit divides the GST of an order: shipped within the store's state it
+// is CGST and SGST in equal halves, else all IGST (money.SplitGST; every
+// line's tax is two equal halves, money.IncludedGST, so their sum halves
+// exactly; docs/DECISIONS.md "GST split").
 func GSTSplit(tax money.Amount, shipState, storeState string) (cgst, sgst, igst money.Amount) {
-	if storeState != "" && strings.EqualFold(strings.TrimSpace(shipState), strings.TrimSpace(storeState)) {
-		cgst = tax / 2
-		return cgst, tax - cgst, 0
-	}
-	return 0, 0, tax
+	intra := storeState != "" && strings.EqualFold(strings.TrimSpace(shipState), strings.TrimSpace(storeState))
+	return money.SplitGST(tax, intra)
 }

@@ -13,7 +13,7 @@ import (
 // it paid. UNIQUE (payment_provider, payment_intent_id) makes it one order
 // per session.
 func CreateOffline(u *uow.Unit, sess *models.CheckoutSession, lines []models.CheckoutLine, storeState string) (*models.Order, error) {
-	o, err := newOrder(sess, storeState)
+	o, err := newOrder(sess, lines, storeState)
 	if err != nil {
 		return nil, err
 	}

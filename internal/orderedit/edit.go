@@ -283,8 +283,8 @@ func (s *Service) stage(u *uow.Unit, o *models.Order, p *plan, editID uuid.UUID,
 		u.Update("order_items", id, `DELETE FROM order_items WHERE id = ?`, id)
 	}
 	for _, it := range p.changed {
-		u.Update("order_items", it.ID, `UPDATE order_items SET quantity = ?, discount_amount = ?, line_total = ?, tax_amount = ? WHERE id = ?`,
-			it.Quantity, it.DiscountAmount, it.LineTotal, it.TaxAmount, it.ID)
+		u.Update("order_items", it.ID, `UPDATE order_items SET quantity = ?, discount_amount = ?, line_total = ?, tax_amount = ?, cess_amount = ? WHERE id = ?`,
+			it.Quantity, it.DiscountAmount, it.LineTotal, it.TaxAmount, it.CessAmount, it.ID)
 	}
 	if len(p.added) > 0 {
 		if err := u.Create(&p.added); err != nil {
@@ -316,7 +316,7 @@ func (s *Service) stage(u *uow.Unit, o *models.Order, p *plan, editID uuid.UUID,
 	}
 	if err := order.StageMoves(u, o, nil, "", r.By.AdminID, map[string]any{
 		"subtotal": n.Subtotal, "discount_total": n.DiscountTotal, "tax_total": n.TaxTotal,
-		"cgst_total": n.CGSTTotal, "sgst_total": n.SGSTTotal, "igst_total": n.IGSTTotal, "total": n.Total,
+		"cgst_total": n.CGSTTotal, "sgst_total": n.SGSTTotal, "igst_total": n.IGSTTotal, "cess_total": n.CessTotal, "total": n.Total,
 		"balance_due": n.BalanceDue, "payment_status": n.PaymentStatus, "fulfillment_status": n.FulfillmentStatus,
 		"edit_count": o.EditCount + 1,
 	}); err != nil {

@@ -185,7 +185,7 @@ func resize(l models.OrderItem, sold int) models.OrderItem {
 	}
 	out.Quantity = sold
 	out.DiscountAmount = l.UnitPrice*money.Amount(sold) - out.LineTotal
-	out.TaxAmount = money.IncludedTax(out.LineTotal, l.GSTRate)
+	out.TaxAmount, out.CessAmount = money.IncludedGST(out.LineTotal, l.GSTRate, l.CessRate)
 	return out
 }
 
@@ -196,6 +196,7 @@ func (p *plan) account(before, after models.OrderItem) {
 	n.Subtotal += after.UnitPrice*money.Amount(after.Quantity) - before.UnitPrice*money.Amount(before.Quantity)
 	n.DiscountTotal += after.DiscountAmount - before.DiscountAmount
 	n.TaxTotal += after.TaxAmount - before.TaxAmount
+	n.CessTotal += after.CessAmount - before.CessAmount
 	n.Total += after.LineTotal - before.LineTotal
 }
 
@@ -231,10 +232,9 @@ func (p *plan) settle(o *models.Order) {
 func (s *Service) split(o *models.Order, tax money.Amount) (cgst, sgst, igst money.Amount) {
 	switch {
 	case o.CGSTTotal+o.SGSTTotal > 0:
-		cgst = tax / 2
-		return cgst, tax - cgst, 0
+		return money.SplitGST(tax, true)
 	case o.IGSTTotal > 0:
-		return 0, 0, tax
+		return money.SplitGST(tax, false)
 	}
 	return order.GSTSplit(tax, shipState(o.ShippingAddress), s.set.StoreState)
 }
@@ -254,10 +254,13 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 		Title, SKU string
 		HSNCode    string
 		GSTRate    money.Rate
+		CessRate   money.Rate
+		Unit       string
 		Active     bool
 	}
 	var rows []variantRow
-	if err := tx.Raw(`SELECT v.id, v.product_id, p.category_id, p.title, v.sku, p.hsn_code, p.gst_rate, p.status = 'active' AS active
+	if err := tx.Raw(`SELECT v.id, v.product_id, p.category_id, p.title, v.sku, p.hsn_code, p.gst_rate, p.cess_rate, p.unit,
+		p.status = 'active' AS active
 		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("orderedit.price: %w", err)
 	}
@@ -296,9 +299,11 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 			off = gross.Percent(money.Rate(rule.Discount.Value))
 		}
 		net := gross - off
+		tax, cess := money.IncludedGST(net, v.GSTRate, v.CessRate)
 		out[i] = models.OrderItem{ID: uuid.New(), OrderID: o.ID, ProductID: &pid, VariantID: &vid, PricedLine: models.PricedLine{
 			Title: v.Title, SKU: v.SKU, Quantity: a.Quantity, UnitPrice: prices[a.VariantID].Amount, DiscountAmount: off,
-			LineTotal: net, GSTRate: v.GSTRate, TaxAmount: money.IncludedTax(net, v.GSTRate), HSNCode: v.HSNCode}}
+			LineTotal: net, GSTRate: v.GSTRate, TaxAmount: tax, HSNCode: v.HSNCode, CessRate: v.CessRate, CessAmount: cess,
+			Unit: v.Unit}}
 	}
 	return out, nil
 }

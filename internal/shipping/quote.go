@@ -122,7 +122,7 @@ func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 		}
 		id := m.ID
 		return Charge{Cost: price, Choice: models.ShippingChoice{ShippingMethodID: &id, ShippingMethodName: m.Name,
-			ShippingMethodCarrier: m.Carrier, ShippingTax: money.IncludedTax(price, m.GSTRate), ShippingGSTRate: m.GSTRate}}, nil
+			ShippingMethodCarrier: m.Carrier, ShippingTax: shippingTax(price, m.GSTRate), ShippingGSTRate: m.GSTRate}}, nil
 	}
 	return Charge{}, apperr.Invalid("shippingMethodId", "is not offered for the shipping address's state")
 }
@@ -152,4 +152,11 @@ func ZoneOf(db *gorm.DB, state string) (*uuid.UUID, error) {
 		return nil, nil
 	}
 	return &ids[0], nil
+}
+
+// shippingTax is the GST contained in a shipping price: two equal halves
+// within a state, as every line's (money.IncludedGST).
+func shippingTax(price money.Amount, r money.Rate) money.Amount {
+	tax, _ := money.IncludedGST(price, r, 0)
+	return tax
 }

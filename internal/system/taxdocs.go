@@ -1,6 +1,14 @@
 package system
 
-import "context"
+import (
+	"context"
+
+	"github.com/gocommerce/shop/internal/catalog"
+)
+
+// StateHSNMissing is taxDocuments while an active product has no HSN code:
+// documents are issued, but its lines would print none.
+const StateHSNMissing = "hsn_missing"
 
 // TaxIdentity tells whether the store's tax identity is set (package
 // invoice): without it no tax document is issued.
@@ -13,7 +21,8 @@ type TaxIdentity interface {
 func (s *Service) UseTaxIdentity(t TaxIdentity) { s.taxIdentity = t }
 
 // taxDocumentsState is ok when documents are issued, not_configured before
-// the tax identity is set, error when the database cannot say.
+// the tax identity is set, hsn_missing while an active product lacks the
+// HSN code its documents need, error when the database cannot say.
 func (s *Service) taxDocumentsState(ctx context.Context) string {
 	if s.taxIdentity == nil {
 		return StateNotConfigured
@@ -22,8 +31,16 @@ func (s *Service) taxDocumentsState(ctx context.Context) string {
 	switch {
 	case err != nil:
 		return StateError
-	case ok:
-		return StateOK
+	case !ok:
+		return StateNotConfigured
 	}
-	return StateNotConfigured
+	var missing bool
+	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM products WHERE ` + catalog.MissingHSNWhere + `)`).
+		Scan(&missing).Error; err != nil {
+		return StateError
+	}
+	if missing {
+		return StateHSNMissing
+	}
+	return StateOK
 }
