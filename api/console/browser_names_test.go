@@ -39,12 +39,12 @@ func mustShop(t *testing.T, app *testkit.App, token string) *shop {
 	}
 	s := &shop{}
 	s.tees = post("/categories", map[string]any{"name": "Tees"})["id"].(string)
-	shirt := post("/products", map[string]any{"title": "Linen Shirt", "price": 999, "status": "active", "categoryId": s.tees})["id"].(string)
+	shirt := post("/products", map[string]any{"title": "Linen Shirt", "price": 999, "hsnCode": "6205", "status": "active", "categoryId": s.tees})["id"].(string)
 	post("/products/"+shirt+"/variants", map[string]any{"sku": "LS-M-WHT", "size": "M", "color": "White", "inventory": 5})
 	post("/products/"+shirt+"/variants", map[string]any{"sku": "LS-L-WHT", "size": "L", "color": "White", "inventory": 0})
 	tote := post("/products", map[string]any{"title": "Canvas Tote", "price": 450})["id"].(string)
 	post("/products/"+tote+"/variants", map[string]any{"sku": "CT-TOTE", "inventory": 9})
-	poster := post("/products", map[string]any{"title": "Old Poster", "price": 99, "status": "active"})["id"].(string)
+	poster := post("/products", map[string]any{"title": "Old Poster", "price": 99, "hsnCode": "4911", "status": "active"})["id"].(string)
 	app.Do(t, "PATCH", "/api/v1/admin/products/"+poster, testkit.Req{Token: token, Body: map[string]any{"status": "archived"}}).Expect(t, 200)
 	db := app.DB
 	for id, p := range map[string]*models.Product{shirt: &s.shirt, tote: &s.tote, poster: &s.poster} {
