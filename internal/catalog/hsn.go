@@ -3,10 +3,10 @@ package catalog
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/uqc"
 	"github.com/gocommerce/shop/models"
 	"gorm.io/gorm"
 )
@@ -67,18 +67,13 @@ func checkHSNShape(code string) error {
 	return hsnRule{}.check(code, "")
 }
 
-// UQCs are the unit quantity codes of the GST portal's list, which GSTR-1
-// and the documents use.
-var UQCs = []string{"BAG", "BAL", "BDL", "BKL", "BOU", "BOX", "BTL", "BUN", "CAN", "CBM", "CCM", "CMS", "CTN", "DOZ",
-	"DRM", "GGK", "GMS", "GRS", "GYD", "KGS", "KLR", "KME", "LTR", "MLT", "MTR", "MTS", "NOS", "OTH", "PAC", "PCS", "PRS",
-	"QTL", "ROL", "SET", "SQF", "SQM", "SQY", "TBS", "TGM", "THD", "TON", "TUB", "UGS", "UNT", "YDS"}
-
 // DefaultUnit is a product's unit when none is given.
-const DefaultUnit = "NOS"
+const DefaultUnit = uqc.Default
 
-// checkUnit accepts a code of UQCs. Errors: VALIDATION_ERROR naming unit.
+// checkUnit accepts a GST unit quantity code. Errors: VALIDATION_ERROR
+// naming unit.
 func checkUnit(u string) error {
-	if slices.Contains(UQCs, u) {
+	if uqc.Valid(u) {
 		return nil
 	}
 	return apperr.Invalid("unit", "must be a GST unit quantity code (UQC) such as NOS, PCS, PRS, SET, KGS, GMS, MTR, LTR, BOX, PAC or DOZ")
