@@ -51,6 +51,10 @@ type Document struct {
 	// Reason is why a credit note was issued (the refund's reason, or a
 	// cancelled shipment); empty for an invoice.
 	Reason string `json:"reason"`
+
+	// DeliveryAddress is where the goods go, recorded when the recipient
+	// is unregistered or it differs from the billing address; else nil.
+	DeliveryAddress *DeliveryAddress `json:"deliveryAddress"`
 }
 
 // view renders stored document d with its lines and the invoices it
@@ -64,9 +68,11 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 	if err := json.Unmarshal(d.Supplier, &out.Supplier); err != nil {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}
-	if err := json.Unmarshal(d.Recipient, &out.Recipient); err != nil {
+	var rec storedRecipient
+	if err := json.Unmarshal(d.Recipient, &rec); err != nil {
 		return out, fmt.Errorf("invoice.view: recipient: %w", err)
 	}
+	out.Recipient, out.DeliveryAddress = rec.Recipient, rec.DeliveryAddress
 	for i, l := range d.Lines {
 		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Discount: l.Discount, TaxableValue: l.TaxableValue, GSTRate: l.GSTRate, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST,

@@ -185,6 +185,7 @@ func (p *pdfWriter) parties(d *Document) {
 	}
 
 	y = max(y, ry) + 8
+	p.delivery(right, y, colW, d.DeliveryAddress)
 	p.font(true, 9)
 	y = p.lines(left, y, colW, 12, "Recipient (billed to)")
 	p.font(false, 8.5)
@@ -195,7 +196,21 @@ func (p *pdfWriter) parties(d *Document) {
 	} else {
 		y = p.lines(left, y, colW, 11, "Unregistered")
 	}
-	p.y = y + 8
+	p.y = max(y, p.y) + 8
+}
+
+// delivery writes the delivery address a (if recorded) at (x, y): the
+// place of supply's address with its state and GST state code (Rule 46).
+func (p *pdfWriter) delivery(x, y, w float64, a *DeliveryAddress) {
+	if a == nil {
+		return
+	}
+	p.font(true, 9)
+	y = p.lines(x, y, w, 12, "Delivered to (place of supply)")
+	p.font(false, 8.5)
+	y = p.lines(x, y, w, 11, a.Name)
+	y = p.lines(x, y, w, 11, addressText(Address{Line1: a.Line1, Line2: a.Line2, City: a.City, State: a.State, Pincode: a.Pincode}))
+	p.y = p.lines(x, y, w, 11, "State: "+a.State+" (code "+a.StateCode+")")
 }
 
 // addressText is an address on one line.
