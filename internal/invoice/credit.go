@@ -279,7 +279,7 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 			}
 			addLine(doc, cl, a)
 			if !slices.ContainsFunc(refs, func(r Reference) bool { return r.ID == l.DocumentID }) {
-				refs = append(refs, Reference{ID: l.DocumentID, Number: l.Number})
+				refs = append(refs, Reference{ID: l.DocumentID, Number: l.Number, IssuedAt: l.IssuedAt.UTC()})
 			}
 		}
 		mark(doc)

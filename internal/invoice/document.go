@@ -14,6 +14,7 @@ import (
 type Line struct {
 	Description  string       `json:"description"`
 	HSN          string       `json:"hsn"`
+	Unit         string       `json:"unit"`
 	Quantity     int          `json:"quantity"`
 	UnitPrice    money.Amount `json:"unitPrice"`
 	Discount     money.Amount `json:"discount"`
@@ -59,7 +60,7 @@ type Document struct {
 
 // view renders stored document d with its lines and the invoices it
 // reduces (refs by id).
-func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
+func view(d *models.TaxDocument, refs map[uuid.UUID]Reference) (Document, error) {
 	out := Document{ID: d.ID, Type: d.DocType, Number: d.Number, IssuedAt: d.IssuedAt.UTC(), OrderID: d.OrderID,
 		FulfillmentID: d.FulfillmentID, RefundID: d.RefundID, References: []Reference{},
 		PlaceOfSupply: PlaceOfSupply{State: d.PosState, Code: d.PosCode}, SupplyType: d.SupplyType,
@@ -74,11 +75,11 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 	}
 	out.Recipient, out.DeliveryAddress = rec.Recipient, rec.DeliveryAddress
 	for i, l := range d.Lines {
-		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Unit: l.UQC, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Discount: l.Discount, TaxableValue: l.TaxableValue, GSTRate: l.GSTRate, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST,
 			Total: l.Total}
 		if l.ReducesDocumentID != nil && !containsRef(out.References, *l.ReducesDocumentID) {
-			out.References = append(out.References, Reference{ID: *l.ReducesDocumentID, Number: refs[*l.ReducesDocumentID]})
+			out.References = append(out.References, refs[*l.ReducesDocumentID])
 		}
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package invoice
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -174,11 +175,11 @@ func (p *pdfWriter) parties(d *Document) {
 	ry = p.lines(right, ry, colW, 11, "Date: "+d.IssuedAt.In(ist).Format("02-01-2006"))
 	ry = p.lines(right, ry, colW, 11, "Place of supply: "+d.PlaceOfSupply.State+" ("+d.PlaceOfSupply.Code+")")
 	if len(d.References) > 0 {
-		nums := make([]string, len(d.References))
+		refs := make([]string, len(d.References))
 		for i, r := range d.References {
-			nums[i] = r.Number
+			refs[i] = r.Number + " dated " + r.IssuedAt.In(ist).Format("02-01-2006")
 		}
-		ry = p.lines(right, ry, colW, 11, "Against invoice: "+strings.Join(nums, ", "))
+		ry = p.lines(right, ry, colW, 11, "Against invoice: "+strings.Join(refs, ", "))
 	}
 	if d.Reason != "" {
 		ry = p.lines(right, ry, colW, 11, "Reason: "+d.Reason)
@@ -242,14 +243,18 @@ type column struct {
 	align int
 }
 
+// columns are the table's columns. Each tax's column holds its rate over
+// its amount (Rule 46(i): the rate and amount of central, State or
+// integrated tax, each apart), so an intra-state line shows its CGST and
+// SGST rates (9 % each of an 18 % line), not the combined rate.
 func (p *pdfWriter) columns(d *Document) []column {
 	cols := []column{{"#", 16, gopdf.Left}, {"Description", 0, gopdf.Left}, {"HSN/SAC", 42, gopdf.Left},
-		{"Qty", 26, gopdf.Right}, {"Unit price", 52, gopdf.Right}, {"Discount", 46, gopdf.Right},
-		{"Taxable value", 58, gopdf.Right}, {"Rate", 28, gopdf.Right}}
+		{"Qty", 40, gopdf.Right}, {"Unit price", 52, gopdf.Right}, {"Discount", 46, gopdf.Right},
+		{"Taxable value", 58, gopdf.Right}}
 	if d.SupplyType == models.SupplyIntra {
-		cols = append(cols, column{"CGST", 46, gopdf.Right}, column{"SGST", 46, gopdf.Right})
+		cols = append(cols, column{"CGST\nrate, amount", 50, gopdf.Right}, column{"SGST\nrate, amount", 50, gopdf.Right})
 	} else {
-		cols = append(cols, column{"IGST", 50, gopdf.Right})
+		cols = append(cols, column{"IGST\nrate, amount", 54, gopdf.Right})
 	}
 	cols = append(cols, column{"Total", 58, gopdf.Right})
 	used := 0.0
@@ -265,11 +270,16 @@ func (p *pdfWriter) row(cols []column, cells []string, bold bool) {
 	x, h := margin, 0.0
 	wrapped := make([][]string, len(cells))
 	for i, c := range cells {
-		ls, err := p.SplitTextWithWordWrap(c, cols[i].width-4)
-		if err != nil || len(ls) == 0 {
-			ls = []string{c}
+		// A cell's own line breaks stay (a rate over its amount); each
+		// piece wraps to the column.
+		for _, piece := range strings.Split(c, "\n") {
+			ls, err := p.SplitTextWithWordWrap(piece, cols[i].width-4)
+			if err != nil || len(ls) == 0 {
+				ls = []string{piece}
+			}
+			wrapped[i] = append(wrapped[i], ls...)
 		}
-		wrapped[i] = ls
+		ls := wrapped[i]
 		h = max(h, float64(len(ls))*9.5)
 	}
 	if p.y+h > bottomLimit {
@@ -296,12 +306,13 @@ func (p *pdfWriter) table(d *Document) {
 	p.Line(margin, p.y, pageW-margin, p.y)
 	p.row(cols, heads, true)
 	for i, l := range d.Lines {
-		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, fmt.Sprint(l.Quantity), inr(l.UnitPrice), inr(l.Discount),
-			inr(l.TaxableValue), l.GSTRate.String() + "%"}
+		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, fmt.Sprint(l.Quantity) + " " + cmp.Or(l.Unit, uqcGoods),
+			inr(l.UnitPrice), inr(l.Discount), inr(l.TaxableValue)}
 		if d.SupplyType == models.SupplyIntra {
-			cells = append(cells, inr(l.CGST), inr(l.SGST))
+			half := halfRate(l.GSTRate) + "%\n"
+			cells = append(cells, half+inr(l.CGST), half+inr(l.SGST))
 		} else {
-			cells = append(cells, inr(l.IGST))
+			cells = append(cells, l.GSTRate.String()+"%\n"+inr(l.IGST))
 		}
 		cells = append(cells, inr(l.Total))
 		p.row(cols, cells, false)
@@ -309,18 +320,13 @@ func (p *pdfWriter) table(d *Document) {
 }
 
 func (p *pdfWriter) totals(d *Document) {
-	if p.y+150 > bottomLimit {
+	if p.y+190 > bottomLimit {
 		p.AddPage()
 		p.y = margin
 	}
 	labelX, valueX, w := pageW/2, pageW-margin-120, 120.0
 	y := p.y + 6
-	sums := [][2]string{{"Taxable value", "₹" + inr(d.TaxableValue)}}
-	if d.SupplyType == models.SupplyIntra {
-		sums = append(sums, [2]string{"CGST", "₹" + inr(d.CGSTTotal)}, [2]string{"SGST", "₹" + inr(d.SGSTTotal)})
-	} else {
-		sums = append(sums, [2]string{"IGST", "₹" + inr(d.IGSTTotal)})
-	}
+	sums := append([][2]string{{"Taxable value", "₹" + inr(d.TaxableValue)}}, taxByRate(d)...)
 	p.font(false, 9)
 	for _, s := range sums {
 		p.text(labelX, y, valueX-labelX, s[0], gopdf.Left)
@@ -339,8 +345,51 @@ func (p *pdfWriter) totals(d *Document) {
 	y = p.lines(pageW/2, y, pageW/2-margin, 11, "For "+d.Supplier.LegalName)
 	p.font(false, 8)
 	y += 18
-	y = p.lines(pageW/2, y, pageW/2-margin, 11, "Authorised signatory")
+	y = p.lines(pageW/2, y, pageW/2-margin, 11, "Authorised Signatory")
 	p.lines(margin, y+10, pageW-2*margin, 10, "This is a computer-generated document.")
+}
+
+// taxByRate is each tax's total per rate, in the order the lines first
+// use the rate ("CGST 9%", "SGST 9%"; "IGST 18%"), then, when there are
+// several rates, each tax's total: Rule 46(i) asks for the rate of each
+// tax, and a document of several rates shows what each charged.
+func taxByRate(d *Document) [][2]string {
+	type sum struct{ cgst, sgst, igst money.Amount }
+	var rates []money.Rate
+	by := map[money.Rate]*sum{}
+	for _, l := range d.Lines {
+		s := by[l.GSTRate]
+		if s == nil {
+			s = &sum{}
+			by[l.GSTRate] = s
+			rates = append(rates, l.GSTRate)
+		}
+		s.cgst, s.sgst, s.igst = s.cgst+l.CGST, s.sgst+l.SGST, s.igst+l.IGST
+	}
+	var out [][2]string
+	for _, r := range rates {
+		s := by[r]
+		if d.SupplyType == models.SupplyIntra {
+			out = append(out, [2]string{"CGST " + halfRate(r) + "%", "₹" + inr(s.cgst)},
+				[2]string{"SGST " + halfRate(r) + "%", "₹" + inr(s.sgst)})
+		} else {
+			out = append(out, [2]string{"IGST " + r.String() + "%", "₹" + inr(s.igst)})
+		}
+	}
+	if len(rates) > 1 && d.SupplyType == models.SupplyIntra {
+		out = append(out, [2]string{"CGST total", "₹" + inr(d.CGSTTotal)}, [2]string{"SGST total", "₹" + inr(d.SGSTTotal)})
+	} else if len(rates) > 1 {
+		out = append(out, [2]string{"IGST total", "₹" + inr(d.IGSTTotal)})
+	}
+	return out
+}
+
+// halfRate is half of GST rate r, the CGST (and SGST) rate, in percent:
+// 9 of 18, 2.5 of 5, 0.125 of 0.25.
+func halfRate(r money.Rate) string {
+	thousandths := int64(r) * 5 // r is in hundredths of a percent
+	s := strings.TrimRight(fmt.Sprintf("%d.%03d", thousandths/1000, thousandths%1000), "0")
+	return strings.TrimSuffix(s, ".")
 }
 
 // inr formats an amount with Indian digit grouping: 12345678.5 is
