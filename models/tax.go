@@ -59,6 +59,9 @@ type TaxSettings struct {
 	B2CLLimit        money.Amount `gorm:"column:b2cl_limit"`
 	ConfiguredAt     time.Time
 	UpdatedAt        time.Time
+	// SignatureImage is the authorised signatory's signature (PNG), printed
+	// on every document; nil when none is set.
+	SignatureImage []byte
 }
 
 // TaxDocument is an issued invoice or credit note; it is never changed.

@@ -26,6 +26,9 @@ type settingsRequest struct {
 	InvoicePrefix    string         `json:"invoicePrefix" validate:"max=5"`
 	CreditNotePrefix string         `json:"creditNotePrefix" validate:"max=5"`
 	B2CLLimit        *money.Amount  `json:"b2clLimit" validate:"omitempty,gt=0"`
+	// SignatureImage is a PNG as base64 or a data URL; absent keeps the
+	// one set, "" removes it.
+	SignatureImage *string `json:"signatureImage"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -53,6 +56,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 	if req.B2CLLimit != nil {
 		in.B2CLLimit = *req.B2CLLimit
 	}
+	in.SignatureImage = req.SignatureImage
 	s, err := h.invoices.PutSettings(c.UserContext(), in)
 	if err != nil {
 		return err

@@ -3,10 +3,13 @@ package invoice
 import (
 	"bytes"
 	"cmp"
+	"context"
 	_ "embed"
 	"fmt"
+	"image/png"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
@@ -56,13 +59,14 @@ const (
 // registered; the place of supply; per line the description, HSN or SAC,
 // quantity, unit price, discount, taxable value, rate and amount of each
 // tax; the totals in figures and in words; the reverse charge statement;
-// and the signature line.
-func PDF(d *Document) ([]byte, error) {
+// and the signature: the signatory's image (signature, a PNG, when set)
+// above "Authorised Signatory" and the supplier's legal name.
+func PDF(d *Document, signature []byte) ([]byte, error) {
 	fc, err := fonts()
 	if err != nil {
 		return nil, fmt.Errorf("invoice.pdf: fonts: %w", err)
 	}
-	p := &pdfWriter{}
+	p := &pdfWriter{signature: signature}
 	p.Start(gopdf.Config{PageSize: gopdf.Rect{W: pageW, H: pageH}, Unit: gopdf.UnitPT})
 	p.SetInfo(gopdf.PdfInfo{Title: title(d) + " " + d.Number, Author: d.Supplier.LegalName, Creator: "shop"})
 	for _, f := range []string{fontRegular, fontBold} {
@@ -99,8 +103,9 @@ func title(d *Document) string {
 // pdfWriter is a page being written; the first error stops the drawing.
 type pdfWriter struct {
 	gopdf.GoPdf
-	err error
-	y   float64
+	err       error
+	y         float64
+	signature []byte
 }
 
 func (p *pdfWriter) font(bold bool, size float64) {
@@ -320,7 +325,7 @@ func (p *pdfWriter) table(d *Document) {
 }
 
 func (p *pdfWriter) totals(d *Document) {
-	if p.y+190 > bottomLimit {
+	if p.y+230 > bottomLimit {
 		p.AddPage()
 		p.y = margin
 	}
@@ -344,9 +349,38 @@ func (p *pdfWriter) totals(d *Document) {
 	p.font(true, 8.5)
 	y = p.lines(pageW/2, y, pageW/2-margin, 11, "For "+d.Supplier.LegalName)
 	p.font(false, 8)
-	y += 18
+	y = p.signatureImage(pageW/2, y+4) + 6
 	y = p.lines(pageW/2, y, pageW/2-margin, 11, "Authorised Signatory")
 	p.lines(margin, y+10, pageW-2*margin, 10, "This is a computer-generated document.")
+}
+
+// Room for the signatory's image, in points.
+const signatureW, signatureH = 140.0, 45.0
+
+// signatureImage draws the signatory's image at (x, y), scaled into
+// signatureW × signatureH keeping its shape, and returns the y below it;
+// without one it leaves the room a hand signature needs.
+func (p *pdfWriter) signatureImage(x, y float64) float64 {
+	if p.err != nil || len(p.signature) == 0 {
+		return y + 14
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(p.signature))
+	if err != nil || cfg.Width == 0 || cfg.Height == 0 {
+		p.err = fmt.Errorf("signature image: %w", err)
+		return y
+	}
+	w, h := signatureW, signatureW*float64(cfg.Height)/float64(cfg.Width)
+	if h > signatureH {
+		w, h = signatureH*float64(cfg.Width)/float64(cfg.Height), signatureH
+	}
+	holder, err := gopdf.ImageHolderByBytes(p.signature)
+	if err == nil {
+		err = p.ImageByHolder(holder, x, y, &gopdf.Rect{W: w, H: h})
+	}
+	if err != nil {
+		p.err = fmt.Errorf("signature image: %w", err)
+	}
+	return y + h
 }
 
 // taxByRate is each tax's total per rate, in the order the lines first
@@ -435,9 +469,28 @@ func (s *Service) FulfillmentInvoicePDF(tx *gorm.DB, id uuid.UUID) (string, []by
 	if err != nil {
 		return "", nil, false, err
 	}
-	pdf, err := PDF(d)
+	pdf, err := s.renderPDF(tx, d)
 	if err != nil {
 		return "", nil, false, err
 	}
 	return FileName(d), pdf, true, nil
+}
+
+// RenderPDF is document d's PDF with the signatory's image, digitally
+// signed when the service has a certificate (WithSigner).
+func (s *Service) RenderPDF(ctx context.Context, d *Document) ([]byte, error) {
+	return s.renderPDF(s.db.WithContext(ctx), d)
+}
+
+// renderPDF is RenderPDF reading the signatory's image in db.
+func (s *Service) renderPDF(db *gorm.DB, d *Document) ([]byte, error) {
+	img, err := signatureImage(db)
+	if err != nil {
+		return nil, err
+	}
+	b, err := PDF(d, img)
+	if err != nil || s.signer == nil {
+		return b, err
+	}
+	return s.signer.Sign(b, title(d)+" "+d.Number, time.Now())
 }

@@ -16,6 +16,8 @@ type Service struct {
 	now      func() time.Time
 	// identity is the tax identity last read (identityAt).
 	identity atomic.Pointer[identity]
+	// signer signs every PDF when set (DSC_P12_FILE).
+	signer *Signer
 }
 
 // New returns the service; currency is STORE_CURRENCY.
@@ -28,5 +30,12 @@ func New(db *gorm.DB, log *slog.Logger, currency string) *Service {
 // 31 March IST). It returns s.
 func (s *Service) WithClock(now func() time.Time) *Service {
 	s.now = now
+	return s
+}
+
+// WithSigner makes every PDF the service renders digitally signed by sg
+// (nil: unsigned). It returns s.
+func (s *Service) WithSigner(sg *Signer) *Service {
+	s.signer = sg
 	return s
 }
