@@ -283,7 +283,7 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 			}
 		}
 		mark(doc)
-		if err := stage(u, o, doc, prefix, refs); err != nil {
+		if err := s.stage(u, o, doc, prefix, refs); err != nil {
 			return err
 		}
 	}

@@ -149,7 +149,7 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return stage(u, o, doc, prefix, nil)
+	return s.stage(u, o, doc, prefix, nil)
 }
 
 // pools returns what is left to bill of each order line a shipment of

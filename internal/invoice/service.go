@@ -14,6 +14,9 @@ type Service struct {
 	log      *slog.Logger
 	currency string
 	now      func() time.Time
+	// clocked is set when now is injected (WithClock): the commit's
+	// numbering trigger then dates documents by it too (pinClock).
+	clocked bool
 	// identity is the tax identity last read (identityAt).
 	identity atomic.Pointer[identity]
 	// signer signs every PDF when set (DSC_P12_FILE).
@@ -29,7 +32,7 @@ func New(db *gorm.DB, log *slog.Logger, currency string) *Service {
 // system clock (tests: a document issued just before or after midnight of
 // 31 March IST). It returns s.
 func (s *Service) WithClock(now func() time.Time) *Service {
-	s.now = now
+	s.now, s.clocked = now, true
 	return s
 }
 

@@ -51,7 +51,10 @@ type IssuedEvent struct {
 // number is filled in at commit too) in u. The columns are listed: the
 // serial must be NULL until the commit's trigger gives it, which the
 // model's int cannot say.
-func stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+func (s *Service) stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+	if err := s.pinClock(u); err != nil {
+		return err
+	}
 	doc.Number = prefix + "/" + doc.FinancialYear + "/"
 	ids, err := outbox.Stage(u, issuedDraft(o, doc, refs))
 	if err != nil {
