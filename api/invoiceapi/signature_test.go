@@ -2,6 +2,7 @@ package invoiceapi_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -10,6 +11,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/testkit"
@@ -211,5 +214,29 @@ func TestPDFsAreDigitallySignedWithTheConfiguredCertificate(t *testing.T) {
 	out := runPoppler(t, "pdfsig", invoicePDF(t, plain, mustTaxIdentity(t, plain)))
 	if !strings.Contains(out, "does not contain any signatures") {
 		t.Fatalf("an app without DSC_P12_FILE signed its PDF:\n%s", out)
+	}
+}
+
+// A DSC that cannot be opened (a wrong password, a missing file) stops the
+// start, naming DSC_P12_FILE, instead of issuing unsigned PDFs.
+func TestUnopenableDSCStopsTheStart(t *testing.T) {
+	file := throwawayDSC(t, "Sahyadri Handlooms Private Limited", "right")
+	for name, set := range map[string]func(*config.Config){
+		"wrong password": func(c *config.Config) { c.DSCP12File, c.DSCP12Password = file, "wrong" },
+		"missing file":   func(c *config.Config) { c.DSCP12File = filepath.Join(t.TempDir(), "none.p12") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, redisURL := testkit.MustRedis(t)
+			cfg := testkit.MustConfig(t, testkit.MustDatabaseURL(t), redisURL)
+			set(cfg)
+			a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+			if err == nil {
+				a.Close()
+				t.Fatal("the app started")
+			}
+			if !strings.Contains(err.Error(), "DSC_P12_FILE") {
+				t.Fatalf("error %v does not name DSC_P12_FILE", err)
+			}
+		})
 	}
 }
