@@ -61,6 +61,9 @@ type TaxSettings struct {
 	TurnoverAbove5Cr bool `gorm:"column:turnover_above_5cr"`
 	ConfiguredAt     time.Time
 	UpdatedAt        time.Time
+	// SignatureImage is the authorised signatory's signature (PNG), printed
+	// on every document; nil when none is set.
+	SignatureImage []byte
 }
 
 // TaxDocument is an issued invoice or credit note; it is never changed.

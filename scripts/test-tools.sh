@@ -5,6 +5,7 @@
 #   chromium      the headless browser tests of the admin console, the API
 #                 reference page and the queue dashboard (testkit.MustChromium)
 #   pdftotext     (poppler-utils) reading the text of generated PDFs
+#   pdfsig        (poppler-utils) verifying their digital signatures
 #   gcc           cgo, which the race detector of `make test` needs
 # Exits non-zero, naming what is missing, when it cannot install them: under
 # CI `make test` stops there; elsewhere the tests needing them skip.
@@ -12,7 +13,7 @@ set -euo pipefail
 missing=()
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null ||
   missing+=(chromium)
-command -v pdftotext >/dev/null || missing+=(poppler-utils)
+{ command -v pdftotext >/dev/null && command -v pdfsig >/dev/null; } || missing+=(poppler-utils)
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then

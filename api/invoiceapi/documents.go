@@ -58,7 +58,7 @@ func (h *handlers) pdf(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendPDF(c, d)
+	return h.sendPDF(c, d)
 }
 
 // customerList: GET /orders/{id}/invoices → the documents of the
@@ -94,12 +94,12 @@ func (h *handlers) customerPDF(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendPDF(c, d)
+	return h.sendPDF(c, d)
 }
 
 // sendPDF answers with d's PDF, named by its number.
-func sendPDF(c *fiber.Ctx, d *invoice.Document) error {
-	b, err := invoice.PDF(d)
+func (h *handlers) sendPDF(c *fiber.Ctx, d *invoice.Document) error {
+	b, err := h.invoices.RenderPDF(c.UserContext(), d)
 	if err != nil {
 		return err
 	}

@@ -66,8 +66,9 @@ type doc struct {
 	FulfillmentID *string `json:"fulfillmentId"`
 	RefundID      *string `json:"refundId"`
 	References    []struct {
-		ID     string `json:"id"`
-		Number string `json:"number"`
+		ID       string `json:"id"`
+		Number   string `json:"number"`
+		IssuedAt string `json:"issuedAt"`
 	} `json:"references"`
 	Supplier struct {
 		LegalName string `json:"legalName"`

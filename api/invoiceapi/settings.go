@@ -27,6 +27,9 @@ type settingsRequest struct {
 	CreditNotePrefix string         `json:"creditNotePrefix" validate:"max=5"`
 	B2CLLimit        *money.Amount  `json:"b2clLimit" validate:"omitempty,gt=0"`
 	TurnoverAbove5Cr bool           `json:"turnoverAbove5Cr"`
+	// SignatureImage is a PNG as base64 or a data URL; absent keeps the
+	// one set, "" removes it.
+	SignatureImage *string `json:"signatureImage"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -54,6 +57,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 	if req.B2CLLimit != nil {
 		in.B2CLLimit = *req.B2CLLimit
 	}
+	in.SignatureImage = req.SignatureImage
 	s, err := h.invoices.PutSettings(c.UserContext(), in)
 	if err != nil {
 		return err

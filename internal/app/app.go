@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/gocommerce/shop/internal/analytics"
@@ -415,6 +416,14 @@ func (a *App) build() error {
 	}
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
 	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
+	if cfg.DSCP12File != "" {
+		signer, err := loadSigner(cfg.DSCP12File, cfg.DSCP12Password)
+		if err != nil {
+			return err
+		}
+		a.Invoices.WithSigner(signer)
+		log.Info("tax documents are digitally signed", "certificate", signer.Subject(), "expires", signer.NotAfter())
+	}
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
@@ -457,4 +466,20 @@ func (a *App) Close() {
 	if err := a.Tracing.Shutdown(ctx); err != nil {
 		a.Log.Warn("tracing: spans not exported at shutdown", "err", err)
 	}
+}
+
+// loadSigner reads the digital signature certificate that signs every tax
+// document's PDF (DSC_P12_FILE, opened with DSC_P12_PASSWORD): a file that
+// cannot be read or opened stops the start, rather than issuing unsigned
+// documents the operator asked to be signed.
+func loadSigner(file, password string) (*invoice.Signer, error) {
+	p12, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("app: DSC_P12_FILE: %w", err)
+	}
+	signer, err := invoice.NewSigner(p12, password)
+	if err != nil {
+		return nil, fmt.Errorf("app: DSC_P12_FILE: %w", err)
+	}
+	return signer, nil
 }

@@ -119,6 +119,12 @@ type Config struct {
 	SMTPURL   string `env:"SMTP_URL"`
 	EmailFrom string `env:"EMAIL_FROM" envDefault:"Shop <no-reply@localhost>"`
 
+	// DSCP12File is a PKCS#12 file of the digital signature certificate
+	// that signs every tax document's PDF, opened with DSCP12Password;
+	// unset, PDFs are not digitally signed.
+	DSCP12File     string `env:"DSC_P12_FILE"`
+	DSCP12Password string `env:"DSC_P12_PASSWORD"`
+
 	WebhookAllowPrivateTargets bool          `env:"WEBHOOK_ALLOW_PRIVATE_TARGETS" envDefault:"false"`
 	WebhookTimeout             time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s"`
 	// WebhookRetryBase is the wait after a delivery's first failed attempt;
@@ -357,6 +363,9 @@ func (c *Config) validate() error {
 			return fieldErr("SMTP_URL", "must be an smtp:// or smtps:// URL")
 		}
 	}
+	if c.DSCP12Password != "" && c.DSCP12File == "" {
+		return fieldErr("DSC_P12_FILE", "must be set with DSC_P12_PASSWORD: the PKCS#12 file it opens")
+	}
 	return nil
 }
 
@@ -416,6 +425,7 @@ func (c *Config) Redacted() map[string]any {
 		"smtp": redactURL(c.SMTPURL), "cacheEnabled": c.CacheEnabled, "cookieSecure": c.CookieSecure,
 		"tracing": c.Tracing.Enabled(), "otlpHeaders": mask(c.Tracing.Headers),
 		"mediaStorage": c.Media.Storage, "s3SecretAccessKey": mask(c.Media.S3.SecretAccessKey),
+		"dscP12File": c.DSCP12File, "dscP12Password": mask(c.DSCP12Password),
 	}
 }
 

@@ -136,3 +136,20 @@ func TestAPIMemoryBudget(t *testing.T) {
 		t.Fatalf("API_MEMORY_LIMIT_MIB=64: %v", err)
 	}
 }
+
+// The DSC's password without its file is refused, naming DSC_P12_FILE;
+// the password never reaches the start-up log.
+func TestDSCPasswordNeedsItsFile(t *testing.T) {
+	t.Setenv("DSC_P12_PASSWORD", "s3cret")
+	if _, err := Load(Development); err == nil || !strings.Contains(err.Error(), "DSC_P12_FILE") {
+		t.Fatalf("a password without a file: %v", err)
+	}
+	t.Setenv("DSC_P12_FILE", "/run/secrets/dsc.p12")
+	cfg, err := Load(Development)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if red := cfg.Redacted(); red["dscP12Password"] != "***" || red["dscP12File"] != "/run/secrets/dsc.p12" {
+		t.Fatalf("redacted: %v", red)
+	}
+}

@@ -279,11 +279,11 @@ func (s *Service) stageCredits(u *uow.Unit, o *models.Order, pieces []piece, mar
 			}
 			addLine(doc, cl, a)
 			if !slices.ContainsFunc(refs, func(r Reference) bool { return r.ID == l.DocumentID }) {
-				refs = append(refs, Reference{ID: l.DocumentID, Number: l.Number})
+				refs = append(refs, Reference{ID: l.DocumentID, Number: l.Number, IssuedAt: l.IssuedAt.UTC()})
 			}
 		}
 		mark(doc)
-		if err := stage(u, o, doc, prefix, refs); err != nil {
+		if err := s.stage(u, o, doc, prefix, refs); err != nil {
 			return err
 		}
 	}

@@ -16,8 +16,10 @@
 //     serial; a deferred trigger (migration 00030) takes it at commit from
 //     an upsert of the series row, whose row lock lasts to the commit's
 //     end: a rolled back issue leaves no gap, and concurrent issues take
-//     consecutive serials in commit order. Locks are taken after the order's
-//     row lock, as every order change does, so they cannot deadlock.
+//     consecutive serials in commit order, each dated when it takes its
+//     serial (migration 00047), so numbers and dates run in one order.
+//     Locks are taken after the order's row lock, as every order change
+//     does, so they cannot deadlock.
 //   - Documents never change (triggers refuse UPDATE and DELETE): they carry
 //     their own copy of the supplier, the recipient and every line.
 //   - Amounts are the customer's per-unit amounts (money.UnitsShare: a

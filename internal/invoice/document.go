@@ -60,11 +60,15 @@ type Document struct {
 	// Reason is why a credit note was issued (the refund's reason, or a
 	// cancelled shipment); empty for an invoice.
 	Reason string `json:"reason"`
+
+	// DeliveryAddress is where the goods go, recorded when the recipient
+	// is unregistered or it differs from the billing address; else nil.
+	DeliveryAddress *DeliveryAddress `json:"deliveryAddress"`
 }
 
 // view renders stored document d with its lines and the invoices it
 // reduces (refs by id).
-func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
+func view(d *models.TaxDocument, refs map[uuid.UUID]Reference) (Document, error) {
 	out := Document{ID: d.ID, Type: d.DocType, Number: d.Number, IssuedAt: d.IssuedAt.UTC(), OrderID: d.OrderID,
 		FulfillmentID: d.FulfillmentID, RefundID: d.RefundID, References: []Reference{},
 		PlaceOfSupply: PlaceOfSupply{State: d.PosState, Code: d.PosCode}, SupplyType: d.SupplyType,
@@ -74,15 +78,17 @@ func view(d *models.TaxDocument, refs map[uuid.UUID]string) (Document, error) {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}
 	out.SGSTLabel = SGSTLabel(d.SupplierGSTIN)
-	if err := json.Unmarshal(d.Recipient, &out.Recipient); err != nil {
+	var rec storedRecipient
+	if err := json.Unmarshal(d.Recipient, &rec); err != nil {
 		return out, fmt.Errorf("invoice.view: recipient: %w", err)
 	}
+	out.Recipient, out.DeliveryAddress = rec.Recipient, rec.DeliveryAddress
 	for i, l := range d.Lines {
 		out.Lines[i] = Line{Description: l.Description, HSN: l.HSN, Unit: l.UQC, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Discount: l.Discount, TaxableValue: l.TaxableValue, GSTRate: l.GSTRate, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST,
 			CessRate: l.CessRate, Cess: l.Cess, Total: l.Total}
 		if l.ReducesDocumentID != nil && !containsRef(out.References, *l.ReducesDocumentID) {
-			out.References = append(out.References, Reference{ID: *l.ReducesDocumentID, Number: refs[*l.ReducesDocumentID]})
+			out.References = append(out.References, refs[*l.ReducesDocumentID])
 		}
 	}
 	return out, nil

@@ -150,7 +150,7 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return stage(u, o, doc, prefix, nil)
+	return s.stage(u, o, doc, prefix, nil)
 }
 
 // pools returns what is left to bill of each order line a shipment of
@@ -236,7 +236,7 @@ func (s *Service) newDocument(docType string, o *models.Order, supplier Supplier
 	pos := placeOf(o, supplier.Address.State)
 	rec := recipientOf(o)
 	sup, _ := json.Marshal(supplier)
-	recJSON, _ := json.Marshal(rec)
+	recJSON, _ := json.Marshal(storedRecipient{Recipient: rec, DeliveryAddress: deliveryOf(o, rec)})
 	return &models.TaxDocument{ID: uuid.New(), DocType: docType, SupplierGSTIN: supplier.GSTIN, FinancialYear: FinancialYear(now),
 		IssuedAt: now, OrderID: o.ID, Supplier: sup, Recipient: recJSON, RecipientGSTIN: rec.GSTIN,
 		PosState: pos.State, PosCode: pos.Code, SupplyType: supplyTypeOf(pos, supplier.GSTIN), Class: models.ClassB2CS,

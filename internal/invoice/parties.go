@@ -30,6 +30,69 @@ type PlaceOfSupply struct {
 	Code  string `json:"code"`
 }
 
+// DeliveryAddress is where the goods are delivered when a document
+// records it: the place of supply's address, with the state's name and
+// GST state code.
+type DeliveryAddress struct {
+	Name      string `json:"name"`
+	Line1     string `json:"line1"`
+	Line2     string `json:"line2"`
+	City      string `json:"city"`
+	State     string `json:"state"`
+	StateCode string `json:"stateCode"`
+	Pincode   string `json:"pincode"`
+}
+
+// storedRecipient is the recipient as a document keeps it (the recipient
+// column): the delivery address rides with it, so a document needs no
+// column of its own for it and stays one immutable snapshot.
+type storedRecipient struct {
+	Recipient
+	DeliveryAddress *DeliveryAddress `json:"deliveryAddress,omitempty"`
+}
+
+// deliveryOf is the delivery address a document of order o to rec records:
+// the shipping address whenever the recipient is unregistered (IGST Act
+// s.10(1)(ca): an unregistered buyer's place of supply is the address
+// recorded on the invoice, so it must be there) or it differs from the
+// billing address (Rule 46(1)(f): the address of delivery with the state's
+// name and code, where it is not the recipient's). Nil when it is the
+// billing address of a registered buyer, or its state is not a known one
+// (an order written before states were checked: the place of supply then
+// falls back as placeOf says).
+func deliveryOf(o *models.Order, rec Recipient) *DeliveryAddress {
+	var ship, bill models.Address
+	if json.Unmarshal(o.ShippingAddress, &ship) != nil {
+		return nil
+	}
+	code, ok := region.GSTCode(ship.State)
+	if !ok {
+		return nil
+	}
+	_ = json.Unmarshal(o.BillingAddress, &bill)
+	if rec.GSTIN != nil && sameAddress(ship, bill) {
+		return nil
+	}
+	state, _ := region.Canonical(ship.State)
+	return &DeliveryAddress{Name: strings.TrimSpace(o.Name), Line1: strings.TrimSpace(ship.Street),
+		Line2: strings.TrimSpace(ship.District), City: strings.TrimSpace(ship.City), State: state, StateCode: code,
+		Pincode: strings.TrimSpace(ship.Pincode)}
+}
+
+// sameAddress compares two postal addresses as a person reads them: case,
+// spacing and the state's spelling aside.
+func sameAddress(a, b models.Address) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	state := func(s string) string {
+		if c, ok := region.Canonical(s); ok {
+			return c
+		}
+		return norm(s)
+	}
+	return norm(a.Street) == norm(b.Street) && norm(a.District) == norm(b.District) && norm(a.City) == norm(b.City) &&
+		state(a.State) == state(b.State) && norm(a.Pincode) == norm(b.Pincode)
+}
+
 // recipientOf is order o's recipient.
 func recipientOf(o *models.Order) Recipient {
 	var bill models.Address

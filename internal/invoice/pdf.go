@@ -2,10 +2,14 @@ package invoice
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	_ "embed"
 	"fmt"
+	"image/png"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
@@ -55,13 +59,14 @@ const (
 // registered; the place of supply; per line the description, HSN or SAC,
 // quantity, unit price, discount, taxable value, rate and amount of each
 // tax; the totals in figures and in words; the reverse charge statement;
-// and the signature line.
-func PDF(d *Document) ([]byte, error) {
+// and the signature: the signatory's image (signature, a PNG, when set)
+// above "Authorised Signatory" and the supplier's legal name.
+func PDF(d *Document, signature []byte) ([]byte, error) {
 	fc, err := fonts()
 	if err != nil {
 		return nil, fmt.Errorf("invoice.pdf: fonts: %w", err)
 	}
-	p := &pdfWriter{}
+	p := &pdfWriter{signature: signature}
 	p.Start(gopdf.Config{PageSize: gopdf.Rect{W: pageW, H: pageH}, Unit: gopdf.UnitPT})
 	p.SetInfo(gopdf.PdfInfo{Title: title(d) + " " + d.Number, Author: d.Supplier.LegalName, Creator: "shop"})
 	for _, f := range []string{fontRegular, fontBold} {
@@ -98,8 +103,9 @@ func title(d *Document) string {
 // pdfWriter is a page being written; the first error stops the drawing.
 type pdfWriter struct {
 	gopdf.GoPdf
-	err error
-	y   float64
+	err       error
+	y         float64
+	signature []byte
 }
 
 func (p *pdfWriter) font(bold bool, size float64) {
@@ -174,17 +180,18 @@ func (p *pdfWriter) parties(d *Document) {
 	ry = p.lines(right, ry, colW, 11, "Date: "+d.IssuedAt.In(ist).Format("02-01-2006"))
 	ry = p.lines(right, ry, colW, 11, "Place of supply: "+d.PlaceOfSupply.State+" ("+d.PlaceOfSupply.Code+")")
 	if len(d.References) > 0 {
-		nums := make([]string, len(d.References))
+		refs := make([]string, len(d.References))
 		for i, r := range d.References {
-			nums[i] = r.Number
+			refs[i] = r.Number + " dated " + r.IssuedAt.In(ist).Format("02-01-2006")
 		}
-		ry = p.lines(right, ry, colW, 11, "Against invoice: "+strings.Join(nums, ", "))
+		ry = p.lines(right, ry, colW, 11, "Against invoice: "+strings.Join(refs, ", "))
 	}
 	if d.Reason != "" {
 		ry = p.lines(right, ry, colW, 11, "Reason: "+d.Reason)
 	}
 
 	y = max(y, ry) + 8
+	p.delivery(right, y, colW, d.DeliveryAddress)
 	p.font(true, 9)
 	y = p.lines(left, y, colW, 12, "Recipient (billed to)")
 	p.font(false, 8.5)
@@ -195,7 +202,21 @@ func (p *pdfWriter) parties(d *Document) {
 	} else {
 		y = p.lines(left, y, colW, 11, "Unregistered")
 	}
-	p.y = y + 8
+	p.y = max(y, p.y) + 8
+}
+
+// delivery writes the delivery address a (if recorded) at (x, y): the
+// place of supply's address with its state and GST state code (Rule 46).
+func (p *pdfWriter) delivery(x, y, w float64, a *DeliveryAddress) {
+	if a == nil {
+		return
+	}
+	p.font(true, 9)
+	y = p.lines(x, y, w, 12, "Delivered to (place of supply)")
+	p.font(false, 8.5)
+	y = p.lines(x, y, w, 11, a.Name)
+	y = p.lines(x, y, w, 11, addressText(Address{Line1: a.Line1, Line2: a.Line2, City: a.City, State: a.State, Pincode: a.Pincode}))
+	p.y = p.lines(x, y, w, 11, "State: "+a.State+" (code "+a.StateCode+")")
 }
 
 // addressText is an address on one line.
@@ -227,14 +248,18 @@ type column struct {
 	align int
 }
 
+// columns are the table's columns. Each tax's column holds its rate over
+// its amount (Rule 46(i): the rate and amount of central, State or
+// integrated tax, each apart), so an intra-state line shows its CGST and
+// SGST rates (9 % each of an 18 % line), not the combined rate.
 func (p *pdfWriter) columns(d *Document) []column {
 	cols := []column{{"#", 16, gopdf.Left}, {"Description", 0, gopdf.Left}, {"HSN/SAC", 42, gopdf.Left},
 		{"Qty", 40, gopdf.Right}, {"Unit price", 52, gopdf.Right}, {"Discount", 46, gopdf.Right},
-		{"Taxable value", 58, gopdf.Right}, {"Rate", 28, gopdf.Right}}
+		{"Taxable value", 58, gopdf.Right}}
 	if d.SupplyType == models.SupplyIntra {
-		cols = append(cols, column{"CGST", 46, gopdf.Right}, column{d.SGSTLabel, 46, gopdf.Right})
+		cols = append(cols, column{"CGST\nrate, amount", 50, gopdf.Right}, column{d.SGSTLabel + "\nrate, amount", 50, gopdf.Right})
 	} else {
-		cols = append(cols, column{"IGST", 50, gopdf.Right})
+		cols = append(cols, column{"IGST\nrate, amount", 54, gopdf.Right})
 	}
 	if d.CessTotal != 0 {
 		cols = append(cols, column{"Cess", 44, gopdf.Right})
@@ -253,11 +278,16 @@ func (p *pdfWriter) row(cols []column, cells []string, bold bool) {
 	x, h := margin, 0.0
 	wrapped := make([][]string, len(cells))
 	for i, c := range cells {
-		ls, err := p.SplitTextWithWordWrap(c, cols[i].width-4)
-		if err != nil || len(ls) == 0 {
-			ls = []string{c}
+		// A cell's own line breaks stay (a rate over its amount); each
+		// piece wraps to the column.
+		for _, piece := range strings.Split(c, "\n") {
+			ls, err := p.SplitTextWithWordWrap(piece, cols[i].width-4)
+			if err != nil || len(ls) == 0 {
+				ls = []string{piece}
+			}
+			wrapped[i] = append(wrapped[i], ls...)
 		}
-		wrapped[i] = ls
+		ls := wrapped[i]
 		h = max(h, float64(len(ls))*9.5)
 	}
 	if p.y+h > bottomLimit {
@@ -284,13 +314,13 @@ func (p *pdfWriter) table(d *Document) {
 	p.Line(margin, p.y, pageW-margin, p.y)
 	p.row(cols, heads, true)
 	for i, l := range d.Lines {
-		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, strings.TrimSpace(fmt.Sprint(l.Quantity) + " " + l.Unit),
-			inr(l.UnitPrice), inr(l.Discount),
-			inr(l.TaxableValue), l.GSTRate.String() + "%"}
+		cells := []string{fmt.Sprint(i + 1), l.Description, l.HSN, fmt.Sprint(l.Quantity) + " " + cmp.Or(l.Unit, uqcGoods),
+			inr(l.UnitPrice), inr(l.Discount), inr(l.TaxableValue)}
 		if d.SupplyType == models.SupplyIntra {
-			cells = append(cells, inr(l.CGST), inr(l.SGST))
+			half := halfRate(l.GSTRate) + "%\n"
+			cells = append(cells, half+inr(l.CGST), half+inr(l.SGST))
 		} else {
-			cells = append(cells, inr(l.IGST))
+			cells = append(cells, l.GSTRate.String()+"%\n"+inr(l.IGST))
 		}
 		if d.CessTotal != 0 {
 			cells = append(cells, inr(l.Cess))
@@ -301,18 +331,13 @@ func (p *pdfWriter) table(d *Document) {
 }
 
 func (p *pdfWriter) totals(d *Document) {
-	if p.y+150 > bottomLimit {
+	if p.y+230 > bottomLimit {
 		p.AddPage()
 		p.y = margin
 	}
 	labelX, valueX, w := pageW/2, pageW-margin-120, 120.0
 	y := p.y + 6
-	sums := [][2]string{{"Taxable value", "₹" + inr(d.TaxableValue)}}
-	if d.SupplyType == models.SupplyIntra {
-		sums = append(sums, [2]string{"CGST", "₹" + inr(d.CGSTTotal)}, [2]string{d.SGSTLabel, "₹" + inr(d.SGSTTotal)})
-	} else {
-		sums = append(sums, [2]string{"IGST", "₹" + inr(d.IGSTTotal)})
-	}
+	sums := append([][2]string{{"Taxable value", "₹" + inr(d.TaxableValue)}}, taxByRate(d)...)
 	if d.CessTotal != 0 {
 		sums = append(sums, [2]string{"Compensation cess", "₹" + inr(d.CessTotal)})
 	}
@@ -333,9 +358,81 @@ func (p *pdfWriter) totals(d *Document) {
 	p.font(true, 8.5)
 	y = p.lines(pageW/2, y, pageW/2-margin, 11, "For "+d.Supplier.LegalName)
 	p.font(false, 8)
-	y += 18
-	y = p.lines(pageW/2, y, pageW/2-margin, 11, "Authorised signatory")
+	y = p.signatureImage(pageW/2, y+4) + 6
+	y = p.lines(pageW/2, y, pageW/2-margin, 11, "Authorised Signatory")
 	p.lines(margin, y+10, pageW-2*margin, 10, "This is a computer-generated document.")
+}
+
+// Room for the signatory's image, in points.
+const signatureW, signatureH = 140.0, 45.0
+
+// signatureImage draws the signatory's image at (x, y), scaled into
+// signatureW × signatureH keeping its shape, and returns the y below it;
+// without one it leaves the room a hand signature needs.
+func (p *pdfWriter) signatureImage(x, y float64) float64 {
+	if p.err != nil || len(p.signature) == 0 {
+		return y + 14
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(p.signature))
+	if err != nil || cfg.Width == 0 || cfg.Height == 0 {
+		p.err = fmt.Errorf("signature image: %w", err)
+		return y
+	}
+	w, h := signatureW, signatureW*float64(cfg.Height)/float64(cfg.Width)
+	if h > signatureH {
+		w, h = signatureH*float64(cfg.Width)/float64(cfg.Height), signatureH
+	}
+	holder, err := gopdf.ImageHolderByBytes(p.signature)
+	if err == nil {
+		err = p.ImageByHolder(holder, x, y, &gopdf.Rect{W: w, H: h})
+	}
+	if err != nil {
+		p.err = fmt.Errorf("signature image: %w", err)
+	}
+	return y + h
+}
+
+// taxByRate is each tax's total per rate, in the order the lines first
+// use the rate ("CGST 9%", "SGST 9%"; "IGST 18%"), then, when there are
+// several rates, each tax's total: Rule 46(i) asks for the rate of each
+// tax, and a document of several rates shows what each charged.
+func taxByRate(d *Document) [][2]string {
+	type sum struct{ cgst, sgst, igst money.Amount }
+	var rates []money.Rate
+	by := map[money.Rate]*sum{}
+	for _, l := range d.Lines {
+		s := by[l.GSTRate]
+		if s == nil {
+			s = &sum{}
+			by[l.GSTRate] = s
+			rates = append(rates, l.GSTRate)
+		}
+		s.cgst, s.sgst, s.igst = s.cgst+l.CGST, s.sgst+l.SGST, s.igst+l.IGST
+	}
+	var out [][2]string
+	for _, r := range rates {
+		s := by[r]
+		if d.SupplyType == models.SupplyIntra {
+			out = append(out, [2]string{"CGST " + halfRate(r) + "%", "₹" + inr(s.cgst)},
+				[2]string{d.SGSTLabel + " " + halfRate(r) + "%", "₹" + inr(s.sgst)})
+		} else {
+			out = append(out, [2]string{"IGST " + r.String() + "%", "₹" + inr(s.igst)})
+		}
+	}
+	if len(rates) > 1 && d.SupplyType == models.SupplyIntra {
+		out = append(out, [2]string{"CGST total", "₹" + inr(d.CGSTTotal)}, [2]string{d.SGSTLabel + " total", "₹" + inr(d.SGSTTotal)})
+	} else if len(rates) > 1 {
+		out = append(out, [2]string{"IGST total", "₹" + inr(d.IGSTTotal)})
+	}
+	return out
+}
+
+// halfRate is half of GST rate r, the CGST (and SGST) rate, in percent:
+// 9 of 18, 2.5 of 5, 0.125 of 0.25.
+func halfRate(r money.Rate) string {
+	thousandths := int64(r) * 5 // r is in hundredths of a percent
+	s := strings.TrimRight(fmt.Sprintf("%d.%03d", thousandths/1000, thousandths%1000), "0")
+	return strings.TrimSuffix(s, ".")
 }
 
 // inr formats an amount with Indian digit grouping: 12345678.5 is
@@ -381,9 +478,28 @@ func (s *Service) FulfillmentInvoicePDF(tx *gorm.DB, id uuid.UUID) (string, []by
 	if err != nil {
 		return "", nil, false, err
 	}
-	pdf, err := PDF(d)
+	pdf, err := s.renderPDF(tx, d)
 	if err != nil {
 		return "", nil, false, err
 	}
 	return FileName(d), pdf, true, nil
+}
+
+// RenderPDF is document d's PDF with the signatory's image, digitally
+// signed when the service has a certificate (WithSigner).
+func (s *Service) RenderPDF(ctx context.Context, d *Document) ([]byte, error) {
+	return s.renderPDF(s.db.WithContext(ctx), d)
+}
+
+// renderPDF is RenderPDF reading the signatory's image in db.
+func (s *Service) renderPDF(db *gorm.DB, d *Document) ([]byte, error) {
+	img, err := signatureImage(db)
+	if err != nil {
+		return nil, err
+	}
+	b, err := PDF(d, img)
+	if err != nil || s.signer == nil {
+		return b, err
+	}
+	return s.signer.Sign(b, title(d)+" "+d.Number, time.Now())
 }

@@ -85,17 +85,19 @@ func (s *Service) views(db *gorm.DB, docs []models.TaxDocument) ([]Document, err
 			refIDs = append(refIDs, *l.ReducesDocumentID)
 		}
 	}
-	refs := map[uuid.UUID]string{}
+	refs := map[uuid.UUID]Reference{}
 	if len(refIDs) > 0 {
 		var rows []struct {
-			ID     uuid.UUID
-			Number string
+			ID       uuid.UUID
+			Number   string
+			IssuedAt time.Time
 		}
-		if err := db.Model(&models.TaxDocument{}).Select("id", "number").Where("id IN ?", refIDs).Scan(&rows).Error; err != nil {
+		if err := db.Model(&models.TaxDocument{}).Select("id", "number", "issued_at").Where("id IN ?", refIDs).
+			Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("invoice.references: %w", err)
 		}
 		for _, r := range rows {
-			refs[r.ID] = r.Number
+			refs[r.ID] = Reference{ID: r.ID, Number: r.Number, IssuedAt: r.IssuedAt.UTC()}
 		}
 	}
 	for i := range docs {

@@ -14,8 +14,13 @@ type Service struct {
 	log      *slog.Logger
 	currency string
 	now      func() time.Time
+	// clocked is set when now is injected (WithClock): the commit's
+	// numbering trigger then dates documents by it too (pinClock).
+	clocked bool
 	// identity is the tax identity last read (identityAt).
 	identity atomic.Pointer[identity]
+	// signer signs every PDF when set (DSC_P12_FILE).
+	signer *Signer
 }
 
 // New returns the service; currency is STORE_CURRENCY.
@@ -27,6 +32,13 @@ func New(db *gorm.DB, log *slog.Logger, currency string) *Service {
 // system clock (tests: a document issued just before or after midnight of
 // 31 March IST). It returns s.
 func (s *Service) WithClock(now func() time.Time) *Service {
-	s.now = now
+	s.now, s.clocked = now, true
+	return s
+}
+
+// WithSigner makes every PDF the service renders digitally signed by sg
+// (nil: unsigned). It returns s.
+func (s *Service) WithSigner(sg *Signer) *Service {
+	s.signer = sg
 	return s
 }

@@ -42,6 +42,10 @@ type Settings struct {
 	// Configured is false until the identity has been set: no document is
 	// issued before.
 	Configured bool `json:"configured"`
+	// SignatureImage is the authorised signatory's signature, a PNG as a
+	// data URL (base64 is accepted too); nil in a PUT keeps the one set,
+	// "" removes it.
+	SignatureImage *string `json:"signatureImage"`
 }
 
 // Defaults of the settings.
@@ -77,7 +81,8 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 
 func settingsOf(row *models.TaxSettings) (*Settings, error) {
 	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
-		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true}
+		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true,
+		SignatureImage: signatureURL(row.SignatureImage)}
 	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
 		return nil, fmt.Errorf("invoice.settings: address: %w", err)
 	}
@@ -147,6 +152,11 @@ func (in *Settings) Check() error {
 	if in.GSTIN == "" {
 		return apperr.Invalid("gstin", "is required")
 	}
+	if in.SignatureImage != nil && *in.SignatureImage != "" {
+		if _, err := decodeSignature(*in.SignatureImage); err != nil {
+			return err
+		}
+	}
 	return gstin.Check("gstin", in.GSTIN, a.State)
 }
 
@@ -162,6 +172,12 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	if err != nil {
 		return nil, err
 	}
+	var signature []byte
+	if in.SignatureImage != nil && *in.SignatureImage != "" {
+		if signature, err = decodeSignature(*in.SignatureImage); err != nil {
+			return nil, err
+		}
+	}
 	now := time.Now().UTC()
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
 		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
@@ -175,6 +191,15 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 			DoUpdates: clause.AssignmentColumns([]string{"legal_name", "trade_name", "gstin", "address", "invoice_prefix",
 				"credit_note_prefix", "b2cl_limit", "turnover_above_5cr", "updated_at"}),
 		}).Create(&row).Error; err != nil {
+			return err
+		}
+		if in.SignatureImage != nil {
+			if err := tx.Exec(`UPDATE tax_settings SET signature_image = ? WHERE id = 1`, signature).Error; err != nil {
+				return err
+			}
+		}
+		signature, err = signatureImage(tx)
+		if err != nil {
 			return err
 		}
 		clash, err := FindPrefixClash(tx, nil)
@@ -192,6 +217,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 		return nil, database.Translate(err, "tax settings")
 	}
 	in.Configured = true
+	in.SignatureImage = signatureURL(signature)
 	return &in, nil
 }
 

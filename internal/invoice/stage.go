@@ -17,10 +17,12 @@ var documentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "fi
 var lineColumns = []string{"document_id", "line_no", "kind", "order_item_id", "reduces_document_id", "reduces_line_no", "class",
 	"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst", "cess_rate", "cess", "total"}
 
-// Reference is an invoice a credit note reduces.
+// Reference is an invoice a credit note reduces: Rule 53(1)(g) asks for
+// its number and date.
 type Reference struct {
-	ID     uuid.UUID `json:"id"`
-	Number string    `json:"number"`
+	ID       uuid.UUID `json:"id"`
+	Number   string    `json:"number"`
+	IssuedAt time.Time `json:"issuedAt"`
 }
 
 // IssuedEvent is the data of invoice.issued and credit_note.issued
@@ -50,7 +52,10 @@ type IssuedEvent struct {
 // number is filled in at commit too) in u. The columns are listed: the
 // serial must be NULL until the commit's trigger gives it, which the
 // model's int cannot say.
-func stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+func (s *Service) stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, prefix string, refs []Reference) error {
+	if err := s.pinClock(u); err != nil {
+		return err
+	}
 	doc.Number = prefix + "/" + doc.FinancialYear + "/"
 	ids, err := outbox.Stage(u, issuedDraft(o, doc, refs))
 	if err != nil {
