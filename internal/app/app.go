@@ -415,6 +415,7 @@ func (a *App) build() error {
 	}
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
 	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
+	a.Inventory.UseDocuments(a.Invoices)
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
