@@ -51,7 +51,8 @@ type Document struct {
 	AmountInWords string        `json:"amountInWords"`
 	Currency      string        `json:"currency"`
 	// Reason is why a credit note was issued (the refund's reason, or a
-	// cancelled shipment); empty for an invoice.
+	// cancelled shipment); empty for an order's invoice. A stock transfer's
+	// invoice or challan states what it is (transfer.go).
 	Reason string `json:"reason"`
 }
 
