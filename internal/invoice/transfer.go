@@ -234,22 +234,34 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 	return nil
 }
 
+// transferDocumentColumns and transferLineColumns are what a transfer's
+// document writes, named here rather than shared with stage's lists so
+// that columns added there (with their defaults) leave these inserts
+// whole.
+var (
+	transferDocumentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "financial_year", "issued_at",
+		"transfer_id", "supplier", "recipient", "recipient_gstin", "pos_state", "pos_code", "supply_type", "class",
+		"taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason"}
+	transferLineColumns = []string{"document_id", "line_no", "kind", "reduces_document_id", "reduces_line_no", "class",
+		"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst",
+		"total"}
+)
+
 // insertTransferDocument writes doc and its lines in tx, numbered at
-// commit in the series prefix (its number the stem until then). A
-// transfer's document raises no webhook event: invoice.issued and
-// credit_note.issued speak of orders.
+// commit in the series prefix (its number the stem until then; no serial
+// until the numbering trigger gives it). A transfer's document raises no
+// webhook event: invoice.issued and credit_note.issued speak of orders.
 func insertTransferDocument(tx *gorm.DB, doc *models.TaxDocument, prefix string) error {
 	doc.Number = prefix + "/" + doc.FinancialYear + "/"
-	cols := append(append([]string{}, documentColumns...), "transfer_id")
-	if err := tx.Exec(`INSERT INTO tax_documents (`+strings.Join(cols, ", ")+`) VALUES ?`, []any{doc.ID, doc.DocType,
-		doc.Number, doc.SupplierGSTIN, doc.FinancialYear, nil, doc.IssuedAt, nil, nil, nil, doc.Supplier, doc.Recipient,
-		doc.RecipientGSTIN, doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST, doc.SGST,
-		doc.IGST, doc.Total, doc.Currency, doc.Reason, nil, doc.TransferID}).Error; err != nil {
+	if err := tx.Exec(`INSERT INTO tax_documents (`+strings.Join(transferDocumentColumns, ", ")+`) VALUES ?`, []any{doc.ID,
+		doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear, doc.IssuedAt, doc.TransferID, doc.Supplier,
+		doc.Recipient, doc.RecipientGSTIN, doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST,
+		doc.SGST, doc.IGST, doc.Total, doc.Currency, doc.Reason}).Error; err != nil {
 		return fmt.Errorf("invoice.transfer: %w", err)
 	}
 	for _, l := range doc.Lines {
-		if err := tx.Exec(`INSERT INTO tax_document_lines (`+strings.Join(lineColumns, ", ")+`) VALUES ?`, []any{l.DocumentID,
-			l.LineNo, l.Kind, l.OrderItemID, l.ReducesDocumentID, l.ReducesLineNo, l.Class, l.Description, l.HSN, l.UQC,
+		if err := tx.Exec(`INSERT INTO tax_document_lines (`+strings.Join(transferLineColumns, ", ")+`) VALUES ?`, []any{
+			l.DocumentID, l.LineNo, l.Kind, l.ReducesDocumentID, l.ReducesLineNo, l.Class, l.Description, l.HSN, l.UQC,
 			l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST, l.Total}).Error; err != nil {
 			return fmt.Errorf("invoice.transfer: line: %w", err)
 		}
