@@ -14,10 +14,13 @@ const (
 	// DocFinancialCreditNote reduces the value of an invoice after the
 	// limit of CGST Act s.34(2): no tax in it, not in GSTR-1.
 	DocFinancialCreditNote = "financial_credit_note"
+	// DocDeliveryChallan moves goods between locations under one GSTIN
+	// (Rule 55): no supply, no tax, not in GSTR-1's supply sections.
+	DocDeliveryChallan = "delivery_challan"
 )
 
 // DocTypes lists the tax document types, for validation.
-var DocTypes = []string{DocInvoice, DocCreditNote, DocFinancialCreditNote}
+var DocTypes = []string{DocInvoice, DocCreditNote, DocFinancialCreditNote, DocDeliveryChallan}
 
 // GSTR-1 classes of an invoice: to a registered buyer, a large inter-state
 // one to an unregistered buyer, and the rest.
@@ -74,9 +77,12 @@ type TaxDocument struct {
 	SupplierGSTIN string `gorm:"column:supplier_gstin"`
 	FinancialYear string
 	// Serial is given when the issuing transaction commits.
-	Serial         int
-	IssuedAt       time.Time
+	Serial   int
+	IssuedAt time.Time
+	// OrderID is the order's, or uuid.Nil for a stock transfer's document
+	// (TransferID).
 	OrderID        uuid.UUID  `gorm:"type:uuid"`
+	TransferID     *uuid.UUID `gorm:"type:uuid"`
 	FulfillmentID  *uuid.UUID `gorm:"type:uuid"`
 	RefundID       *uuid.UUID `gorm:"type:uuid"`
 	Supplier       JSON

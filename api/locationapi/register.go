@@ -34,6 +34,7 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Get("/inventory/transfers", rbac.CatalogRead, h.listTransfers)
 	a.Post("/inventory/transfers", rbac.InventoryWrite, h.createTransfer, adminroute.Audit("transfer.create", ""))
 	a.Get("/inventory/transfers/:transferId", rbac.CatalogRead, h.getTransfer)
+	a.Get("/inventory/transfers/:transferId/document", rbac.InvoicesRead, h.transferDocument)
 	a.Post("/inventory/transfers/:transferId/receive", rbac.InventoryWrite, h.receiveTransfer,
 		adminroute.Audit("transfer.receive", "transferId"))
 	a.Post("/inventory/transfers/:transferId/cancel", rbac.InventoryWrite, h.cancelTransfer,

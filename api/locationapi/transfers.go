@@ -6,7 +6,10 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -14,6 +17,9 @@ import (
 type transferItemBody struct {
 	VariantID string `json:"variantId" validate:"required,uuid"`
 	Quantity  int    `json:"quantity" validate:"min=1,max=1000000000"`
+	// Value is the units' value each, without GST, for the transfer's tax
+	// invoice (else the variant's price without GST).
+	Value *money.Amount `json:"value" validate:"omitempty,gt=0,lte=10000000"`
 }
 
 type transferRequest struct {
@@ -24,8 +30,9 @@ type transferRequest struct {
 }
 
 type transferItemView struct {
-	VariantID uuid.UUID `json:"variantId"`
-	Quantity  int       `json:"quantity"`
+	VariantID uuid.UUID     `json:"variantId"`
+	Quantity  int           `json:"quantity"`
+	Value     *money.Amount `json:"value"`
 }
 
 type transferView struct {
@@ -38,6 +45,11 @@ type transferView struct {
 	CreatedAt      time.Time          `json:"createdAt"`
 	ReceivedAt     *time.Time         `json:"receivedAt"`
 	CancelledAt    *time.Time         `json:"cancelledAt"`
+	// Document is its tax invoice (between GSTINs) or delivery challan
+	// (under one), null without a tax identity; CreditNote reduces the
+	// invoice of a transfer cancelled in transit.
+	Document   *invoice.DocumentRef `json:"document"`
+	CreditNote *invoice.DocumentRef `json:"creditNote"`
 }
 
 func newTransferView(t *stock.Transfer) transferView {
@@ -46,6 +58,17 @@ func newTransferView(t *stock.Transfer) transferView {
 		CancelledAt: utc(t.CancelledAt)}
 	for i, it := range t.Items {
 		v.Items[i] = transferItemView{VariantID: it.VariantID, Quantity: it.Quantity}
+		if val, ok := t.Values[it.VariantID]; ok {
+			v.Items[i].Value = &val
+		}
+	}
+	for i := range t.Documents {
+		d := &t.Documents[i]
+		if d.Type == models.DocCreditNote {
+			v.CreditNote = d
+		} else {
+			v.Document = d
+		}
 	}
 	return v
 }
@@ -69,7 +92,14 @@ func (h *handlers) createTransfer(c *fiber.Ctx) error {
 	in := stock.TransferInput{From: uuid.MustParse(req.FromLocationID), To: uuid.MustParse(req.ToLocationID), Note: req.Note,
 		AdminID: adminroute.ActorOf(c).AdminID}
 	for _, it := range req.Items {
-		in.Items = append(in.Items, stock.Item{VariantID: uuid.MustParse(it.VariantID), Quantity: it.Quantity})
+		vid := uuid.MustParse(it.VariantID)
+		in.Items = append(in.Items, stock.Item{VariantID: vid, Quantity: it.Quantity})
+		if it.Value != nil {
+			if in.Values == nil {
+				in.Values = map[uuid.UUID]money.Amount{}
+			}
+			in.Values[vid] = *it.Value
+		}
 	}
 	t, err := h.stock.CreateTransfer(c.UserContext(), in)
 	if err != nil {
@@ -116,6 +146,23 @@ func (h *handlers) receiveTransfer(c *fiber.Ctx) error {
 // its units back at the source. Errors: NOT_FOUND, CONFLICT (not in transit).
 func (h *handlers) cancelTransfer(c *fiber.Ctx) error {
 	return h.onTransfer(c, h.stock.CancelTransfer)
+}
+
+// transferDocument: GET .../{transferId}/document → application/pdf, the
+// transfer's tax invoice or delivery challan. Errors: NOT_FOUND (no such
+// transfer, or it has no document).
+func (h *handlers) transferDocument(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "transferId", "transfer")
+	if err != nil {
+		return err
+	}
+	name, pdf, err := h.stock.TransferDocumentPDF(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/pdf")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
+	return c.Send(pdf)
 }
 
 // onTransfer answers a route of one transfer with it after do.

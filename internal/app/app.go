@@ -424,6 +424,7 @@ func (a *App) build() error {
 		a.Invoices.WithSigner(signer)
 		log.Info("tax documents are digitally signed", "certificate", signer.Subject(), "expires", signer.NotAfter())
 	}
+	a.Inventory.UseDocuments(a.Invoices)
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)

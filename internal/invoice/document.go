@@ -32,11 +32,13 @@ type Line struct {
 // Document is a tax invoice or credit note as answered: a
 // credit note's amounts are positive, its type says it reduces.
 type Document struct {
-	ID            uuid.UUID     `json:"id"`
-	Type          string        `json:"type"`
-	Number        string        `json:"number"`
-	IssuedAt      time.Time     `json:"issuedAt"`
-	OrderID       uuid.UUID     `json:"orderId"`
+	ID       uuid.UUID  `json:"id"`
+	Type     string     `json:"type"`
+	Number   string     `json:"number"`
+	IssuedAt time.Time  `json:"issuedAt"`
+	OrderID  *uuid.UUID `json:"orderId"`
+	// TransferID is a stock transfer's document's transfer (transfer.go).
+	TransferID    *uuid.UUID    `json:"transferId"`
 	FulfillmentID *uuid.UUID    `json:"fulfillmentId"`
 	RefundID      *uuid.UUID    `json:"refundId"`
 	References    []Reference   `json:"references"`
@@ -58,7 +60,8 @@ type Document struct {
 	AmountInWords string       `json:"amountInWords"`
 	Currency      string       `json:"currency"`
 	// Reason is why a credit note was issued (the refund's reason, or a
-	// cancelled shipment); empty for an invoice.
+	// cancelled shipment); empty for an order's invoice. A stock transfer's
+	// invoice or challan states what it is (transfer.go).
 	Reason string `json:"reason"`
 
 	// DeliveryAddress is where the goods go, recorded when the recipient
@@ -69,11 +72,15 @@ type Document struct {
 // view renders stored document d with its lines and the invoices it
 // reduces (refs by id).
 func view(d *models.TaxDocument, refs map[uuid.UUID]Reference) (Document, error) {
-	out := Document{ID: d.ID, Type: d.DocType, Number: d.Number, IssuedAt: d.IssuedAt.UTC(), OrderID: d.OrderID,
+	out := Document{ID: d.ID, Type: d.DocType, Number: d.Number, IssuedAt: d.IssuedAt.UTC(), TransferID: d.TransferID,
 		FulfillmentID: d.FulfillmentID, RefundID: d.RefundID, References: []Reference{},
 		PlaceOfSupply: PlaceOfSupply{State: d.PosState, Code: d.PosCode}, SupplyType: d.SupplyType,
 		Lines: make([]Line, len(d.Lines)), TaxableValue: d.TaxableValue, CGSTTotal: d.CGST, SGSTTotal: d.SGST,
 		IGSTTotal: d.IGST, CessTotal: d.Cess, Total: d.Total, AmountInWords: InWords(d.Total), Currency: d.Currency, Reason: d.Reason}
+	if d.OrderID != uuid.Nil {
+		oid := d.OrderID
+		out.OrderID = &oid
+	}
 	if err := json.Unmarshal(d.Supplier, &out.Supplier); err != nil {
 		return out, fmt.Errorf("invoice.view: supplier: %w", err)
 	}

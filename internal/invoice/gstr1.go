@@ -530,6 +530,11 @@ func sortedKeys[K comparable, V any](m map[K]V, less func(a, b K) bool) []K {
 	return keys
 }
 
+// challanKind is Table 13's row of delivery challans that move goods
+// other than by way of supply (Rule 55(1)(c)): a transfer between
+// locations under one GSTIN.
+var challanKind = DocKind{DocNum: 12, DocTyp: "Delivery Challan in case other than by way of supply (excluding at S no. 9 to 11)"}
+
 // docIssueSection lists, per document type and series (a financial year
 // and a prefix: migration 00035), the first and last number issued in the
 // month and how many (none is ever cancelled: a mistaken invoice is
@@ -543,9 +548,11 @@ func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 	}
 	err := db.Raw(`SELECT doc_type, (array_agg(number ORDER BY serial))[1] AS first,
 			(array_agg(number ORDER BY serial DESC))[1] AS last, count(*)::int AS issued
-		FROM tax_documents d WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ? AND `+gstDocuments+`
+		FROM tax_documents d WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ?
+			AND (`+gstDocuments+` OR doc_type = 'delivery_challan')
 		GROUP BY doc_type, financial_year, regexp_replace(number, '[0-9]+$', '')
-		ORDER BY doc_type DESC, financial_year, regexp_replace(number, '[0-9]+$', '')`, q.gstin, q.from, q.to).Scan(&rows).Error
+		ORDER BY CASE doc_type WHEN 'invoice' THEN 1 WHEN 'credit_note' THEN 5 ELSE 12 END, financial_year,
+			regexp_replace(number, '[0-9]+$', '')`, q.gstin, q.from, q.to).Scan(&rows).Error
 	if err != nil {
 		return err
 	}
@@ -556,8 +563,11 @@ func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 			k = len(r.DocIssue.DocDet)
 			kinds[row.DocType] = k
 			kind := DocKind{DocNum: 1, DocTyp: "Invoices for outward supply"}
-			if row.DocType == models.DocCreditNote {
+			switch row.DocType {
+			case models.DocCreditNote:
 				kind = DocKind{DocNum: 5, DocTyp: "Credit Note"}
+			case models.DocDeliveryChallan:
+				kind = challanKind
 			}
 			r.DocIssue.DocDet = append(r.DocIssue.DocDet, kind)
 		}

@@ -96,6 +96,8 @@ func title(d *Document) string {
 		return "Credit Note"
 	case models.DocFinancialCreditNote:
 		return "Financial Credit Note (no GST: CGST Act s.34(2))"
+	case models.DocDeliveryChallan:
+		return "Delivery Challan"
 	}
 	return "Tax Invoice"
 }
@@ -170,7 +172,11 @@ func (p *pdfWriter) parties(d *Document) {
 	y = p.lines(left, y, colW, 11, "State: "+s.Address.State+" (code "+gstinState(s.GSTIN)+")")
 
 	label := "Invoice number"
-	if d.Type != models.DocInvoice {
+	switch d.Type {
+	case models.DocInvoice:
+	case models.DocDeliveryChallan:
+		label = "Challan number"
+	default:
 		label = "Credit note number"
 	}
 	ry := p.y

@@ -1,6 +1,7 @@
 package stock
 
 import (
+	"github.com/gocommerce/shop/internal/invoice"
 	"log/slog"
 
 	"github.com/gocommerce/shop/tasks"
@@ -17,6 +18,8 @@ type Levels struct {
 	// lowStockThreshold applies to variants without their own threshold.
 	lowStockThreshold int
 	currency          string
+	// docs issues transfers' tax documents (transfer.go), when set.
+	docs *invoice.Service
 }
 
 // NewLevels returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD and

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/idempotency"
+	"github.com/gocommerce/shop/internal/invoice"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
@@ -31,18 +33,27 @@ type Transfer struct {
 	Note           string
 	AdminID        *uuid.UUID
 	Items          []Item `gorm:"-"`
-	ReceivedAt     *time.Time
-	CancelledAt    *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// Values are the items' values per unit without GST, by variant, as
+	// the transfer gave them (none: the variant's price without GST).
+	Values map[uuid.UUID]money.Amount `gorm:"-"`
+	// Documents are its tax invoice or delivery challan, then any credit
+	// note (invoice.Service.TransferDocuments).
+	Documents   []invoice.DocumentRef `gorm:"-"`
+	ReceivedAt  *time.Time
+	CancelledAt *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // TransferInput is a transfer asked for.
 type TransferInput struct {
 	From, To uuid.UUID
 	Items    []Item
-	Note     string
-	AdminID  uuid.UUID
+	// Values are values per unit without GST, by variant, of the items
+	// that give one (optional): the transfer's tax invoice bills them.
+	Values  map[uuid.UUID]money.Amount
+	Note    string
+	AdminID uuid.UUID
 }
 
 // MaxTransferItems bounds the variants of one transfer.
@@ -77,6 +88,9 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 			return nil, apperr.Invalid(f+"variantId", "names a variant already listed")
 		}
 		seen[it.VariantID] = true
+		if v, ok := in.Values[it.VariantID]; ok && (v <= 0 || v > maxUnitValue) {
+			return nil, apperr.Invalid(f+"value", "must be between 0.01 and "+maxUnitValue.String())
+		}
 	}
 	t := &Transfer{ID: uuid.New(), FromLocationID: &in.From, ToLocationID: &in.To, Status: TransferInTransit, Note: in.Note,
 		Items: merge(in.Items)}
@@ -98,15 +112,31 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, in.From, in.To, t.Status, t.Note, t.AdminID).Error; err != nil {
 			return fmt.Errorf("stock.transfer: %w", err)
 		}
+		supply := invoice.TransferSupply{ID: t.ID, From: in.From, To: in.To}
 		for _, it := range t.Items {
-			if err := tx.Exec(`INSERT INTO stock_transfer_items (transfer_id, variant_id, quantity) VALUES (?, ?, ?)`,
-				t.ID, it.VariantID, it.Quantity).Error; err != nil {
+			var value *money.Amount
+			if v, ok := in.Values[it.VariantID]; ok {
+				value = &v
+			}
+			if err := tx.Exec(`INSERT INTO stock_transfer_items (transfer_id, variant_id, quantity, value) VALUES (?, ?, ?, ?)`,
+				t.ID, it.VariantID, it.Quantity, value).Error; err != nil {
 				return fmt.Errorf("stock.transfer: %w", err)
+			}
+			supply.Items = append(supply.Items, invoice.TransferItem{VariantID: it.VariantID, Quantity: it.Quantity, Value: value})
+		}
+		// The document is issued with the transfer, in its transaction: a
+		// keyed retry after a crash finds both made, or neither.
+		if s.docs != nil {
+			if err := s.docs.IssueTransferDocument(tx, supply); err != nil {
+				return err
 			}
 		}
 		return idempotency.RecordChange(uow.Within(ctx, tx), t.ID.String())
 	})
 	if e := LevelShort(err); e != nil {
+		return nil, e
+	}
+	if e := invoice.SeriesFull(err); e != nil {
 		return nil, e
 	}
 	if err != nil {
@@ -305,8 +335,18 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 		if err := tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error; err != nil {
 			return fmt.Errorf("stock.end_transfer: %w", err)
 		}
+		// Goods sent to another GSTIN that come back: the supply's invoice
+		// is reduced by a credit note, in this transaction.
+		if status == TransferCancelled && s.docs != nil {
+			if err := s.docs.IssueTransferCreditNote(tx, id); err != nil {
+				return err
+			}
+		}
 		return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
 	})
+	if e := invoice.SeriesFull(err); e != nil {
+		return nil, e
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -314,12 +354,69 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 }
 
 func transferItems(tx *gorm.DB, id uuid.UUID) ([]Item, error) {
-	var items []Item
-	if err := tx.Raw(`SELECT variant_id, quantity FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
-		Scan(&items).Error; err != nil {
-		return nil, fmt.Errorf("stock.transfer_items: %w", err)
+	items, _, err := transferItemValues(tx, id)
+	return items, err
+}
+
+// transferItemValues is transfer id's items and the values given with them.
+func transferItemValues(tx *gorm.DB, id uuid.UUID) ([]Item, map[uuid.UUID]money.Amount, error) {
+	var rows []struct {
+		VariantID uuid.UUID
+		Quantity  int
+		Value     *money.Amount
 	}
-	return items, nil
+	if err := tx.Raw(`SELECT variant_id, quantity, value FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
+		Scan(&rows).Error; err != nil {
+		return nil, nil, fmt.Errorf("stock.transfer_items: %w", err)
+	}
+	items := make([]Item, len(rows))
+	values := map[uuid.UUID]money.Amount{}
+	for i, r := range rows {
+		items[i] = Item{VariantID: r.VariantID, Quantity: r.Quantity}
+		if r.Value != nil {
+			values[r.VariantID] = *r.Value
+		}
+	}
+	return items, values, nil
+}
+
+// maxUnitValue bounds a transfer item's value per unit (₹1 crore).
+const maxUnitValue = money.Amount(1e9)
+
+// UseDocuments makes transfers issue their tax documents with docs: a tax
+// invoice between GSTINs, a delivery challan under one (docs/DECISIONS.md
+// "Stock transfers between GSTINs"). It returns s.
+func (s *Levels) UseDocuments(docs *invoice.Service) *Levels {
+	s.docs = docs
+	return s
+}
+
+// withDocuments fills ts' documents, in one statement.
+func (s *Levels) withDocuments(db *gorm.DB, ts []Transfer) error {
+	if s.docs == nil || len(ts) == 0 {
+		return nil
+	}
+	ids := make([]uuid.UUID, len(ts))
+	for i := range ts {
+		ids[i] = ts[i].ID
+	}
+	docs, err := s.docs.TransferDocuments(db, ids)
+	if err != nil {
+		return err
+	}
+	for i := range ts {
+		ts[i].Documents = docs[ts[i].ID]
+	}
+	return nil
+}
+
+// TransferDocumentPDF returns the file name and PDF of transfer id's tax
+// invoice or delivery challan. Errors: NOT_FOUND (no transfer, or none).
+func (s *Levels) TransferDocumentPDF(ctx context.Context, id uuid.UUID) (string, []byte, error) {
+	if s.docs == nil {
+		return "", nil, apperr.Missing("document")
+	}
+	return s.docs.TransferDocumentPDF(ctx, id)
 }
 
 // Transfer returns transfer id with its items. Errors: NOT_FOUND.
@@ -333,8 +430,14 @@ func (s *Levels) Transfer(ctx context.Context, id uuid.UUID) (*Transfer, error) 
 		return nil, apperr.Missing("transfer")
 	}
 	var err error
-	t.Items, err = transferItems(db, id)
-	return &t, err
+	if t.Items, t.Values, err = transferItemValues(db, id); err != nil {
+		return nil, err
+	}
+	one := []Transfer{t}
+	if err := s.withDocuments(db, one); err != nil {
+		return nil, err
+	}
+	return &one[0], nil
 }
 
 // Transfers returns a page of transfers, newest first, those of status
@@ -355,9 +458,12 @@ func (s *Levels) Transfers(ctx context.Context, status string, w paging.Window) 
 	}
 	for i := range ts {
 		var err error
-		if ts[i].Items, err = transferItems(db, ts[i].ID); err != nil {
+		if ts[i].Items, ts[i].Values, err = transferItemValues(db, ts[i].ID); err != nil {
 			return nil, 0, err
 		}
+	}
+	if err := s.withDocuments(db, ts); err != nil {
+		return nil, 0, err
 	}
 	return ts, total, nil
 }

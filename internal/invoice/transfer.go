@@ -1,0 +1,341 @@
+package invoice
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/models"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Stock transfers' documents (docs/DECISIONS.md "Stock transfers between
+// GSTINs"): a transfer between locations under different GSTINs is a
+// supply between distinct persons (CGST Act Schedule I, para 2), invoiced
+// by the sending GSTIN to the receiving one when the goods leave; under
+// one GSTIN the goods travel on a delivery challan (Rule 55(1)(c)). Each
+// numbers in a series of its own, apart from the sales invoices.
+const (
+	TransferInvoicePrefix    = "STI"
+	TransferCreditNotePrefix = "STC"
+	DeliveryChallanPrefix    = "DC"
+)
+
+// Reasons printed on transfer documents (Document.Reason).
+const (
+	reasonTransferInvoice = "Stock transfer to a distinct person under another GSTIN (CGST Act Schedule I, para 2)"
+	reasonChallan         = "Transfer of goods between premises under one GSTIN, not a supply (Rule 55)"
+	reasonTransferCancel  = "Stock transfer cancelled in transit: the goods went back to the sender"
+)
+
+// TransferItem is a transfer's units of one variant and, when the transfer
+// gave it, their value per unit without GST.
+type TransferItem struct {
+	VariantID uuid.UUID
+	Quantity  int
+	Value     *money.Amount
+}
+
+// TransferSupply is a stock transfer as its document sees it.
+type TransferSupply struct {
+	ID       uuid.UUID
+	From, To uuid.UUID
+	Items    []TransferItem
+}
+
+// DocumentRef names a document.
+type DocumentRef struct {
+	ID     uuid.UUID `json:"id"`
+	Number string    `json:"number"`
+	Type   string    `json:"type"`
+}
+
+// maxTransferLine bounds a line's value (paise): far above any real
+// transfer, far below what int64 arithmetic on it could overflow.
+const maxTransferLine = money.Amount(1e15)
+
+// transferLocation is a transfer's end as its document reads it.
+type transferLocation struct {
+	Name    string
+	Address models.JSON
+	GSTIN   *string `gorm:"column:gstin"`
+}
+
+// IssueTransferDocument issues, in tx (the transfer's own transaction, so
+// a keyed retry finds it made with its transfer), the document of transfer
+// t as its goods leave: a tax invoice from the source's GSTIN to the
+// destination's when they differ, else a delivery challan. A location
+// without a GSTIN of its own is under the store's. Nothing without a tax
+// identity. The number is given at commit (the numbering trigger); a full
+// series refuses the commit (SeriesFull). Errors: VALIDATION_ERROR (a
+// line's value too large).
+func (s *Service) IssueTransferDocument(tx *gorm.DB, t TransferSupply) error {
+	// A transfer carries no version of the identity: read it afresh.
+	id, err := s.identityAt(tx, time.Time{})
+	if err != nil || id.GSTIN == "" {
+		return err
+	}
+	supplier, err := id.supplier()
+	if err != nil {
+		return err
+	}
+	from, err := readTransferLocation(tx, t.From)
+	if err != nil {
+		return err
+	}
+	to, err := readTransferLocation(tx, t.To)
+	if err != nil {
+		return err
+	}
+	sender, receiver := id.GSTIN, id.GSTIN
+	if from.GSTIN != nil {
+		sender = *from.GSTIN
+	}
+	if to.GSTIN != nil {
+		receiver = *to.GSTIN
+	}
+	challan := sender == receiver
+	// The supplier's address is its place of business under sender: the
+	// source's own when it has a GSTIN of its own (as its sales invoices
+	// print it); a challan names the premises the goods leave.
+	if a, ok := locationAddress(from); ok && (from.GSTIN != nil || challan) {
+		supplier.Address = a
+	}
+	supplier.GSTIN = sender
+	rec := Recipient{Name: id.LegalName, Address: supplier.Address, GSTIN: &receiver}
+	if a, ok := locationAddress(to); ok {
+		rec.Address = a
+	} else if !challan {
+		_ = json.Unmarshal(id.Address, &rec.Address)
+	}
+	if to.Name != "" {
+		rec.Name = id.LegalName + " (" + to.Name + ")"
+	}
+	now := s.now()
+	doc := &models.TaxDocument{ID: uuid.New(), DocType: models.DocInvoice, SupplierGSTIN: sender,
+		FinancialYear: FinancialYear(now), IssuedAt: now, TransferID: &t.ID, RecipientGSTIN: &receiver,
+		Class: models.ClassB2B, Currency: s.currency, Reason: reasonTransferInvoice}
+	prefix := TransferInvoicePrefix
+	// The place of supply of goods moved is where their movement ends
+	// (IGST Act s.10(1)(a)): the destination, registered under receiver.
+	doc.PosCode = receiver[:2]
+	doc.PosState, _ = region.StateOfGSTCode(doc.PosCode)
+	doc.SupplyType = models.SupplyInter
+	if sender[:2] == receiver[:2] {
+		doc.SupplyType = models.SupplyIntra
+	}
+	if challan {
+		doc.DocType, prefix, doc.Reason = models.DocDeliveryChallan, DeliveryChallanPrefix, reasonChallan
+		doc.RecipientGSTIN = nil // a challan is no supply to anyone: nothing to report against a GSTIN
+		if code, ok := region.GSTCode(rec.Address.State); ok {
+			doc.PosCode = code
+			doc.PosState, _ = region.Canonical(rec.Address.State)
+		}
+	}
+	if doc.Supplier, err = json.Marshal(supplier); err != nil {
+		return fmt.Errorf("invoice.transfer: %w", err)
+	}
+	if doc.Recipient, err = json.Marshal(rec); err != nil {
+		return fmt.Errorf("invoice.transfer: %w", err)
+	}
+	if err := s.transferLines(tx, doc, t.Items, challan); err != nil {
+		return err
+	}
+	return insertTransferDocument(tx, doc, prefix)
+}
+
+func readTransferLocation(tx *gorm.DB, id uuid.UUID) (transferLocation, error) {
+	var l transferLocation
+	if err := tx.Raw(`SELECT name, address, gstin FROM locations WHERE id = ?`, id).Scan(&l).Error; err != nil {
+		return l, fmt.Errorf("invoice.transfer: location: %w", err)
+	}
+	return l, nil
+}
+
+// locationAddress is l's address when it names a known state.
+func locationAddress(l transferLocation) (Address, bool) {
+	var a Address
+	if json.Unmarshal(l.Address, &a) != nil {
+		return a, false
+	}
+	st, ok := region.Canonical(a.State)
+	a.State = st
+	return a, ok
+}
+
+// transferLines adds doc's goods lines: each variant's units at the value
+// given, else at its price without GST (prices include GST: the GST in the
+// price at the product's rate comes off), with the tax on that value at
+// the product's rate (none on a challan), CGST and SGST each the value at
+// half the rate rounded half up (so always equal), or IGST.
+func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []TransferItem, challan bool) error {
+	ids := make([]uuid.UUID, len(items))
+	for i, it := range items {
+		ids[i] = it.VariantID
+	}
+	var rows []struct {
+		ID                      uuid.UUID
+		Title, SKU, Size, Color string
+		HSNCode                 string `gorm:"column:hsn_code"`
+		Price                   money.Amount
+		GSTRate                 money.Rate `gorm:"column:gst_rate"`
+	}
+	if err := tx.Raw(`SELECT v.id, p.title, v.sku, v.size, v.color, p.hsn_code, COALESCE(v.price, p.price) AS price, p.gst_rate
+		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
+		return fmt.Errorf("invoice.transfer: variants: %w", err)
+	}
+	for _, it := range items {
+		k := -1
+		for j := range rows {
+			if rows[j].ID == it.VariantID {
+				k = j
+			}
+		}
+		if k < 0 {
+			return fmt.Errorf("invoice.transfer: variant %s not found", it.VariantID)
+		}
+		v := rows[k]
+		unit := v.Price - money.IncludedTax(v.Price, v.GSTRate)
+		if it.Value != nil {
+			unit = *it.Value
+		}
+		if unit > maxTransferLine/money.Amount(max(it.Quantity, 1)) || it.Quantity > math.MaxInt32 {
+			return apperr.Invalid("items", fmt.Sprintf("the value of variant %s's units passes %s", v.ID, maxTransferLine))
+		}
+		taxable := unit * money.Amount(it.Quantity)
+		rate := v.GSTRate
+		var a amounts
+		switch {
+		case challan:
+			rate = 0
+		case doc.SupplyType == models.SupplyIntra:
+			a.CGST = money.MulDivHalfUp(taxable, int64(rate), 20000)
+			a.SGST = a.CGST
+		default:
+			a.IGST = taxable.Percent(rate)
+		}
+		a.Taxable = taxable
+		a.Total = taxable + a.tax()
+		desc := v.Title
+		if opts := strings.Trim(v.Size+" / "+v.Color, " /"); opts != "" {
+			desc += " - " + opts
+		}
+		desc += " (" + v.SKU + ")"
+		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, Class: doc.Class, Description: desc, HSN: v.HSNCode,
+			UQC: uqcGoods, Quantity: it.Quantity, UnitPrice: unit, GSTRate: rate}, a)
+	}
+	return nil
+}
+
+// transferDocumentColumns and transferLineColumns are what a transfer's
+// document writes, named here rather than shared with stage's lists so
+// that columns added there (with their defaults) leave these inserts
+// whole.
+var (
+	transferDocumentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "financial_year", "issued_at",
+		"transfer_id", "supplier", "recipient", "recipient_gstin", "pos_state", "pos_code", "supply_type", "class",
+		"taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason"}
+	transferLineColumns = []string{"document_id", "line_no", "kind", "reduces_document_id", "reduces_line_no", "class",
+		"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst",
+		"total"}
+)
+
+// insertTransferDocument writes doc and its lines in tx, numbered at
+// commit in the series prefix (its number the stem until then; no serial
+// until the numbering trigger gives it). A transfer's document raises no
+// webhook event: invoice.issued and credit_note.issued speak of orders.
+func insertTransferDocument(tx *gorm.DB, doc *models.TaxDocument, prefix string) error {
+	doc.Number = prefix + "/" + doc.FinancialYear + "/"
+	if err := tx.Exec(`INSERT INTO tax_documents (`+strings.Join(transferDocumentColumns, ", ")+`) VALUES ?`, []any{doc.ID,
+		doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear, doc.IssuedAt, doc.TransferID, doc.Supplier,
+		doc.Recipient, doc.RecipientGSTIN, doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST,
+		doc.SGST, doc.IGST, doc.Total, doc.Currency, doc.Reason}).Error; err != nil {
+		return fmt.Errorf("invoice.transfer: %w", err)
+	}
+	for _, l := range doc.Lines {
+		if err := tx.Exec(`INSERT INTO tax_document_lines (`+strings.Join(transferLineColumns, ", ")+`) VALUES ?`, []any{
+			l.DocumentID, l.LineNo, l.Kind, l.ReducesDocumentID, l.ReducesLineNo, l.Class, l.Description, l.HSN, l.UQC,
+			l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST, l.Total}).Error; err != nil {
+			return fmt.Errorf("invoice.transfer: line: %w", err)
+		}
+	}
+	return nil
+}
+
+// IssueTransferCreditNote issues, in tx (the cancel's transaction), the
+// credit note of transfer id cancelled in transit: its goods went back to
+// the sender, so the tax invoice of their supply is reduced whole, line by
+// line (CGST Act s.34(1): goods returned), in the sending GSTIN's series
+// of transfer credit notes. A challan's transfer needs none: nothing was
+// supplied (the goods return under the same challan's movement).
+func (s *Service) IssueTransferCreditNote(tx *gorm.DB, id uuid.UUID) error {
+	var inv models.TaxDocument
+	if err := tx.Where("transfer_id = ? AND doc_type = ?", id, models.DocInvoice).Limit(1).Find(&inv).Error; err != nil {
+		return fmt.Errorf("invoice.transfer_credit: %w", err)
+	}
+	if inv.ID == uuid.Nil {
+		return nil
+	}
+	var lines []models.TaxDocumentLine
+	if err := tx.Where("document_id = ?", inv.ID).Order("line_no").Find(&lines).Error; err != nil {
+		return fmt.Errorf("invoice.transfer_credit: %w", err)
+	}
+	now := s.now()
+	cn := inv
+	cn.ID, cn.DocType, cn.FinancialYear, cn.IssuedAt, cn.Reason = uuid.New(), models.DocCreditNote, FinancialYear(now), now,
+		reasonTransferCancel
+	cn.Lines, cn.TaxableValue, cn.CGST, cn.SGST, cn.IGST, cn.Total = nil, 0, 0, 0, 0, 0
+	for _, l := range lines {
+		invID, no := inv.ID, l.LineNo
+		l.ReducesDocumentID, l.ReducesLineNo = &invID, &no
+		addLine(&cn, l, amounts{Total: l.Total, Taxable: l.TaxableValue, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST})
+	}
+	return insertTransferDocument(tx, &cn, TransferCreditNotePrefix)
+}
+
+// TransferDocuments returns the documents of transfers ids, by transfer,
+// in the order issued (the invoice or challan, then any credit note).
+func (s *Service) TransferDocuments(db *gorm.DB, ids []uuid.UUID) (map[uuid.UUID][]DocumentRef, error) {
+	out := map[uuid.UUID][]DocumentRef{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		TransferID uuid.UUID
+		DocumentRef
+	}
+	if err := db.Raw(`SELECT transfer_id, id, number, doc_type AS type FROM tax_documents WHERE transfer_id IN ?
+		ORDER BY issued_at, doc_type = 'credit_note'`, ids).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("invoice.transfer_documents: %w", err)
+	}
+	for _, r := range rows {
+		out[r.TransferID] = append(out[r.TransferID], r.DocumentRef)
+	}
+	return out, nil
+}
+
+// TransferDocumentPDF returns the file name and PDF of transfer id's tax
+// invoice or delivery challan. Errors: NOT_FOUND (no such transfer, or one
+// without a document: moved before the tax identity was set).
+func (s *Service) TransferDocumentPDF(ctx context.Context, id uuid.UUID) (string, []byte, error) {
+	d, err := s.one(s.db.WithContext(ctx).Where("transfer_id = ? AND doc_type IN ?", id,
+		[]string{models.DocInvoice, models.DocDeliveryChallan}))
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return "", nil, apperr.Missing("document")
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	pdf, err := s.RenderPDF(ctx, d)
+	if err != nil {
+		return "", nil, err
+	}
+	return FileName(d), pdf, nil
+}
