@@ -122,7 +122,8 @@ func init() {
 			// is skipped.
 			moves := fixtures.MustProduct(t, w.app.DB, "Retry "+uuid.NewString()[:6], 10000)
 			stays := fixtures.MustProduct(t, w.app.DB, "Retry "+uuid.NewString()[:6], 10000)
-			if err := w.app.DB.Exec(`UPDATE products SET status = CASE WHEN id = ? THEN 'draft' ELSE 'archived' END WHERE id IN ?`,
+			// An active product needs its HSN code.
+			if err := w.app.DB.Exec(`UPDATE products SET hsn_code = '6109', status = CASE WHEN id = ? THEN 'draft' ELSE 'archived' END WHERE id IN ?`,
 				moves.ID, []uuid.UUID{moves.ID, stays.ID}).Error; err != nil {
 				t.Fatal(err)
 			}

@@ -48,9 +48,9 @@ func TestCODCheckoutPlacesTheOrderWithoutTheGateway(t *testing.T) {
 	if o.PaymentMethod != "cod" || o.Status != "confirmed" || o.PaymentStatus != "pending" || o.CODFee != 5900 {
 		t.Fatalf("order: %+v", o)
 	}
-	// 2 × ₹1000 at 12% GST (214.29 of tax) plus the ₹59 fee at 18% (9.00).
-	feeTax := money.IncludedTax(5900, 1800)
-	lineTax := money.IncludedTax(200000, 1200)
+	// 2 × ₹1000 at 12% GST (two halves of 107.14) plus the ₹59 fee at 18% (9.00).
+	feeTax, _ := money.IncludedGST(5900, 1800, 0)
+	lineTax, _ := money.IncludedGST(200000, 1200, 0)
 	if o.Total != 200000+5900 || o.TaxTotal != lineTax+feeTax || feeTax != 900 {
 		t.Fatalf("total %d tax %d (fee tax %d, line tax %d)", o.Total, o.TaxTotal, feeTax, lineTax)
 	}

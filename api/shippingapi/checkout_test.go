@@ -212,22 +212,22 @@ func (s *shop) pay(t *testing.T, co checkoutAnswer) adminOrder {
 	return v
 }
 
-// The server's price is charged; its GST (18 % inside ₹79 = ₹12.05) joins
-// the lines' GST in taxTotal, split CGST/SGST within STORE_STATE
-// (Karnataka) with the odd paisa to SGST, else IGST.
+// The server's price is charged; its GST (18 % inside ₹79: two equal halves
+// of ₹6.03) joins the lines' GST in taxTotal, split into equal CGST and
+// SGST within STORE_STATE (Karnataka), else IGST.
 func TestShippingGSTSplitToThePaisa(t *testing.T) {
 	s := newShop(t, testkit.WithWorker())
-	lineTax := money.IncludedTax(productPrice, 1200)  // 53.52
-	shipTax := money.IncludedTax(standardPrice, 1800) // 12.05
-	if shipTax != 1205 || lineTax != 5352 {
+	lineTax, _ := money.IncludedGST(productPrice, 1200, 0)  // 53.52
+	shipTax, _ := money.IncludedGST(standardPrice, 1800, 0) // 12.06
+	if shipTax != 1206 || lineTax != 5352 {
 		t.Fatalf("tax arithmetic: line %s, shipping %s", lineTax, shipTax)
 	}
 	tests := []struct {
 		state            string
 		cgst, sgst, igst money.Amount
 	}{
-		{"Karnataka", 3278, 3279, 0},
-		{"Maharashtra", 0, 0, 6557},
+		{"Karnataka", 3279, 3279, 0},
+		{"Maharashtra", 0, 0, 6558},
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
@@ -269,7 +269,7 @@ func TestStoreWithoutMethodsChargesClientCost(t *testing.T) {
 	var co checkoutAnswer
 	s.checkout(t, g, guestBody("Karnataka", map[string]any{"shippingCost": 50})).Expect(t, 201).JSON(t, &co)
 	o := s.pay(t, co)
-	if o.ShippingCost != 5000 || o.Total != 15000 || o.TaxTotal != money.IncludedTax(10000, 1800) || o.ShippingMethod != nil {
+	if tax, _ := money.IncludedGST(10000, 1800, 0); o.ShippingCost != 5000 || o.Total != 15000 || o.TaxTotal != tax || o.ShippingMethod != nil {
 		t.Fatalf("order %+v", o)
 	}
 }

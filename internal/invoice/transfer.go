@@ -202,7 +202,8 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 			return fmt.Errorf("invoice.transfer: variant %s not found", it.VariantID)
 		}
 		v := rows[k]
-		unit := v.Price - money.IncludedTax(v.Price, v.GSTRate)
+		gst, _ := money.IncludedGST(v.Price, v.GSTRate, 0)
+		unit := v.Price - gst
 		if it.Value != nil {
 			unit = *it.Value
 		}
