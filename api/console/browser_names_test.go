@@ -42,7 +42,7 @@ func mustShop(t *testing.T, app *testkit.App, token string) *shop {
 	shirt := post("/products", map[string]any{"title": "Linen Shirt", "price": 999, "hsnCode": "6205", "status": "active", "categoryId": s.tees})["id"].(string)
 	post("/products/"+shirt+"/variants", map[string]any{"sku": "LS-M-WHT", "size": "M", "color": "White", "inventory": 5})
 	post("/products/"+shirt+"/variants", map[string]any{"sku": "LS-L-WHT", "size": "L", "color": "White", "inventory": 0})
-	tote := post("/products", map[string]any{"title": "Canvas Tote", "price": 450})["id"].(string)
+	tote := post("/products", map[string]any{"title": "Canvas Tote", "price": 450, "hsnCode": "4202"})["id"].(string)
 	post("/products/"+tote+"/variants", map[string]any{"sku": "CT-TOTE", "inventory": 9})
 	poster := post("/products", map[string]any{"title": "Old Poster", "price": 99, "hsnCode": "4911", "status": "active"})["id"].(string)
 	app.Do(t, "PATCH", "/api/v1/admin/products/"+poster, testkit.Req{Token: token, Body: map[string]any{"status": "archived"}}).Expect(t, 200)
