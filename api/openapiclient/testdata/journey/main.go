@@ -57,7 +57,7 @@ func run(ctx context.Context) error {
 	admin := bearer(tokens.AccessToken)
 	active, gst := ProductCreateStatus("active"), ProductCreateGstRate(5)
 	title := "Journey linen shirt " + stamp
-	product, err := c.CreateProductWithResponse(ctx, nil, ProductCreate{Title: title, Price: 1499.5, GstRate: &gst, Status: &active}, admin)
+	product, err := c.CreateProductWithResponse(ctx, nil, ProductCreate{Title: title, Price: 1499.5, GstRate: &gst, HsnCode: ptr("6205"), Status: &active}, admin)
 	if err := expect(product, err, http.StatusCreated); err != nil {
 		return fmt.Errorf("create product: %w", err)
 	}
