@@ -22,6 +22,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/cache"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
@@ -127,7 +128,7 @@ func nullField(fields map[string]bool) error {
 // the bundle made. Errors: VALIDATION_ERROR, NOT_FOUND (a retry's bundle
 // deleted since).
 func (s *Service) Create(ctx context.Context, in Input) (*models.Bundle, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	if err := firstErr(checkTitle(in.Title), checkDescription(in.Description), checkDiscount(in.DiscountPercent)); err != nil {
@@ -143,7 +144,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*models.Bundle, error) 
 		if err := tx.Omit(clause.Associations).Create(&b).Error; err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, b.ID)
+		return idempotency.RecordRow(ctx, tx, b.ID)
 	}); err != nil {
 		return nil, database.Translate(err, resBundle)
 	}
@@ -225,7 +226,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -237,7 +238,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 		if res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resBundle)
@@ -249,7 +250,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*models.Bu
 // go with it. A keyed retry of a delete that committed changes nothing.
 // Errors: NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -260,7 +261,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if res.Error != nil {
 			return res.Error
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	return database.Translate(err, resBundle)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -81,7 +82,7 @@ func checkVariant(tx *gorm.DB, bundleID, variantID uuid.UUID, except *uuid.UUID)
 // in the bundle). A keyed retry of a create that committed answers the item
 // made (NOT_FOUND when deleted since).
 func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in ItemInput) (*models.BundleSetItem, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.item(ctx, bundleID, setID, id)
 	}
 	q := 1
@@ -107,7 +108,7 @@ func (s *Service) CreateItem(ctx context.Context, bundleID, setID uuid.UUID, in 
 		if err := tx.Create(&item).Error; err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, item.ID)
+		return idempotency.RecordRow(ctx, tx, item.ID)
 	})
 	if err != nil {
 		return nil, translateItem(err)
@@ -128,7 +129,7 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 			return nil, err
 		}
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.item(ctx, bundleID, setID, itemID)
 	}
 	var item models.BundleSetItem
@@ -142,7 +143,7 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		if err := tx.Where("id = ? AND set_id = ?", itemID, setID).Take(&item).Error; err != nil {
 			return database.Translate(err, resItem)
 		}
-		if err := recordChange(ctx, tx, itemID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, itemID); err != nil {
 			return err
 		}
 		set := map[string]any{"updated_at": now()}
@@ -176,7 +177,7 @@ func (s *Service) UpdateItem(ctx context.Context, bundleID, setID, itemID uuid.U
 // DeleteItem removes an item from a set. A keyed retry of a delete that
 // committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) DeleteItem(ctx context.Context, bundleID, setID, itemID uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -190,7 +191,7 @@ func (s *Service) DeleteItem(ctx context.Context, bundleID, setID, itemID uuid.U
 		if res.Error != nil {
 			return res.Error
 		}
-		return recordChange(ctx, tx, itemID)
+		return idempotency.RecordRow(ctx, tx, itemID)
 	})
 	return database.Translate(err, resItem)
 }

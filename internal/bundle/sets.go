@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -70,7 +71,7 @@ func findSet(tx *gorm.DB, bundleID, setID uuid.UUID) (*models.BundleSet, error) 
 // committed answers the set made. Errors: NOT_FOUND (bundle; a retry's set
 // deleted since), VALIDATION_ERROR.
 func (s *Service) CreateSet(ctx context.Context, bundleID uuid.UUID, in SetInput) (*models.BundleSet, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetSet(ctx, bundleID, id)
 	}
 	min := 1
@@ -94,7 +95,7 @@ func (s *Service) CreateSet(ctx context.Context, bundleID uuid.UUID, in SetInput
 		if err := tx.Omit(clause.Associations).Create(&set).Error; err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, set.ID)
+		return idempotency.RecordRow(ctx, tx, set.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resSet)
@@ -131,7 +132,7 @@ func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p Se
 		"minQuantity": p.MinQuantity.IsNull(), "maxQuantity": p.MaxQuantity.IsNull(), "sortOrder": p.SortOrder.IsNull()}); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetSet(ctx, bundleID, setID)
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -142,7 +143,7 @@ func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p Se
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, setID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, setID); err != nil {
 			return err
 		}
 		var errs []error
@@ -178,7 +179,7 @@ func (s *Service) UpdateSet(ctx context.Context, bundleID, setID uuid.UUID, p Se
 // DeleteSet deletes a set and its items. A keyed retry of a delete that
 // committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) DeleteSet(ctx context.Context, bundleID, setID uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -189,7 +190,7 @@ func (s *Service) DeleteSet(ctx context.Context, bundleID, setID uuid.UUID) erro
 		if res.Error != nil {
 			return res.Error
 		}
-		return recordChange(ctx, tx, setID)
+		return idempotency.RecordRow(ctx, tx, setID)
 	})
 	return database.Translate(err, resSet)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -38,12 +39,12 @@ func lockCategoryTree(tx *gorm.DB) error {
 }
 
 // CreateCategory stores a category and answers it as stored. A keyed retry
-// of a create that committed answers the category made (changeMade).
+// of a create that committed answers the category made (idempotency.RecordedRow).
 // Errors: VALIDATION_ERROR (name, slug, parentId that does not exist),
 // CONFLICT (explicit slug taken), NOT_FOUND (a retry's category deleted
 // since).
 func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models.Category, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetCategory(ctx, id)
 	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription)); err != nil {
@@ -68,7 +69,7 @@ func (s *Service) CreateCategory(ctx context.Context, in CategoryInput) (*models
 			if err := tx.Create(&c).Error; err != nil {
 				return err
 			}
-			if err := recordChange(ctx, tx, c.ID); err != nil {
+			if err := idempotency.RecordRow(ctx, tx, c.ID); err != nil {
 				return err
 			}
 			return tx.Where("id = ?", c.ID).Take(&c).Error
@@ -115,7 +116,7 @@ func (s *Service) ListCategories(ctx context.Context, f CategoryFilter) ([]model
 // itself or one of its descendants would make a cycle: VALIDATION_ERROR on
 // parentId. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken). A
 // keyed retry of an update that committed answers the category as it is
-// (changeMade).
+// (idempotency.RecordedRow).
 func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryPatch) (*models.Category, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("slug", in.Slug)}
 	if v, ok := in.Name.Get(); ok {
@@ -140,7 +141,7 @@ func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryP
 	if v, ok := in.Slug.Get(); ok {
 		set["slug"] = v
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetCategory(ctx, id)
 	}
 	var c models.Category
@@ -153,7 +154,7 @@ func (s *Service) UpdateCategory(ctx context.Context, id uuid.UUID, in CategoryP
 		if err := mustExist(tx, "categories", id, resCategory); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if in.ParentID.Present() {
@@ -209,7 +210,7 @@ SELECT EXISTS (SELECT 1 FROM up WHERE id = @self)`, map[string]any{"parent": *pa
 // products. A keyed retry of a delete that committed changes nothing.
 // Errors: NOT_FOUND, CONFLICT (children or products).
 func (s *Service) DeleteCategory(ctx context.Context, id uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -232,7 +233,7 @@ func (s *Service) DeleteCategory(ctx context.Context, id uuid.UUID) error {
 		if use.Children > 0 || use.Products > 0 {
 			return categoryInUse(use.Children, use.Products)
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		err = tx.Delete(&models.Category{}, "id = ?", id).Error

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -13,10 +14,10 @@ import (
 
 // AddToCollection puts a product in a collection; adding it again changes
 // nothing. A keyed retry of an add that committed changes nothing either
-// (changeMade), even when the product was taken out since. Errors:
+// (idempotency.RecordedRow), even when the product was taken out since. Errors:
 // NOT_FOUND (collection or product).
 func (s *Service) AddToCollection(ctx context.Context, collectionID, productID uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -26,7 +27,7 @@ func (s *Service) AddToCollection(ctx context.Context, collectionID, productID u
 		if err := mustExist(tx, "products", productID, resProduct); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, productID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, productID); err != nil {
 			return err
 		}
 		return tx.Clauses(clause.OnConflict{DoNothing: true}).
@@ -37,10 +38,10 @@ func (s *Service) AddToCollection(ctx context.Context, collectionID, productID u
 
 // RemoveFromCollection takes a product out of a collection; removing one
 // that is not in it changes nothing. A keyed retry of a removal that
-// committed changes nothing (changeMade), not even a 404 for a product or
+// committed changes nothing (idempotency.RecordedRow), not even a 404 for a product or
 // collection deleted since. Errors: NOT_FOUND (collection or product).
 func (s *Service) RemoveFromCollection(ctx context.Context, collectionID, productID uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -50,7 +51,7 @@ func (s *Service) RemoveFromCollection(ctx context.Context, collectionID, produc
 		if err := mustExist(tx, "products", productID, resProduct); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, productID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, productID); err != nil {
 			return err
 		}
 		return tx.Where("collection_id = ? AND product_id = ?", collectionID, productID).

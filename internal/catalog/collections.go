@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -28,10 +29,10 @@ type CollectionPatch struct {
 
 // CreateCollection stores a collection and answers it as stored. A keyed
 // retry of a create that committed answers the collection made
-// (changeMade). Errors: VALIDATION_ERROR, CONFLICT (explicit slug taken),
+// (idempotency.RecordedRow). Errors: VALIDATION_ERROR, CONFLICT (explicit slug taken),
 // NOT_FOUND (a retry's collection deleted since).
 func (s *Service) CreateCollection(ctx context.Context, in CollectionInput) (*models.Collection, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.collectionRow(ctx, id)
 	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription),
@@ -51,7 +52,7 @@ func (s *Service) CreateCollection(ctx context.Context, in CollectionInput) (*mo
 			if err := tx.Create(&c).Error; err != nil {
 				return err
 			}
-			if err := recordChange(ctx, tx, c.ID); err != nil {
+			if err := idempotency.RecordRow(ctx, tx, c.ID); err != nil {
 				return err
 			}
 			return tx.Where("id = ?", c.ID).Take(&c).Error
@@ -108,7 +109,7 @@ func (s *Service) ListCollections(ctx context.Context, w paging.Window) ([]model
 }
 
 // UpdateCollection applies a partial update. A keyed retry of an update
-// that committed answers the collection as it is (changeMade). Errors:
+// that committed answers the collection as it is (idempotency.RecordedRow). Errors:
 // NOT_FOUND, VALIDATION_ERROR, CONFLICT (slug taken).
 func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in CollectionPatch) (*models.Collection, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("slug", in.Slug), patch.NotNull("description", in.Description), patch.NotNull("imageUrl", in.ImageURL)}
@@ -128,7 +129,7 @@ func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in Collect
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.collectionRow(ctx, id)
 	}
 	var c models.Collection
@@ -136,7 +137,7 @@ func (s *Service) UpdateCollection(ctx context.Context, id uuid.UUID, in Collect
 		if err := mustExist(tx, "collections", id, resCollection); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if len(set) > 0 {
@@ -163,9 +164,9 @@ func (s *Service) DeleteCollection(ctx context.Context, id uuid.UUID) error {
 }
 
 // deleteByID deletes the row of model with id. A keyed retry of a delete
-// that committed changes nothing (changeMade). Errors: NOT_FOUND.
+// that committed changes nothing (idempotency.RecordedRow). Errors: NOT_FOUND.
 func (s *Service) deleteByID(ctx context.Context, model any, id uuid.UUID, resource string) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -176,7 +177,7 @@ func (s *Service) deleteByID(ctx context.Context, model any, id uuid.UUID, resou
 		if res.RowsAffected == 0 {
 			return gorm.ErrRecordNotFound
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	return translate(err, resource)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
@@ -131,9 +132,9 @@ func writeRules(tx *gorm.DB, listID uuid.UUID, rules []PriceRule) error {
 // CreatePriceList stores a price list with its rules. Errors:
 // VALIDATION_ERROR (a field; customerGroupId or a rule's variantId that does
 // not exist), NOT_FOUND (a retry's list deleted since). A keyed retry of a
-// create that committed answers the list made (changeMade).
+// create that committed answers the list made (idempotency.RecordedRow).
 func (s *Service) CreatePriceList(ctx context.Context, in PriceListInput) (*models.PriceList, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetPriceList(ctx, id)
 	}
 	if err := firstErr(checkRequiredText("name", in.Name, maxName), checkText("description", in.Description, maxDescription),
@@ -156,7 +157,7 @@ func (s *Service) CreatePriceList(ctx context.Context, in PriceListInput) (*mode
 		if err := tx.Omit(clause.Associations).Create(&l).Error; err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, l.ID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, l.ID); err != nil {
 			return err
 		}
 		return writeRules(tx, l.ID, in.Rules)
@@ -201,7 +202,7 @@ func (s *Service) ListPriceLists(ctx context.Context, f PriceListFilter) ([]mode
 }
 
 // UpdatePriceList applies a partial update. A keyed retry of an update
-// that committed answers the list as it is (changeMade): its rules are not
+// that committed answers the list as it is (idempotency.RecordedRow): its rules are not
 // written again under new ids. Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) UpdatePriceList(ctx context.Context, id uuid.UUID, in PriceListPatch) (*models.PriceList, error) {
 	errs := []error{patch.NotNull("name", in.Name), patch.NotNull("description", in.Description), patch.NotNull("customerGroupId", in.CustomerGroupID),
@@ -227,14 +228,14 @@ func (s *Service) UpdatePriceList(ctx context.Context, id uuid.UUID, in PriceLis
 	if err := firstErr(errs...); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetPriceList(ctx, id)
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
 		if err := mustExist(tx, "price_lists", id, resPriceList); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if v, ok := in.CustomerGroupID.Get(); ok {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -58,7 +59,7 @@ func overrideInvalid(key, issue string) error {
 // the price. Errors: NOT_FOUND, VALIDATION_ERROR (price, compareAtPrice,
 // customerGroupOverrides naming an unknown group or a bad price). A keyed
 // retry of a change that committed answers the product as it is
-// (changeMade).
+// (idempotency.RecordedRow).
 func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in PricingPatch) (*ProductDetail, error) {
 	if err := patch.NotNull("price", in.Price); err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in Pri
 			return nil, err
 		}
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetProduct(ctx, productID)
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -88,7 +89,7 @@ func (s *Service) UpdatePricing(ctx context.Context, productID uuid.UUID, in Pri
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, productID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, productID); err != nil {
 			return err
 		}
 		if v, ok := in.Price.Get(); ok {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -51,7 +52,7 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 			return nil, apperr.Invalid(fmt.Sprintf("productIds[%d]", i), "names a product already listed")
 		}
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		// A keyed retry of a change that committed: the products moved
 		// then are in status now and answer as updated, the skipped ones
 		// answer as skipped again; nothing is written.
@@ -82,7 +83,7 @@ func (s *Service) SetProductsStatus(ctx context.Context, ids []uuid.UUID, status
 		if out, move, err = sortForStatus(rows, ids, status, rule); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, ids[0]); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, ids[0]); err != nil {
 			return err
 		}
 		if len(move) == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -68,12 +69,12 @@ func (in ProductPatch) validate() error {
 // allowed move; a price may not exceed the product's compare-at price.
 // Errors: NOT_FOUND, VALIDATION_ERROR (a field; categoryId that does not
 // exist), CONFLICT (status move not allowed, slug taken). A keyed retry of
-// an update that committed answers the product as it is (changeMade).
+// an update that committed answers the product as it is (idempotency.RecordedRow).
 func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPatch) (*models.Product, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.productRow(ctx, id)
 	}
 	var out *models.Product
@@ -82,7 +83,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id uuid.UUID, in ProductPat
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		set := map[string]any{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -61,11 +62,11 @@ type ProductCreatedEvent struct {
 
 // CreateProduct validates and stores a product and publishes product.created
 // in the same transaction. It answers the row as stored. A keyed retry of a
-// create that committed answers the product made (changeMade). Errors:
+// create that committed answers the product made (idempotency.RecordedRow). Errors:
 // VALIDATION_ERROR (a field, or categoryId that does not exist), CONFLICT
 // (explicit slug taken), NOT_FOUND (a retry's product deleted since).
 func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.Product, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.productRow(ctx, id)
 	}
 	if in.Status == "" {
@@ -110,7 +111,7 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*models.P
 			}); err != nil {
 				return err
 			}
-			if err := recordChange(ctx, tx, p.ID); err != nil {
+			if err := idempotency.RecordRow(ctx, tx, p.ID); err != nil {
 				return err
 			}
 			// As stored (times to the microsecond), as a retry reads it.
@@ -203,7 +204,7 @@ func (s *Service) GetProduct(ctx context.Context, id uuid.UUID) (*ProductDetail,
 // whether the product was archived. A keyed retry of a delete that
 // committed changes nothing and reports false. Errors: NOT_FOUND.
 func (s *Service) DeleteProduct(ctx context.Context, id uuid.UUID) (archived bool, err error) {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return false, nil
 	}
 	err = s.tx(ctx, func(tx *gorm.DB) error {
@@ -211,7 +212,7 @@ func (s *Service) DeleteProduct(ctx context.Context, id uuid.UUID) (archived boo
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		var inUse bool

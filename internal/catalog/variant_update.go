@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/patch"
@@ -55,12 +56,12 @@ func (in VariantPatch) validate() error {
 // UpdateVariant applies a partial update. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (SKU taken; inventory below promised units).
 // A keyed retry of an update that committed answers the variant as it is
-// (changeMade): its inventory is not set again over later sales.
+// (idempotency.RecordedRow): its inventory is not set again over later sales.
 func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPatch) (*models.Variant, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetVariant(ctx, id)
 	}
 	set := map[string]any{}
@@ -88,7 +89,7 @@ func (s *Service) UpdateVariant(ctx context.Context, id uuid.UUID, in VariantPat
 		if _, err := lockVariant(tx, id); err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if len(set) > 0 {

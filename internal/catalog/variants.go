@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -68,13 +69,13 @@ func translateVariant(err error) error {
 
 // CreateVariant adds a variant to a product and answers it as stored. A
 // keyed retry of a create that committed answers the variant made
-// (changeMade). Errors: NOT_FOUND (product; a retry's variant deleted
+// (idempotency.RecordedRow). Errors: NOT_FOUND (product; a retry's variant deleted
 // since), VALIDATION_ERROR, CONFLICT (SKU taken).
 func (s *Service) CreateVariant(ctx context.Context, productID uuid.UUID, in VariantInput) (*models.Variant, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.GetVariant(ctx, id)
 	}
 	v := models.Variant{
@@ -88,7 +89,7 @@ func (s *Service) CreateVariant(ctx context.Context, productID uuid.UUID, in Var
 		if err := tx.Create(&v).Error; err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, v.ID); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, v.ID); err != nil {
 			return err
 		}
 		// As stored (weight to its scale, times to the microsecond), as a
@@ -115,7 +116,7 @@ func (s *Service) GetVariant(ctx context.Context, id uuid.UUID) (*models.Variant
 // order lines keep their SKU and title. A keyed retry of a delete that
 // committed changes nothing. Errors: NOT_FOUND, CONFLICT.
 func (s *Service) DeleteVariant(ctx context.Context, id uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.tx(ctx, func(tx *gorm.DB) error {
@@ -123,7 +124,7 @@ func (s *Service) DeleteVariant(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if v.Reserved > 0 || v.Committed > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
@@ -68,10 +69,7 @@ func translate(err error) error {
 // field; productIds or categoryIds naming rows that do not exist), CONFLICT
 // (code taken, compared without case).
 func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
-	if id, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return a.Get(ctx, id)
 	}
 	if err := f.validate(); err != nil {
@@ -89,7 +87,7 @@ func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
 		if err := writeTargets(tx, d.ID, f); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, d.ID)
+		return idempotency.RecordRow(ctx, tx, d.ID)
 	})
 	if err != nil {
 		return nil, translate(err)
@@ -123,10 +121,7 @@ func (a *Admin) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 // targets). usageCount is never written here. Errors: NOT_FOUND,
 // VALIDATION_ERROR, CONFLICT (code taken).
 func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, error) {
-	if _, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return a.Get(ctx, id)
 	}
 	for field, null := range map[string]bool{"description": p.Description.IsNull(), "type": p.Type.IsNull(),
@@ -165,7 +160,7 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 		if err := writeTargets(tx, id, f); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, translate(err)
@@ -241,7 +236,7 @@ func merge(cur Detail, p Patch) Fields {
 // isActive false instead. A keyed retry of a delete that committed answers
 // as it did. Errors: NOT_FOUND.
 func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
-	if _, ok, _ := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := a.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -252,7 +247,7 @@ func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
 		if res.RowsAffected == 0 {
 			return apperr.Missing(resDiscount)
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	return translate(err)
 }

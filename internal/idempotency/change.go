@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 )
 
 // A keyed request's answer is kept after its change commits, in another
@@ -56,4 +57,24 @@ func RecordedChange(ctx context.Context) (ref string, ok bool) {
 		return "", false
 	}
 	return run.ChangeRef, true
+}
+
+// RecordRow is RecordChange for a change that made or touched one row, id,
+// in transaction tx: the catalog, bundle, media, discount, location,
+// shipping and webhook services record theirs so, and a retry that finds it
+// (RecordedRow) answers the row as it now is instead of creating another,
+// updating it again (a new updatedAt) or finding it deleted (404).
+func RecordRow(ctx context.Context, tx *gorm.DB, id uuid.UUID) error {
+	return RecordChange(uow.Within(ctx, tx), id.String())
+}
+
+// RecordedRow returns the row an earlier run of the keyed request ctx
+// serves recorded with RecordRow before its process died (ok true).
+func RecordedRow(ctx context.Context) (id uuid.UUID, ok bool) {
+	ref, ok := RecordedChange(ctx)
+	if !ok {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(ref)
+	return id, err == nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gstin"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
@@ -194,13 +195,10 @@ var pincode = regexp.MustCompile(`^[1-9][0-9]{5}$`)
 
 // Create adds a location (never the default: that is the one the upgrade
 // made). A keyed request retried after its process died answers with the
-// location it made (changeMade). Errors: VALIDATION_ERROR, CONFLICT (code
+// location it made (idempotency.RecordedRow). Errors: VALIDATION_ERROR, CONFLICT (code
 // taken).
 func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
-	if id, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	if err := in.check(); err != nil {
@@ -219,7 +217,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
 		if err := checkPrefixes(tx, id, in.CreditNotePrefix != nil); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, writeError(err)
@@ -253,12 +251,9 @@ type Patch struct {
 // one checkout splits GST against. Errors: NOT_FOUND, VALIDATION_ERROR,
 // CONFLICT (code taken; the default location's state or selling; units
 // that orders need). A keyed request retried after its process died
-// answers with the location as it is, changing nothing (changeMade).
+// answers with the location as it is, changing nothing (idempotency.RecordedRow).
 func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location, error) {
-	if _, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	for _, f := range []struct {
@@ -316,7 +311,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 		if err := checkPrefixes(tx, id, setCredit); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, writeError(err)
@@ -357,9 +352,9 @@ func optional(f patch.Field[string], cur *string) *string {
 // returns and transfers keep their rows without it. Errors: NOT_FOUND,
 // CONFLICT (the default location; units on hand, live fulfilments or
 // transfers in transit, details counting them). A keyed request retried
-// after its process died answers as the delete did (changeMade).
+// after its process died answers as the delete did (idempotency.RecordedRow).
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	if _, ok, _ := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -385,7 +380,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if err := tx.Exec(`DELETE FROM locations WHERE id = ?`, id).Error; err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 }
 

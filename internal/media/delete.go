@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -15,7 +16,7 @@ import (
 // media_deletions (a trigger), which Sweep empties. A keyed retry of a
 // delete that committed changes nothing. Errors: NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, productID, id uuid.UUID) error {
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	var wasReady bool
@@ -28,7 +29,7 @@ func (s *Service) Delete(ctx context.Context, productID, id uuid.UUID) error {
 			return err
 		}
 		wasReady = row.Status == models.ImageReady
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := tx.Delete(&models.ProductImage{}, "id = ?", id).Error; err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gocommerce/shop/internal/idempotency"
-	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -60,30 +58,6 @@ func variantsOf(db *gorm.DB, rows []models.ProductImage) (map[uuid.UUID][]uuid.U
 		out[l.ImageID] = append(out[l.ImageID], l.VariantID)
 	}
 	return out, nil
-}
-
-// A keyed write whose process died between its commit and keeping its
-// answer runs again in the retry that takes its key over. Upload, Update
-// and Delete record the image's id in their transaction (recordChange)
-// and start by asking changeMade, so the retry answers the image as it is
-// now (an upload is not stored twice; a delete does not answer 404).
-// Without a key neither does anything.
-
-// recordChange records id as the change of the keyed request ctx serves,
-// in tx. Errors: idempotency.ErrTakenOver (return it: tx rolls back).
-func recordChange(ctx context.Context, tx *gorm.DB, id uuid.UUID) error {
-	return idempotency.RecordChange(uow.Within(ctx, tx), id.String())
-}
-
-// changeMade returns the id an earlier run of the keyed request ctx
-// serves recorded before its process died (ok true).
-func changeMade(ctx context.Context) (id uuid.UUID, ok bool) {
-	ref, ok := idempotency.RecordedChange(ctx)
-	if !ok {
-		return uuid.Nil, false
-	}
-	id, err := uuid.Parse(ref)
-	return id, err == nil
 }
 
 // image returns image id of product productID as the admin API answers

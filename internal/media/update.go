@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -30,7 +31,7 @@ func (s *Service) Update(ctx context.Context, productID, id uuid.UUID, in Update
 			return Image{}, err
 		}
 	}
-	if _, ok := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.image(ctx, productID, id)
 	}
 	var out Image
@@ -42,7 +43,7 @@ func (s *Service) Update(ctx context.Context, productID, id uuid.UUID, in Update
 		if err != nil {
 			return err
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		now := time.Now().UTC()

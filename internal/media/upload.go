@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/media/imaging"
 	"github.com/gocommerce/shop/internal/media/storage"
 	"github.com/gocommerce/shop/models"
@@ -36,7 +37,7 @@ type UploadInput struct {
 // stores nothing and answers the image as it is now (it may be ready by
 // then).
 func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInput) (Image, error) {
-	if id, ok := changeMade(ctx); ok {
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.image(ctx, productID, id)
 	}
 	if int64(len(in.Data)) > s.limits.MaxBytes {
@@ -86,7 +87,7 @@ func (s *Service) Upload(ctx context.Context, productID uuid.UUID, in UploadInpu
 		if err := setVariants(tx, productID, id, variants); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		// The row is not there, so nothing else will delete the file.

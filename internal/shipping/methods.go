@@ -6,6 +6,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/models"
@@ -48,10 +49,7 @@ type MethodPatch struct {
 // CreateMethod adds a method to zone zoneID. Errors: NOT_FOUND (zone),
 // VALIDATION_ERROR (price, freeAbove, gstRate, minDays, maxDays).
 func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodInput) (*models.ShippingMethod, error) {
-	if id, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Method(ctx, id)
 	}
 	m := &models.ShippingMethod{ID: uuid.New(), ZoneID: zoneID, Name: in.Name, Carrier: in.Carrier, Price: in.Price,
@@ -78,7 +76,7 @@ func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodI
 		if err := tx.Create(m).Error; err != nil {
 			return wrap("create_method", err)
 		}
-		return recordChange(ctx, tx, m.ID)
+		return idempotency.RecordRow(ctx, tx, m.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resMethod)
@@ -89,10 +87,7 @@ func (s *Service) CreateMethod(ctx context.Context, zoneID uuid.UUID, in MethodI
 // UpdateMethod changes a method; the rules apply to the result (maxDays ≥
 // minDays whichever of them changed). Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch) (*models.ShippingMethod, error) {
-	if _, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Method(ctx, id)
 	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -113,7 +108,7 @@ func (s *Service) UpdateMethod(ctx context.Context, id uuid.UUID, p MethodPatch)
 		}).Error; err != nil {
 			return wrap("update_method", err)
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resMethod)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -50,9 +51,9 @@ func stateTaken(state string) error {
 // deleteRow deletes the row of model with id. Errors: NOT_FOUND for
 // resource.
 // A keyed retry of a delete that committed answers as it did, without
-// looking (changeMade).
+// looking (idempotency.RecordedRow).
 func (s *Service) deleteRow(ctx context.Context, model any, id uuid.UUID, resource string) error {
-	if _, ok, _ := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -63,7 +64,7 @@ func (s *Service) deleteRow(ctx context.Context, model any, id uuid.UUID, resour
 		if res.RowsAffected == 0 {
 			return apperr.Missing(resource)
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 }
 

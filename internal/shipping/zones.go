@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
 	"github.com/gocommerce/shop/internal/region"
@@ -32,10 +33,7 @@ type ZonePatch struct {
 // that is not a state or union territory of India), CONFLICT (a state in
 // another zone, with details.state; a second default zone).
 func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.ShippingZone, error) {
-	if id, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Zone(ctx, id)
 	}
 	states, err := canonicalStates(in.States)
@@ -50,7 +48,7 @@ func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.Shippin
 		if err := claimStates(tx, z.ID, states); err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, z.ID)
+		return idempotency.RecordRow(ctx, tx, z.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, resZone)
@@ -61,10 +59,7 @@ func (s *Service) CreateZone(ctx context.Context, in ZoneInput) (*models.Shippin
 // UpdateZone changes a zone. Errors: NOT_FOUND, VALIDATION_ERROR, CONFLICT
 // (as CreateZone).
 func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*models.ShippingZone, error) {
-	if _, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Zone(ctx, id)
 	}
 	var states []string
@@ -91,7 +86,7 @@ func (s *Service) UpdateZone(ctx context.Context, id uuid.UUID, p ZonePatch) (*m
 		if res.RowsAffected == 0 {
 			return apperr.Missing(resZone)
 		}
-		if err := recordChange(ctx, tx, id); err != nil {
+		if err := idempotency.RecordRow(ctx, tx, id); err != nil {
 			return err
 		}
 		if states == nil {

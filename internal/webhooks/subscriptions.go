@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/patch"
@@ -42,13 +43,10 @@ type CreateInput struct {
 // Create registers a subscription and returns it with its secret (the only
 // time the secret is shown). A keyed request retried after its process
 // died answers with the subscription it made, secret and all: that
-// caller's first answer, which carried it, was never sent (changeMade).
+// caller's first answer, which carried it, was never sent (idempotency.RecordedRow).
 // Errors: VALIDATION_ERROR (url, events, secret).
 func (s *Subscriptions) Create(ctx context.Context, in CreateInput) (*models.WebhookSubscription, error) {
-	if id, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if id, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	sub := &models.WebhookSubscription{ID: uuid.New(), Description: strings.TrimSpace(in.Description), IsActive: true}
@@ -75,7 +73,7 @@ func (s *Subscriptions) Create(ctx context.Context, in CreateInput) (*models.Web
 		if err := tx.Create(sub).Error; err != nil {
 			return err
 		}
-		return recordChange(ctx, tx, sub.ID)
+		return idempotency.RecordRow(ctx, tx, sub.ID)
 	})
 	if err != nil {
 		return nil, database.Translate(err, "webhook")
@@ -119,13 +117,10 @@ type UpdateInput struct {
 
 // Update changes a subscription. Turning it on again clears the reason the
 // system turned it off. A keyed request retried after its process died
-// answers with the subscription as it is, changing nothing (changeMade).
+// answers with the subscription as it is, changing nothing (idempotency.RecordedRow).
 // Errors: NOT_FOUND, VALIDATION_ERROR.
 func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*models.WebhookSubscription, error) {
-	if _, ok, err := changeMade(ctx); ok {
-		if err != nil {
-			return nil, err
-		}
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return s.Get(ctx, id)
 	}
 	for _, err := range []error{patch.NotNull("url", in.URL), patch.NotNull("events", in.Events), patch.NotNull("secret", in.Secret),
@@ -175,7 +170,7 @@ func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput
 		if res.RowsAffected == 0 {
 			return apperr.Missing("webhook")
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, database.Translate(err, "webhook")
@@ -185,9 +180,9 @@ func (s *Subscriptions) Update(ctx context.Context, id uuid.UUID, in UpdateInput
 
 // Delete removes a subscription and its delivery log; queued attempts find
 // nothing and end. A keyed request retried after its process died
-// answers as the delete did (changeMade). Errors: NOT_FOUND.
+// answers as the delete did (idempotency.RecordedRow). Errors: NOT_FOUND.
 func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
-	if _, ok, _ := changeMade(ctx); ok {
+	if _, ok := idempotency.RecordedRow(ctx); ok {
 		return nil
 	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -198,7 +193,7 @@ func (s *Subscriptions) Delete(ctx context.Context, id uuid.UUID) error {
 		if res.RowsAffected == 0 {
 			return apperr.Missing("webhook")
 		}
-		return recordChange(ctx, tx, id)
+		return idempotency.RecordRow(ctx, tx, id)
 	})
 	return database.Translate(err, "webhook")
 }
