@@ -346,3 +346,62 @@ func TestTransferWithoutTaxIdentityHasNoDocument(t *testing.T) {
 			"items": []any{map[string]any{"variantId": v.ID, "quantity": 1, "value": bad}}}).ExpectField(t, "items[0].value")
 	}
 }
+
+// A transfer invoice bills the product's unit and its compensation cess
+// as a sale does: 1330.00 with GST at 28 % and cess at 5 % is 1000.00
+// without them, so two packs are 2000.00, IGST 560.00 and cess 100.00;
+// cancelled in transit, the credit note reduces the cess too.
+func TestTransferInvoiceCarriesUnitAndCess(t *testing.T) {
+	w := newTransferWorld(t)
+	if err := w.app.DB.Exec(`UPDATE products SET price = 133000, gst_rate = 2800, cess_rate = 500, hsn_code = '2402', unit = 'PAC'
+		WHERE id = ?`, w.v.ProductID).Error; err != nil {
+		t.Fatal(err)
+	}
+	mum := w.location(t, "MUM", "Maharashtra", gstinOf("27", "AABCS1429B"), 10, nil)
+	tb := w.send(t, mum.ID, 2, nil)
+	var d struct {
+		Lines []struct {
+			Unit         string       `json:"unit"`
+			TaxableValue money.Amount `json:"taxableValue"`
+			CessRate     money.Rate   `json:"cessRate"`
+			Cess         money.Amount `json:"cess"`
+		} `json:"lines"`
+		IGSTTotal money.Amount `json:"igstTotal"`
+		CessTotal money.Amount `json:"cessTotal"`
+		Total     money.Amount `json:"total"`
+	}
+	w.do(t, http.MethodGet, "/api/v1/admin/invoices/"+tb.Document.ID, nil).Expect(t, http.StatusOK).JSON(t, &d)
+	if len(d.Lines) != 1 || d.Lines[0].Unit != "PAC" || d.Lines[0].TaxableValue != 200000 || d.Lines[0].CessRate != 500 ||
+		d.Lines[0].Cess != 10000 || d.IGSTTotal != 56000 || d.CessTotal != 10000 || d.Total != 266000 {
+		t.Fatalf("transfer invoice: %+v", d)
+	}
+	mustHave(t, w.pdfOf(t, tb.ID), "2 PAC", "100.00", "2,660.00")
+
+	var c transferDocBody
+	w.do(t, http.MethodPost, transfersPath+"/"+tb.ID+"/cancel", nil).Expect(t, http.StatusOK).JSON(t, &c)
+	w.do(t, http.MethodGet, "/api/v1/admin/invoices/"+c.CreditNote.ID, nil).Expect(t, http.StatusOK).JSON(t, &d)
+	if d.CessTotal != 10000 || d.IGSTTotal != 56000 || d.Total != 266000 {
+		t.Fatalf("transfer credit note: %+v", d)
+	}
+}
+
+// The transfer series' prefixes (STI, STC, DC) are refused as the store's
+// or a location's own: its invoices or credit notes would share numbers
+// with transfer documents of another nature.
+func TestTransferPrefixesAreReserved(t *testing.T) {
+	w := newTransferWorld(t)
+	for _, c := range []struct{ field, prefix string }{{"invoicePrefix", "stc"}, {"creditNotePrefix", "STI"}, {"invoicePrefix", "DC"}} {
+		r := w.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
+			"gstin": w.store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru",
+				"state": "Karnataka", "pincode": "560001"}, c.field: c.prefix}).Expect(t, http.StatusBadRequest)
+		if !strings.Contains(string(r.Body), c.field) || !strings.Contains(string(r.Body), "stock transfer") {
+			t.Errorf("tax settings %s=%s: %s", c.field, c.prefix, r.Body)
+		}
+		body := map[string]any{"name": "Warehouse X", "code": "X" + c.prefix, "address": map[string]any{"line1": "1 Dock Road",
+			"city": "Pune", "state": "Maharashtra", "pincode": "411001"}, c.field: c.prefix}
+		r = w.do(t, http.MethodPost, locationsPath, body).Expect(t, http.StatusBadRequest)
+		if !strings.Contains(string(r.Body), c.field) || !strings.Contains(string(r.Body), "stock transfer") {
+			t.Errorf("location %s=%s: %s", c.field, c.prefix, r.Body)
+		}
+	}
+}

@@ -75,3 +75,19 @@ func (c *PrefixClash) Refusal(field string) error {
 	return apperr.Invalid(field, fmt.Sprintf("%q numbers both %s and %s under one GSTIN: an invoice and a credit note "+
 		"would share a number; choose prefixes that differ", c.Prefix, who(c.InvoiceBy, "invoices"), who(c.CreditBy, "credit notes")))
 }
+
+// TransferPrefixTaken is the VALIDATION_ERROR for a store's or location's
+// prefix that is one of the stock transfers' series (TransferInvoicePrefix,
+// TransferCreditNotePrefix, DeliveryChallanPrefix), else nil: sales
+// documents numbered in one would share numbers with transfer documents
+// of another nature under the same GSTIN (a credit note and a transfer
+// invoice, an invoice and a challan), which GSTR-1's doc_issue cannot tell
+// apart.
+func TransferPrefixTaken(field, prefix string) error {
+	for _, t := range []string{TransferInvoicePrefix, TransferCreditNotePrefix, DeliveryChallanPrefix} {
+		if strings.EqualFold(prefix, t) {
+			return apperr.Invalid(field, fmt.Sprintf("%q numbers stock transfer documents; choose another prefix", t))
+		}
+	}
+	return nil
+}

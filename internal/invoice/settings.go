@@ -146,6 +146,12 @@ func (in *Settings) Check() error {
 	case in.B2CLLimit <= 0 || in.B2CLLimit > money.MaxAmount:
 		return apperr.Invalid("b2clLimit", "must be greater than 0")
 	}
+	if err := TransferPrefixTaken("invoicePrefix", in.InvoicePrefix); err != nil {
+		return err
+	}
+	if err := TransferPrefixTaken("creditNotePrefix", in.CreditNotePrefix); err != nil {
+		return err
+	}
 	if _, ok := region.Canonical(a.State); !ok {
 		return apperr.Invalid("address.state", "must be a state or union territory of India")
 	}

@@ -1,6 +1,7 @@
 package invoice
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,10 +172,12 @@ func locationAddress(l transferLocation) (Address, bool) {
 }
 
 // transferLines adds doc's goods lines: each variant's units at the value
-// given, else at its price without GST (prices include GST: the GST in the
-// price at the product's rate comes off), with the tax on that value at
-// the product's rate (none on a challan), CGST and SGST each the value at
-// half the rate rounded half up (so always equal), or IGST.
+// given, else at its price without GST and cess (prices include both: what
+// the product's rates put in the price comes off), in the product's unit,
+// with the tax on that value at the product's rate (none on a challan),
+// CGST and SGST each the value at half the rate rounded half up (so always
+// equal), or IGST, and the compensation cess at its rate (a supply between
+// distinct persons bears it as a sale does).
 func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []TransferItem, challan bool) error {
 	ids := make([]uuid.UUID, len(items))
 	for i, it := range items {
@@ -184,10 +187,13 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 		ID                      uuid.UUID
 		Title, SKU, Size, Color string
 		HSNCode                 string `gorm:"column:hsn_code"`
+		Unit                    string
 		Price                   money.Amount
 		GSTRate                 money.Rate `gorm:"column:gst_rate"`
+		CessRate                money.Rate `gorm:"column:cess_rate"`
 	}
-	if err := tx.Raw(`SELECT v.id, p.title, v.sku, v.size, v.color, p.hsn_code, COALESCE(v.price, p.price) AS price, p.gst_rate
+	if err := tx.Raw(`SELECT v.id, p.title, v.sku, v.size, v.color, p.hsn_code, p.unit, COALESCE(v.price, p.price) AS price,
+			p.gst_rate, p.cess_rate
 		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return fmt.Errorf("invoice.transfer: variants: %w", err)
 	}
@@ -202,8 +208,8 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 			return fmt.Errorf("invoice.transfer: variant %s not found", it.VariantID)
 		}
 		v := rows[k]
-		gst, _ := money.IncludedGST(v.Price, v.GSTRate, 0)
-		unit := v.Price - gst
+		gst, cess := money.IncludedGST(v.Price, v.GSTRate, v.CessRate)
+		unit := v.Price - gst - cess
 		if it.Value != nil {
 			unit = *it.Value
 		}
@@ -211,26 +217,27 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 			return apperr.Invalid("items", fmt.Sprintf("the value of variant %s's units passes %s", v.ID, maxTransferLine))
 		}
 		taxable := unit * money.Amount(it.Quantity)
-		rate := v.GSTRate
+		rate, cessRate := v.GSTRate, v.CessRate
 		var a amounts
 		switch {
 		case challan:
-			rate = 0
+			rate, cessRate = 0, 0
 		case doc.SupplyType == models.SupplyIntra:
 			a.CGST = money.MulDivHalfUp(taxable, int64(rate), 20000)
 			a.SGST = a.CGST
 		default:
 			a.IGST = taxable.Percent(rate)
 		}
+		a.Cess = taxable.Percent(cessRate)
 		a.Taxable = taxable
-		a.Total = taxable + a.tax()
+		a.Total = taxable + a.tax() + a.Cess
 		desc := v.Title
 		if opts := strings.Trim(v.Size+" / "+v.Color, " /"); opts != "" {
 			desc += " - " + opts
 		}
 		desc += " (" + v.SKU + ")"
 		addLine(doc, models.TaxDocumentLine{Kind: models.LineGoods, Class: doc.Class, Description: desc, HSN: v.HSNCode,
-			UQC: uqcGoods, Quantity: it.Quantity, UnitPrice: unit, GSTRate: rate}, a)
+			UQC: cmp.Or(v.Unit, uqcGoods), Quantity: it.Quantity, UnitPrice: unit, GSTRate: rate, CessRate: cessRate}, a)
 	}
 	return nil
 }
@@ -242,10 +249,10 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 var (
 	transferDocumentColumns = []string{"id", "doc_type", "number", "supplier_gstin", "financial_year", "issued_at",
 		"transfer_id", "supplier", "recipient", "recipient_gstin", "pos_state", "pos_code", "supply_type", "class",
-		"taxable_value", "cgst", "sgst", "igst", "total", "currency", "reason"}
+		"taxable_value", "cgst", "sgst", "igst", "cess", "total", "currency", "reason"}
 	transferLineColumns = []string{"document_id", "line_no", "kind", "reduces_document_id", "reduces_line_no", "class",
 		"description", "hsn", "uqc", "quantity", "unit_price", "discount", "taxable_value", "gst_rate", "cgst", "sgst", "igst",
-		"total"}
+		"cess_rate", "cess", "total"}
 )
 
 // insertTransferDocument writes doc and its lines in tx, numbered at
@@ -257,13 +264,14 @@ func insertTransferDocument(tx *gorm.DB, doc *models.TaxDocument, prefix string)
 	if err := tx.Exec(`INSERT INTO tax_documents (`+strings.Join(transferDocumentColumns, ", ")+`) VALUES ?`, []any{doc.ID,
 		doc.DocType, doc.Number, doc.SupplierGSTIN, doc.FinancialYear, doc.IssuedAt, doc.TransferID, doc.Supplier,
 		doc.Recipient, doc.RecipientGSTIN, doc.PosState, doc.PosCode, doc.SupplyType, doc.Class, doc.TaxableValue, doc.CGST,
-		doc.SGST, doc.IGST, doc.Total, doc.Currency, doc.Reason}).Error; err != nil {
+		doc.SGST, doc.IGST, doc.Cess, doc.Total, doc.Currency, doc.Reason}).Error; err != nil {
 		return fmt.Errorf("invoice.transfer: %w", err)
 	}
 	for _, l := range doc.Lines {
 		if err := tx.Exec(`INSERT INTO tax_document_lines (`+strings.Join(transferLineColumns, ", ")+`) VALUES ?`, []any{
 			l.DocumentID, l.LineNo, l.Kind, l.ReducesDocumentID, l.ReducesLineNo, l.Class, l.Description, l.HSN, l.UQC,
-			l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST, l.Total}).Error; err != nil {
+			l.Quantity, l.UnitPrice, l.Discount, l.TaxableValue, l.GSTRate, l.CGST, l.SGST, l.IGST, l.CessRate, l.Cess,
+			l.Total}).Error; err != nil {
 			return fmt.Errorf("invoice.transfer: line: %w", err)
 		}
 	}
@@ -292,11 +300,11 @@ func (s *Service) IssueTransferCreditNote(tx *gorm.DB, id uuid.UUID) error {
 	cn := inv
 	cn.ID, cn.DocType, cn.FinancialYear, cn.IssuedAt, cn.Reason = uuid.New(), models.DocCreditNote, FinancialYear(now), now,
 		reasonTransferCancel
-	cn.Lines, cn.TaxableValue, cn.CGST, cn.SGST, cn.IGST, cn.Total = nil, 0, 0, 0, 0, 0
+	cn.Lines, cn.TaxableValue, cn.CGST, cn.SGST, cn.IGST, cn.Cess, cn.Total = nil, 0, 0, 0, 0, 0, 0
 	for _, l := range lines {
 		invID, no := inv.ID, l.LineNo
 		l.ReducesDocumentID, l.ReducesLineNo = &invID, &no
-		addLine(&cn, l, amounts{Total: l.Total, Taxable: l.TaxableValue, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST})
+		addLine(&cn, l, amounts{Total: l.Total, Taxable: l.TaxableValue, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST, Cess: l.Cess})
 	}
 	return insertTransferDocument(tx, &cn, TransferCreditNotePrefix)
 }

@@ -184,8 +184,14 @@ func (in *Input) check() error {
 		in.GSTIN = &g
 	}
 	for f, p := range map[string]*string{"invoicePrefix": in.InvoicePrefix, "creditNotePrefix": in.CreditNotePrefix} {
-		if p != nil && !prefixPattern.MatchString(*p) {
+		if p == nil {
+			continue
+		}
+		if !prefixPattern.MatchString(*p) {
 			return apperr.Invalid(f, "must be 1 to 5 letters, digits or -")
+		}
+		if err := invoice.TransferPrefixTaken(f, *p); err != nil {
+			return err
 		}
 	}
 	return nil
