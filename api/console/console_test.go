@@ -13,9 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/catalog"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/internal/uqc"
 )
 
 const wantCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
@@ -182,10 +185,14 @@ func TestConsolePermissionsMatchRoutes(t *testing.T) {
 		EventTypes     []string            `json:"eventTypes"`
 		OrderMoves     map[string][]string `json:"orderMoves"`
 		QueueDashboard string              `json:"queueDashboard"`
+		GSTRates       []money.Rate        `json:"gstRates"`
+		Units          []uqc.Unit          `json:"units"`
 	}
 	consoleGet(t, app.URL+"/admin/settings.json", nil).Expect(t, 200).JSON(t, &settings)
 	if settings.Currency != "INR" || !slices.Equal(settings.EventTypes, outbox.EventTypes) || settings.QueueDashboard != "/api/v1/admin/queues/" ||
-		!slices.Equal(settings.OrderMoves["pending"], []string{"confirmed", "cancelled"}) || len(settings.OrderMoves["delivered"]) != 0 {
+		!slices.Equal(settings.OrderMoves["pending"], []string{"confirmed", "cancelled"}) || len(settings.OrderMoves["delivered"]) != 0 ||
+		!slices.Equal(settings.GSTRates, catalog.GSTRates) || !slices.Equal(settings.Units, uqc.Units()) ||
+		!slices.Contains(settings.Units, uqc.Unit{Code: "NOS", Name: "NUMBERS"}) {
 		t.Fatalf("settings %+v", settings)
 	}
 }

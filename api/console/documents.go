@@ -9,10 +9,12 @@ import (
 	"github.com/gocommerce/shop/api/systemapi"
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/config"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/internal/uqc"
 	"github.com/gocommerce/shop/models"
 )
 
@@ -66,6 +68,11 @@ type settingsDoc struct {
 	OrderMoves      map[string][]string `json:"orderMoves"`
 	// States are the states and union territories shipping zones may name.
 	States []string `json:"states"`
+	// GSTRates are the rates a product or a rate change may carry
+	// (catalog.GSTRates), and Units the GST unit quantity codes a product
+	// may be sold in: the console offers them as selects.
+	GSTRates []money.Rate `json:"gstRates"`
+	Units    []uqc.Unit   `json:"units"`
 }
 
 func newSettings(cfg *config.Config) []byte {
@@ -82,7 +89,7 @@ func newSettings(cfg *config.Config) []byte {
 		AppName: cfg.AppName, Currency: cfg.StoreCurrency,
 		QueueDashboard: systemapi.DashboardPath + "/", EventTypes: outbox.EventTypes,
 		ProductStatuses: catalog.ProductStatuses, OrderStatuses: models.OrderStatuses, OrderMoves: moves,
-		States: region.States,
+		States: region.States, GSTRates: catalog.GSTRates, Units: uqc.Units(),
 	})
 }
 

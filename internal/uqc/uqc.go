@@ -3,6 +3,11 @@
 // summary, as the GST portal lists them (code and description).
 package uqc
 
+import (
+	"slices"
+	"strings"
+)
+
 // Default is the unit of goods counted in pieces without a unit of their own.
 const Default = "NOS"
 
@@ -31,4 +36,20 @@ func Label(code string) string {
 		return code + "-" + n
 	}
 	return code
+}
+
+// Unit is a UQC with its description, as a form offers it.
+type Unit struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// Units lists every UQC, by code.
+func Units() []Unit {
+	out := make([]Unit, 0, len(names))
+	for code, name := range names {
+		out = append(out, Unit{Code: code, Name: name})
+	}
+	slices.SortFunc(out, func(a, b Unit) int { return strings.Compare(a.Code, b.Code) })
+	return out
 }
