@@ -9,6 +9,7 @@ import { pageHead, section, table, link, errorNotice, badge, button } from '../u
 import { formatMoney } from '../money.js';
 import { utcDay } from '../format.js';
 import { revenueChart } from '../chart.js';
+import { hsnWarning } from '../hsnwarning.js';
 import { currency } from '../session.js';
 
 export async function dashboardPage({ query }) {
@@ -24,6 +25,7 @@ export async function dashboardPage({ query }) {
     done: () => {},
   });
   const head = pageHead('Dashboard');
+  const warning = hsnWarning();
   let orders;
   let products;
   try {
@@ -45,6 +47,7 @@ export async function dashboardPage({ query }) {
   const counted = orders.totalOrders - cancelled;
   return [
     head,
+    await warning,
     rangeForm,
     h('div', { class: 'stats' },
       stat('Revenue', formatMoney(orders.totalRevenue, cur)),

@@ -11,7 +11,7 @@ import { pageHead, section, facts, badge, button, confirm, errorNotice, link, ta
 import { formatMoney, formatRate, parseDecimal } from '../money.js';
 import { fmtTime } from '../format.js';
 import { session, currency } from '../session.js';
-import { categoryOptions, productFields } from './products.js';
+import { categoryOptions, productFields, scheduledRate } from './products.js';
 import { mediaPanel } from '../media.js';
 
 export async function productPage({ params, rerender }) {
@@ -50,14 +50,16 @@ export async function productPage({ params, rerender }) {
       label: 'Product details',
       patch: true,
       values: { ...p, categoryId: p.categoryId || '' },
-      fields: productFields(cats, { canPrice: can('pricing.write') }),
+      fields: productFields(cats, { canPrice: can('pricing.write'), scheduled: p.scheduledGstRate, unit: p.unit }),
       submit: 'Save product',
       onSubmit: (v) => api('PATCH', `/products/${id}`, v),
       done: () => { session.flash = 'Product saved.'; rerender(); },
     })
     : facts([
       ['Status', badge(p.status)], ['Price', formatMoney(p.price, cur)], ['GST', formatRate(p.gstRate)],
-      ['HSN code', p.hsnCode || '—'], ['Slug', p.slug], ['Description', p.description || '—'],
+      p.scheduledGstRate ? ['Scheduled GST', scheduledRate(p.scheduledGstRate)] : null,
+      ['HSN code', p.hsnCode || '—'], ['Unit', p.unit || '—'], ['Compensation cess', formatRate(p.cessRate)],
+      ['Slug', p.slug], ['Description', p.description || '—'],
     ]);
 
   return [

@@ -9,8 +9,8 @@ import { form, filters } from '../forms.js';
 import { allowed } from '../perm.js';
 import { setQuery, navigate } from '../router.js';
 import { pageHead, table, link, linkButton, pager, badge, section, button, confirm, notice, errorNotice } from '../ui.js';
-import { formatMoney } from '../money.js';
-import { fmtTime, label } from '../format.js';
+import { formatMoney, formatRate } from '../money.js';
+import { fmtTime, fmtDay, label } from '../format.js';
 import { session, currency } from '../session.js';
 import { thumbImage } from '../media.js';
 
@@ -20,7 +20,8 @@ export async function categoryOptions(blank = 'None') {
 }
 
 export async function productsPage({ query, rerender }) {
-  const f = { search: query.get('search') || '', status: query.get('status') || '', categoryId: query.get('categoryId') || '' };
+  const f = { search: query.get('search') || '', status: query.get('status') || '', categoryId: query.get('categoryId') || '',
+    missingHsn: query.get('missingHsn') === 'true' ? 'true' : '' };
   const page = query.get('page') || '1';
   const [res, cats] = await Promise.all([api('GET', '/products' + qs({ ...f, page, limit: 20 })), categoryOptions('Any category')]);
   const catName = new Map(cats);
@@ -60,9 +61,11 @@ export async function productsPage({ query, rerender }) {
         { name: 'search', label: 'Search', type: 'search', help: 'Matches title, description and SKU.' },
         { name: 'status', label: 'Status', type: 'select', options: [['', 'Any status'], ...(session.settings.productStatuses || []).map((s) => [s, label(s)])] },
         { name: 'categoryId', label: 'Category', type: 'select', options: cats },
+        { name: 'missingHsn', label: 'Missing HSN code', type: 'checkbox',
+          help: 'Active products without the HSN code their tax invoices need.' },
       ],
       submit: 'Search',
-      onSubmit: async (v) => setQuery(v),
+      onSubmit: async (v) => setQuery({ ...v, missingHsn: v.missingHsn ? 'true' : '' }),
       done: () => {},
     }),
     canBulk ? h('div', { class: 'toolbar' }, bulk('active', 'Publish'), bulk('archived', 'Archive')) : null,
@@ -74,6 +77,7 @@ export async function productsPage({ query, rerender }) {
       { label: 'Category', cell: (p) => (p.categoryId ? catName.get(p.categoryId) || '—' : '—') },
       { label: 'Stock', class: 'num', cell: (p) => stock(p) },
       { label: 'Price', class: 'num', cell: (p) => formatMoney(p.price, currency()) },
+      { label: 'GST', cell: gstCell },
       { label: 'Updated', cell: (p) => fmtTime(p.updatedAt) },
     ].filter(Boolean), res.data, { empty: 'No products match.', caption: 'Products' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'products'),
@@ -87,16 +91,41 @@ function stock(p) {
     h('br'), h('span', { class: 'muted' }, `${p.onHand} on hand · ${p.variantCount} ${p.variantCount === 1 ? 'variant' : 'variants'}`));
 }
 
-/** productFields are the product form's fields (shared by create and edit). */
-export function productFields(cats, { canPrice = true } = {}) {
+// gstCell shows a product's GST rate and HSN code, and the rate a
+// scheduled change will give it.
+function gstCell(p) {
+  return h('span', {}, formatRate(p.gstRate), ' ', h('span', { class: 'muted' }, p.hsnCode ? `HSN ${p.hsnCode}` : 'no HSN code'),
+    p.scheduledGstRate ? [h('br'), h('span', { class: 'muted scheduled-rate' }, scheduledRate(p.scheduledGstRate))] : null);
+}
+
+/** scheduledRate describes a product's scheduledGstRate: "5% from 1 Jan 2027". */
+export function scheduledRate(s) {
+  return `${formatRate(s.rate)} from ${fmtDay(s.effectiveFrom)}`;
+}
+
+// unitOptions are the GST unit quantity codes, as the server lists them,
+// and the product's own when the list lacks it (a service's NA): a select
+// without it would change the unit on the next save.
+function unitOptions(current) {
+  const units = (session.settings.units || []).map((u) => [u.code, `${u.code} (${u.name.toLowerCase()})`]);
+  return current && !units.some(([code]) => code === current) ? [[current, current], ...units] : units;
+}
+
+/** productFields are the product form's fields (shared by create and edit);
+ * scheduled is the product's scheduledGstRate, if any, and unit its unit. */
+export function productFields(cats, { canPrice = true, scheduled = null, unit = '' } = {}) {
   return [
     { name: 'title', label: 'Title', required: true, maxlength: 255, wide: true },
     { name: 'slug', label: 'Slug', help: 'Left empty, it is made from the title.', maxlength: 255 },
     { name: 'status', label: 'Status', type: 'select', options: (session.settings.productStatuses || []).map((s) => [s, label(s)]) },
     { name: 'price', label: `Price (${currency()}, GST included)`, type: 'money', required: true, disabled: !canPrice,
       help: canPrice ? null : 'Changing a price needs the pricing permission.' },
-    { name: 'gstRate', label: 'GST rate (%)', type: 'rate' },
-    { name: 'hsnCode', label: 'HSN code', maxlength: 20 },
+    { name: 'gstRate', label: 'GST rate (%)', type: 'rate',
+      help: scheduled ? `Changes to ${scheduledRate(scheduled)} (a scheduled GST rate change).` : null },
+    { name: 'hsnCode', label: 'HSN code', maxlength: 20, inputmode: 'numeric',
+      help: 'An active product needs one: 4, 6 or 8 digits (6 or 8 once tax settings say the turnover is above ₹5 crore); a service\'s SAC starts 99.' },
+    { name: 'unit', label: 'Unit (UQC)', type: 'select', options: unitOptions(unit), help: 'The unit invoices and GSTR-1 state its quantity in.' },
+    { name: 'cessRate', label: 'Compensation cess (%)', type: 'rate', help: 'Only for goods that carry cess (tobacco, some drinks and vehicles); 0 for the rest.' },
     { name: 'categoryId', label: 'Category', type: 'select', options: cats, nullable: true },
     { name: 'description', label: 'Description', type: 'textarea', rows: 5, wide: true },
   ];
@@ -108,7 +137,7 @@ export async function newProductPage() {
     pageHead('New product'),
     section(null, form({
       label: 'New product',
-      values: { status: 'draft', gstRate: '18' },
+      values: { status: 'draft', gstRate: '18', unit: 'NOS', cessRate: '0' },
       fields: productFields(cats),
       submit: 'Create product',
       onSubmit: (v) => api('POST', '/products', v),
