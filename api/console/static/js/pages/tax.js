@@ -9,6 +9,7 @@ import { allowed } from '../perm.js';
 import { pageHead, section, notice, errorNotice, facts, link } from '../ui.js';
 import { formatMoney } from '../money.js';
 import { session, currency } from '../session.js';
+import { signaturePanel } from '../signatureui.js';
 
 const ADDRESS = ['line1', 'line2', 'city', 'state', 'pincode'];
 
@@ -29,6 +30,8 @@ export async function taxSettingsPage({ rerender }) {
     { name: 'invoicePrefix', label: 'Invoice number prefix', maxlength: 5, help: 'Numbers read PREFIX/26-27/000123 (16 characters at most).' },
     { name: 'creditNotePrefix', label: 'Credit note number prefix', maxlength: 5 },
     { name: 'b2clLimit', label: `B2CL limit (${currency()})`, type: 'money', help: 'Inter-state invoices to unregistered buyers above it are reported one by one (GSTR-1 b2cl).' },
+    { name: 'turnoverAbove5Cr', label: 'Aggregate turnover above ₹5 crore last financial year', type: 'checkbox', wide: true,
+      help: 'Active goods then need an HSN code of 6 or 8 digits (4 is enough below it).' },
   ];
   return [
     pageHead('Tax settings'),
@@ -53,8 +56,11 @@ export async function taxSettingsPage({ rerender }) {
         ['Address', ADDRESS.map((k) => (s.address || {})[k]).filter(Boolean).join(', ') || '—'],
         ['Invoice prefix', s.invoicePrefix], ['Credit note prefix', s.creditNotePrefix],
         ['B2CL limit', formatMoney(s.b2clLimit, currency())],
+        ['Turnover above ₹5 crore', s.turnoverAbove5Cr ? 'Yes' : 'No'],
       ])),
+    section('Authorised signatory\'s signature', signaturePanel(s, canEdit, rerender)),
     allowed('GET', '/reports/gstr1') ? h('p', {}, link('/gstr1', 'Download the GSTR-1 return')) : null,
+    allowed('GET', '/tax/rate-changes') ? h('p', {}, link('/rate-changes', 'GST rate changes scheduled for products')) : null,
   ];
 }
 
