@@ -8,9 +8,9 @@ import (
 	"github.com/gocommerce/shop/internal/catalog"
 	"github.com/gocommerce/shop/internal/fixtures"
 	"github.com/gocommerce/shop/internal/gstin"
-	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
+	"github.com/gocommerce/shop/models"
 )
 
 // mustTaxSettings sets the store's tax identity through the API.

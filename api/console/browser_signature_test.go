@@ -119,7 +119,7 @@ func TestConsoleTaxSignature(t *testing.T) {
 	// An admin reads the signature, and may not change it.
 	app.Do(t, "PUT", "/api/v1/admin/settings/tax", testkit.Req{Token: token, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "gstin": "29AABCS1429B1Z" + string(gstin.CheckChar("29AABCS1429B1Z")),
-		"address": map[string]any{"line1": "14 Commercial Street", "line2": "Shivajinagar", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"},
+		"address":        map[string]any{"line1": "14 Commercial Street", "line2": "Shivajinagar", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"},
 		"signatureImage": want}}).Expect(t, 200)
 	a := b.newTab(t)
 	a.open("/admin/tax", app.Config.AppName+" admin")
