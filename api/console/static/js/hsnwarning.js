@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { api, query } from './api.js';
 import { allowed } from './perm.js';
-import { notice, link } from './ui.js';
+import { link } from './ui.js';
 
 /**
  * hsnWarning resolves to the warning, or null when every active product
@@ -20,9 +20,11 @@ export async function hsnWarning() {
     const page = await api('GET', '/products' + query({ missingHsn: 'true', limit: 1 }));
     const n = page.pagination.total;
     if (!n) return null;
-    return h('div', { class: 'hsn-warning' }, notice('error',
+    // Styled as an error but not an alert: it stands on every visit until
+    // fixed, and a screen reader need not be interrupted for it each time.
+    return h('div', { class: 'notice error hsn-warning', role: 'status' },
       `${n} active ${n === 1 ? 'product has' : 'products have'} no HSN code: ${n === 1 ? 'its' : 'their'} tax invoices print none, and GSTR-1 reports ${n === 1 ? 'it' : 'them'} without one. `,
-      link('/products?missingHsn=true', n === 1 ? 'Show the product' : `Show the ${n} products`)));
+      link('/products?missingHsn=true', n === 1 ? 'Show the product' : `Show the ${n} products`));
   } catch {
     return null;
   }

@@ -61,8 +61,8 @@ export async function productsPage({ query, rerender }) {
         { name: 'search', label: 'Search', type: 'search', help: 'Matches title, description and SKU.' },
         { name: 'status', label: 'Status', type: 'select', options: [['', 'Any status'], ...(session.settings.productStatuses || []).map((s) => [s, label(s)])] },
         { name: 'categoryId', label: 'Category', type: 'select', options: cats },
-        { name: 'missingHsn', label: 'Missing HSN code', type: 'checkbox',
-          help: 'Active products without the HSN code their tax invoices need.' },
+        // Active products without the HSN code their tax invoices need.
+        { name: 'missingHsn', label: 'Missing HSN code', type: 'checkbox' },
       ],
       submit: 'Search',
       onSubmit: async (v) => setQuery({ ...v, missingHsn: v.missingHsn ? 'true' : '' }),
