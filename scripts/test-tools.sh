@@ -7,6 +7,7 @@
 #   pdftotext     (poppler-utils) reading the text of generated PDFs
 #   pdfsig        (poppler-utils) verifying their digital signatures
 #   gcc           cgo, which the race detector of `make test` needs
+#   buildah       (best effort) the image test's builder
 # Exits non-zero, naming what is missing, when it cannot install them: under
 # CI `make test` stops there; elsewhere the tests needing them skip.
 set -euo pipefail
@@ -15,13 +16,26 @@ command -v chromium >/dev/null || command -v chromium-browser >/dev/null || comm
   missing+=(chromium)
 { command -v pdftotext >/dev/null && command -v pdfsig >/dev/null; } || missing+=(poppler-utils)
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
-[ ${#missing[@]} -eq 0 ] && exit 0
+# buildah, which the image test at the end of `make test` builds with
+# (scripts/image.sh installs it when missing): installed here, best effort,
+# so that CI downloads it beside the lint instead of after the tests.
+image_tool=()
+command -v buildah >/dev/null || command -v podman >/dev/null || image_tool+=(buildah)
+[ ${#missing[@]} -eq 0 ] && [ ${#image_tool[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  [ ${#missing[@]} -eq 0 ] && exit 0
   echo "test-tools: please install ${missing[*]} (e.g. apt-get install -y ${missing[*]})" >&2; exit 1
 fi
-echo "test-tools: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null || {
-  apt-get update -q >/dev/null
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
-}
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "test-tools: installing ${missing[*]}" >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null || {
+    apt-get update -q >/dev/null
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  }
+fi
+# As scripts/image.sh installs it (with its recommended packages).
+if [ ${#image_tool[@]} -gt 0 ]; then
+  apt-get install -y -q buildah >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q buildah >/dev/null 2>&1; } ||
+    echo "test-tools: buildah not installed (scripts/image.sh tries again)" >&2
+fi
