@@ -134,7 +134,7 @@ func lockBuyerKeys(tx *gorm.DB, email, phone string) error {
 
 // openUnpaid counts the COD orders of the email or phone neither paid nor
 // cancelled. Each half is looked up in its own partial index
-// (orders_open_cod_email_idx, orders_open_cod_phone_idx, whose predicates
+// (orders_open_cod_email_due_idx, orders_open_cod_phone_idx, whose predicates
 // the branches repeat word for word, as literals: a placeholder would keep a
 // generic plan from proving the index's predicate) and the union counts an order matching
 // both once: one condition with OR read every open COD order of the shop
