@@ -91,8 +91,10 @@ type Charge struct {
 // (docs/DECISIONS.md "Shipping"). Once the store has an active method the client must
 // choose one offered for the state, and the server's price is charged: a
 // different ClientCost is refused. A store without one charges the client's
-// cost, 0 to MaxClientCost. Errors: VALIDATION_ERROR naming shippingMethodId
-// or shippingCost.
+// cost, 0 to MaxClientCost. The charge says whether the store taxes the
+// shipping and the COD fee with the goods (TaxMode; Charge.TaxedWith
+// applies it). Errors: VALIDATION_ERROR naming shippingMethodId or
+// shippingCost.
 func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 	mode, err := TaxMode(tx)
 	if err != nil {
