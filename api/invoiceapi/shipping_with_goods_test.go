@@ -351,3 +351,42 @@ func gstr1Now(t *testing.T, app *testkit.App, token string) gstr1Answer {
 	app.Do(t, "GET", "/api/v1/admin/reports/gstr1?period="+period, testkit.Req{Token: token}).Expect(t, http.StatusOK).JSON(t, &r)
 	return r
 }
+
+// Shipping taxed with goods under a compensation cess carries their cess
+// too (levied on the s.15 value): ₹100 over cigarettes (₹1400 at 28 % and
+// 12 % cess) and tea (₹600 at 5 %) is 70 and 30; inside 70 the taxable
+// value is 50 (70 / 1.40), GST 2 × 7.00 and cess 6.00; inside 30 GST
+// 2 × 0.71. The order's cessTotal and the invoice's carry the 6.00.
+func TestShippingWithGoodsCarriesTheirCess(t *testing.T) {
+	app := testkit.MustApp(t)
+	token := mustTaxIdentity(t, app)
+	cust := fixtures.MustCustomer(t, app.DB, "Imran")
+	o := fixtures.MustTaxOrder(t, app.DB, fixtures.TaxOrderSpec{Customer: cust, Shipping: 10000, ShippingRate: 1800, WithGoods: true,
+		Lines: []fixtures.TaxLine{
+			{Title: "Cigarettes", HSN: "24022090", Qty: 1, Unit: 140000, Rate: 2800, Cess: 1200, UQC: "PCS"},
+			{Title: "Tea", HSN: "0902", Qty: 1, Unit: 60000, Rate: 500},
+		}})
+	if o.CessTotal != 12000+600 || o.ShippingTax != 142+1400 {
+		t.Fatalf("order cess %s, shipping tax %s", o.CessTotal, o.ShippingTax)
+	}
+	ship(t, app, token, o, nil)
+	inv := docsOf(t, app, token, o)[0]
+	checkDoc(t, inv)
+	want := []docLine{
+		{HSN: "0902", Unit: "NOS", GSTRate: 500, Total: 3000, TaxableValue: 2858, CGST: 71, SGST: 71},
+		{HSN: "24022090", Unit: "PCS", GSTRate: 2800, CessRate: 1200, Total: 7000, TaxableValue: 5000, CGST: 700, SGST: 700, Cess: 600},
+	}
+	if len(inv.Lines) != 4 {
+		t.Fatalf("lines %+v", inv.Lines)
+	}
+	for i, w := range want {
+		l := inv.Lines[2+i]
+		w.Description, w.Quantity, w.UnitPrice = "Shipping: Standard", 1, w.Total
+		if l != w {
+			t.Fatalf("shipping line %+v, want %+v", l, w)
+		}
+	}
+	if inv.CessTotal != o.CessTotal || inv.Total != o.Total || inv.CGSTTotal+inv.SGSTTotal != o.TaxTotal {
+		t.Fatalf("invoice %+v; order total %s tax %s cess %s", inv, o.Total, o.TaxTotal, o.CessTotal)
+	}
+}
