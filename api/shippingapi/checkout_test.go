@@ -251,6 +251,15 @@ func TestShippingGSTSplitToThePaisa(t *testing.T) {
 			if m := o.ShippingMethod; m == nil || m.ID != s.standard.ID || m.Name != "Standard" || m.Carrier != "India Post" {
 				t.Fatalf("shippingMethod %+v", o.ShippingMethod)
 			}
+			// The session recorded the part the worker's order bills.
+			var row models.Order
+			if err := s.app.DB.Take(&row, "payment_intent_id = ?", co.PaymentIntent.PaymentIntentID).Error; err != nil {
+				t.Fatal(err)
+			}
+			if p := row.ChargeParts; len(p) != 1 || p[0].Kind != models.LineShipping || p[0].GSTRate != 1200 ||
+				p[0].Amount != standardPrice || p[0].Tax != shipTax {
+				t.Fatalf("charge parts %+v", p)
+			}
 		})
 	}
 }
