@@ -67,7 +67,21 @@ type TaxSettings struct {
 	// SignatureImage is the authorised signatory's signature (PNG), printed
 	// on every document; nil when none is set.
 	SignatureImage []byte
+	// ShippingTax is how the shipping and the COD fee are taxed:
+	// ShippingTaxWithGoods or ShippingTaxOwnRate.
+	ShippingTax string `gorm:"column:shipping_tax;default:with_goods"`
 }
+
+// How the shipping and the COD fee charged with goods are taxed
+// (docs/DECISIONS.md "Shipping taxed with the goods").
+const (
+	// ShippingTaxWithGoods: part of the value of the goods (CGST Act
+	// s.15(2)(c)), at the goods' rates, one part per rate.
+	ShippingTaxWithGoods = "with_goods"
+	// ShippingTaxOwnRate: the older treatment, a service of its own under
+	// SAC 996812 at the method's (and the COD fee's) own rate.
+	ShippingTaxOwnRate = "own_rate"
+)
 
 // TaxDocument is an issued invoice or credit note; it is never changed.
 type TaxDocument struct {

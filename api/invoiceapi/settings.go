@@ -30,6 +30,9 @@ type settingsRequest struct {
 	// SignatureImage is a PNG as base64 or a data URL; absent keeps the
 	// one set, "" removes it.
 	SignatureImage *string `json:"signatureImage"`
+	// ShippingTax is "with_goods" or "own_rate"; absent keeps the one set
+	// ("with_goods" until one is).
+	ShippingTax *string `json:"shippingTax"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -57,7 +60,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 	if req.B2CLLimit != nil {
 		in.B2CLLimit = *req.B2CLLimit
 	}
-	in.SignatureImage = req.SignatureImage
+	in.SignatureImage, in.ShippingTax = req.SignatureImage, req.ShippingTax
 	s, err := h.invoices.PutSettings(c.UserContext(), in)
 	if err != nil {
 		return err

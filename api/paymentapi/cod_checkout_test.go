@@ -48,10 +48,12 @@ func TestCODCheckoutPlacesTheOrderWithoutTheGateway(t *testing.T) {
 	if o.PaymentMethod != "cod" || o.Status != "confirmed" || o.PaymentStatus != "pending" || o.CODFee != 5900 {
 		t.Fatalf("order: %+v", o)
 	}
-	// 2 × ₹1000 at 12% GST (two halves of 107.14) plus the ₹59 fee at 18% (9.00).
-	feeTax, _ := money.IncludedGST(5900, 1800, 0)
+	// 2 × ₹1000 at 12% GST (two halves of 107.14) plus the ₹59 fee, part of
+	// the value of the goods (CGST Act s.15(2)(c)), at their 12% (two halves
+	// of 3.16), not its own 18%.
+	feeTax, _ := money.IncludedGST(5900, 1200, 0)
 	lineTax, _ := money.IncludedGST(200000, 1200, 0)
-	if o.Total != 200000+5900 || o.TaxTotal != lineTax+feeTax || feeTax != 900 {
+	if o.Total != 200000+5900 || o.TaxTotal != lineTax+feeTax || feeTax != 632 {
 		t.Fatalf("total %d tax %d (fee tax %d, line tax %d)", o.Total, o.TaxTotal, feeTax, lineTax)
 	}
 	row := loadOrder(t, app, o.ID)

@@ -212,22 +212,24 @@ func (s *shop) pay(t *testing.T, co checkoutAnswer) adminOrder {
 	return v
 }
 
-// The server's price is charged; its GST (18 % inside ₹79: two equal halves
-// of ₹6.03) joins the lines' GST in taxTotal, split into equal CGST and
-// SGST within STORE_STATE (Karnataka), else IGST.
+// The server's price is charged; shipping charged with goods is part of
+// their value (CGST Act s.15(2)(c)), so its GST is the goods' 12 %, not the
+// method's 18 % (₹79 / 1.12 × 6 % = 4.23, two equal halves), and joins the
+// lines' GST in taxTotal, split into equal CGST and SGST within
+// STORE_STATE (Karnataka), else IGST.
 func TestShippingGSTSplitToThePaisa(t *testing.T) {
 	s := newShop(t, testkit.WithWorker())
 	lineTax, _ := money.IncludedGST(productPrice, 1200, 0)  // 53.52
-	shipTax, _ := money.IncludedGST(standardPrice, 1800, 0) // 12.06
-	if shipTax != 1206 || lineTax != 5352 {
+	shipTax, _ := money.IncludedGST(standardPrice, 1200, 0) // 8.46
+	if shipTax != 846 || lineTax != 5352 {
 		t.Fatalf("tax arithmetic: line %s, shipping %s", lineTax, shipTax)
 	}
 	tests := []struct {
 		state            string
 		cgst, sgst, igst money.Amount
 	}{
-		{"Karnataka", 3279, 3279, 0},
-		{"Maharashtra", 0, 0, 6558},
+		{"Karnataka", 3099, 3099, 0},
+		{"Maharashtra", 0, 0, 6198},
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
@@ -248,6 +250,15 @@ func TestShippingGSTSplitToThePaisa(t *testing.T) {
 			}
 			if m := o.ShippingMethod; m == nil || m.ID != s.standard.ID || m.Name != "Standard" || m.Carrier != "India Post" {
 				t.Fatalf("shippingMethod %+v", o.ShippingMethod)
+			}
+			// The session recorded the part the worker's order bills.
+			var row models.Order
+			if err := s.app.DB.Take(&row, "payment_intent_id = ?", co.PaymentIntent.PaymentIntentID).Error; err != nil {
+				t.Fatal(err)
+			}
+			if p := row.ChargeParts; len(p) != 1 || p[0].Kind != models.LineShipping || p[0].GSTRate != 1200 ||
+				p[0].Amount != standardPrice || p[0].Tax != shipTax {
+				t.Fatalf("charge parts %+v", p)
 			}
 		})
 	}

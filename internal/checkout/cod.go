@@ -151,8 +151,10 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	now := s.now()
 	intent := "cod_" + sess.ID.String()
 	sess.State, sess.PaymentProvider, sess.PaymentIntentID, sess.CompletedAt = models.CheckoutCompleted, ProviderCOD, &intent, &now
-	sess.Total += d.Fee
-	sess.TaxTotal += d.FeeTax
+	fee, feeParts := codFeeOf(d, priced, charge.WithGoods)
+	sess.Total += fee.Fee
+	sess.TaxTotal += fee.Tax
+	sess.ChargeParts = append(sess.ChargeParts, feeParts...)
 	if sess.PurchaseID, err = continuedPurchase(tx, c.ID); err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +173,6 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 			return nil, nil, err
 		}
 	}
-	fee := order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
 		return order.CreateCOD(u, sess, lines, fee, s.set.StoreState)
 	})

@@ -58,9 +58,11 @@ func (s *Service) PlaceDraft(u *uow.Unit, in LinkCheckout, how Placement) (*mode
 		if err != nil {
 			return nil, err
 		}
-		fee = order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}
-		sess.Total += d.Fee
-		sess.TaxTotal += d.FeeTax
+		var feeParts models.ChargeParts
+		fee, feeParts = codFeeOf(d, in.Priced, in.Charge.WithGoods)
+		sess.Total += fee.Fee
+		sess.TaxTotal += fee.Tax
+		sess.ChargeParts = append(sess.ChargeParts, feeParts...)
 	}
 	now := s.now()
 	intent := provider + "_" + sess.ID.String()

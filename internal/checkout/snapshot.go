@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/cart"
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -71,8 +73,10 @@ type Quote struct {
 	Shipping      models.ShippingChoice
 }
 
-// QuoteOf quotes priced lines p with shipping charge.
+// QuoteOf quotes priced lines p with shipping charge, its tax part
+// following the goods when the store taxes it so (shipping.TaxedWith).
 func QuoteOf(p *cart.Priced, charge shipping.Charge) Quote {
+	charge = charge.TaxedWith(goodsOf(p.Lines))
 	lines := make([]models.CheckoutLine, len(p.Lines))
 	for i, l := range p.Lines {
 		lines[i] = models.CheckoutLine{VariantID: l.VariantID, ProductID: l.ProductID, BundleID: l.BundleID,
@@ -125,4 +129,30 @@ func (s *Service) quotedSession(cartID uuid.UUID, buyer *models.Customer, ship, 
 		sess.DiscountID = &p.Discount.Discount.ID
 	}
 	return sess, nil
+}
+
+// goodsOf is the priced lines as shipping.SplitWithGoods weighs them.
+func goodsOf(lines []cart.Line) []shipping.Goods {
+	out := make([]shipping.Goods, len(lines))
+	for i, l := range lines {
+		out[i] = shipping.Goods{Value: l.Net, GSTRate: l.GSTRate, CessRate: l.CessRate, HSN: l.HSNCode, UQC: l.Unit}
+	}
+	return out
+}
+
+// codFeeOf is the COD fee decision d charges with priced lines p: at the
+// fee's own rate, or split over the goods when the store taxes it with
+// them (withGoods; docs/DECISIONS.md "Shipping taxed with the goods"),
+// its parts then to be added to the session's ChargeParts.
+func codFeeOf(d cod.Decision, p *cart.Priced, withGoods bool) (order.CODFee, models.ChargeParts) {
+	fee := order.CODFee{Fee: d.Fee, Tax: d.FeeTax, Rate: d.FeeRate}
+	if !withGoods {
+		return fee, nil
+	}
+	parts := shipping.SplitWithGoods(models.LineCODFee, d.Fee, goodsOf(p.Lines))
+	if parts == nil {
+		return fee, nil
+	}
+	fee.Tax, _ = parts.Totals(models.LineCODFee)
+	return fee, parts
 }

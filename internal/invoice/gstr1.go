@@ -421,9 +421,11 @@ const signed = `CASE WHEN d.doc_type = 'credit_note' THEN -1 ELSE 1 END`
 
 // summarySQL sums the month's lines, credit notes negative, by everything
 // the summed sections group by; b2cs, hsn and nil are folded from it in Go:
-// one pass over the month instead of one per section.
+// one pass over the month instead of one per section. The shipping and the
+// COD fee count no quantity: taxed with the goods they join the goods' HSN
+// row as value only (docs/DECISIONS.md "Shipping taxed with the goods").
 const summarySQL = `SELECT d.supply_type, d.pos_code, l.class, l.hsn, l.uqc, l.gst_rate,
-	sum(` + signed + ` * CASE WHEN l.uqc = 'NA' THEN 0 ELSE l.quantity END)::bigint AS qty,
+	sum(` + signed + ` * CASE WHEN l.uqc = 'NA' OR l.kind <> 'goods' THEN 0 ELSE l.quantity END)::bigint AS qty,
 	sum(` + signed + ` * l.taxable_value)::bigint AS taxable, sum(` + signed + ` * l.igst)::bigint AS igst,
 	sum(` + signed + ` * l.cgst)::bigint AS cgst, sum(` + signed + ` * l.sgst)::bigint AS sgst,
 	sum(` + signed + ` * l.cess)::bigint AS cess,

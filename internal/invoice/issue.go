@@ -137,11 +137,8 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 			HSN: pl.HSNCode, UQC: cmp.Or(pl.Unit, uqcGoods), Quantity: u.Quantity, UnitPrice: pl.UnitPrice,
 			Discount: pl.UnitPrice*money.Amount(u.Quantity) - a.Total, GSTRate: pl.GSTRate, CessRate: pl.CessRate}, a)
 	}
-	if o.ShippingCost > 0 && sh.First {
-		addLine(doc, shippingLine(o), withTax(o.ShippingCost, o.ShippingTax, 0, doc.SupplyType))
-	}
-	if o.CODFee > 0 && sh.First {
-		addLine(doc, codFeeLine(o), withTax(o.CODFee, o.CODFeeTax, 0, doc.SupplyType))
+	if sh.First {
+		addChargeLines(doc, o)
 	}
 	if len(doc.Lines) == 0 {
 		return nil
@@ -205,6 +202,36 @@ func shippingLine(o *models.Order) models.TaxDocumentLine {
 	}
 	return models.TaxDocumentLine{Kind: models.LineShipping, Description: desc, HSN: SACShipping, UQC: uqcService,
 		Quantity: 1, UnitPrice: o.ShippingCost, GSTRate: rate}
+}
+
+// addChargeLines adds the shipping and the COD fee of order o to its
+// first invoice doc: taxed with the goods, one line per part the order
+// recorded (models.ChargeParts: the goods' HSN, unit and rates), each
+// described as the charge it is part of; else one service line each at
+// the amounts and rate the order recorded (shippingTax "own_rate", an
+// order from before migration 00051).
+func addChargeLines(doc *models.TaxDocument, o *models.Order) {
+	charges := []struct {
+		kind   string
+		amount money.Amount
+		line   func(*models.Order) models.TaxDocumentLine
+		tax    money.Amount
+	}{{models.LineShipping, o.ShippingCost, shippingLine, o.ShippingTax}, {models.LineCODFee, o.CODFee, codFeeLine, o.CODFeeTax}}
+	for _, c := range charges {
+		if c.amount <= 0 {
+			continue
+		}
+		parts := o.ChargeParts.Of(c.kind)
+		if len(parts) == 0 {
+			addLine(doc, c.line(o), withTax(c.amount, c.tax, 0, doc.SupplyType))
+			continue
+		}
+		for _, p := range parts {
+			l := c.line(o)
+			l.HSN, l.UQC, l.UnitPrice, l.GSTRate, l.CessRate = p.HSN, p.UQC, p.Amount, p.GSTRate, p.CessRate
+			addLine(doc, l, withTax(p.Amount, p.Tax, p.Cess, doc.SupplyType))
+		}
+	}
 }
 
 // codFeeLine is the cash on delivery fee of order o as a service line at

@@ -112,6 +112,9 @@ type piece struct {
 // invoice holds (units shipped before the tax identity was set) is not
 // credited.
 func takeUnits(lines []*openLine, itemID *uuid.UUID, k int, x money.Amount) []piece {
+	if itemID == nil {
+		return takeShipping(lines, x)
+	}
 	var out []piece
 	var mine []*openLine
 	for _, l := range lines {
@@ -141,6 +144,36 @@ func takeUnits(lines []*openLine, itemID *uuid.UUID, k int, x money.Amount) []pi
 		if a.Total > 0 || j > 0 {
 			out = append(out, piece{line: l, units: j, amt: a})
 		}
+	}
+	return out
+}
+
+// takeShipping credits x of the shipping from its open invoice lines: the
+// one line of a shipping taxed at its own rate, or the lines of its parts
+// taxed with the goods (one per rate, billed together), x spread over them
+// in proportion to what is left of each (money.Spread: exact), so a refund
+// of the whole shipping credits every part and one of less credits each
+// rate its share. A line gives one unit, as the one line did.
+func takeShipping(lines []*openLine, x money.Amount) []piece {
+	var mine []*openLine
+	var weights []money.Amount
+	var left money.Amount
+	for _, l := range lines {
+		if sameItem(l, nil) && l.open.Total > 0 {
+			mine = append(mine, l)
+			weights = append(weights, l.open.Total)
+			left += l.open.Total
+		}
+	}
+	var out []piece
+	for i, share := range money.Spread(min(x, left), weights) {
+		if share <= 0 {
+			continue
+		}
+		l := mine[i]
+		a := takeFrom(&l.open, l.GSTRate, l.CessRate, share)
+		l.Units--
+		out = append(out, piece{line: l, units: 1, amt: a})
 	}
 	return out
 }

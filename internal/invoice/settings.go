@@ -46,7 +46,15 @@ type Settings struct {
 	// data URL (base64 is accepted too); nil in a PUT keeps the one set,
 	// "" removes it.
 	SignatureImage *string `json:"signatureImage"`
+	// ShippingTax is how the shipping and the COD fee are taxed:
+	// models.ShippingTaxWithGoods (the default) or
+	// models.ShippingTaxOwnRate (docs/DECISIONS.md "Shipping taxed with
+	// the goods"); nil in a PUT keeps the one set.
+	ShippingTax *string `json:"shippingTax"`
 }
+
+// withGoods is the default shippingTax.
+var withGoods = models.ShippingTaxWithGoods
 
 // Defaults of the settings.
 const (
@@ -74,7 +82,8 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 		return nil, database.Translate(q.Error, "tax settings")
 	}
 	if q.RowsAffected == 0 {
-		return &Settings{InvoicePrefix: DefaultInvoicePrefix, CreditNotePrefix: DefaultCreditNotePrefix, B2CLLimit: DefaultB2CLLimit}, nil
+		return &Settings{InvoicePrefix: DefaultInvoicePrefix, CreditNotePrefix: DefaultCreditNotePrefix, B2CLLimit: DefaultB2CLLimit,
+			ShippingTax: &withGoods}, nil
 	}
 	return settingsOf(&row)
 }
@@ -82,7 +91,7 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 func settingsOf(row *models.TaxSettings) (*Settings, error) {
 	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
 		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true,
-		SignatureImage: signatureURL(row.SignatureImage)}
+		SignatureImage: signatureURL(row.SignatureImage), ShippingTax: &row.ShippingTax}
 	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
 		return nil, fmt.Errorf("invoice.settings: address: %w", err)
 	}
@@ -163,12 +172,16 @@ func (in *Settings) Check() error {
 			return err
 		}
 	}
+	if t := in.ShippingTax; t != nil && *t != models.ShippingTaxWithGoods && *t != models.ShippingTaxOwnRate {
+		return apperr.Invalid("shippingTax", `must be "with_goods" or "own_rate"`)
+	}
 	return gstin.Check("gstin", in.GSTIN, a.State)
 }
 
 // PutSettings validates in (normalized first) and makes it the store's tax
-// identity; documents issued from then on carry it. Errors:
-// VALIDATION_ERROR.
+// identity; documents issued from then on carry it, and checkouts from then
+// on tax the shipping and the COD fee as in.ShippingTax says (nil keeps
+// the one set). Errors: VALIDATION_ERROR.
 func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, error) {
 	in.Normalize()
 	if err := in.Check(); err != nil {
@@ -184,6 +197,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 			return nil, err
 		}
 	}
+	var shippingTax string
 	now := time.Now().UTC()
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
 		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
@@ -203,6 +217,14 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 			if err := tx.Exec(`UPDATE tax_settings SET signature_image = ? WHERE id = 1`, signature).Error; err != nil {
 				return err
 			}
+		}
+		if in.ShippingTax != nil {
+			if err := tx.Exec(`UPDATE tax_settings SET shipping_tax = ? WHERE id = 1`, *in.ShippingTax).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Raw(`SELECT shipping_tax FROM tax_settings WHERE id = 1`).Scan(&shippingTax).Error; err != nil {
+			return err
 		}
 		signature, err = signatureImage(tx)
 		if err != nil {
@@ -224,6 +246,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	}
 	in.Configured = true
 	in.SignatureImage = signatureURL(signature)
+	in.ShippingTax = &shippingTax
 	return &in, nil
 }
 

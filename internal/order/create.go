@@ -77,6 +77,9 @@ func newOrder(sess *models.CheckoutSession, lines []models.CheckoutLine, storeSt
 	for _, l := range lines {
 		cess += l.CessAmount
 	}
+	for _, p := range sess.ChargeParts { // the shipping and the COD fee taxed with goods under a cess
+		cess += p.Cess
+	}
 	sessionID := sess.ID
 	return &models.Order{
 		ID: uuid.New(), CustomerID: sess.CustomerID, CheckoutSessionID: &sessionID,

@@ -81,15 +81,26 @@ type Charge struct {
 	// Choice names the method and the GST in Cost; empty for a store
 	// without methods, where the client's cost carries no tax part.
 	Choice models.ShippingChoice
+	// WithGoods says the store taxes the shipping and the COD fee with the
+	// goods (TaxMode): TaxedWith splits the shipping over them, and
+	// checkout the COD fee.
+	WithGoods bool
 }
 
 // ChargeFor decides a checkout's shipping in its transaction tx
 // (docs/DECISIONS.md "Shipping"). Once the store has an active method the client must
 // choose one offered for the state, and the server's price is charged: a
 // different ClientCost is refused. A store without one charges the client's
-// cost, 0 to MaxClientCost. Errors: VALIDATION_ERROR naming shippingMethodId
-// or shippingCost.
+// cost, 0 to MaxClientCost. The charge says whether the store taxes the
+// shipping and the COD fee with the goods (TaxMode; Charge.TaxedWith
+// applies it). Errors: VALIDATION_ERROR naming shippingMethodId or
+// shippingCost.
 func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
+	mode, err := TaxMode(tx)
+	if err != nil {
+		return Charge{}, err
+	}
+	withGoods := mode == models.ShippingTaxWithGoods
 	if in.MethodID == nil {
 		var active bool
 		if err := tx.Raw(`SELECT EXISTS (SELECT 1 FROM shipping_methods WHERE is_active)`).Scan(&active).Error; err != nil {
@@ -105,7 +116,7 @@ func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 		if cost < 0 || cost > MaxClientCost {
 			return Charge{}, apperr.Invalid("shippingCost", "must be 0 to "+MaxClientCost.String())
 		}
-		return Charge{Cost: cost}, nil
+		return Charge{Cost: cost, WithGoods: withGoods}, nil
 	}
 	methods, err := offered(tx, in.State)
 	if err != nil {
@@ -122,7 +133,7 @@ func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 		}
 		id := m.ID
 		return Charge{Cost: price, Choice: models.ShippingChoice{ShippingMethodID: &id, ShippingMethodName: m.Name,
-			ShippingMethodCarrier: m.Carrier, ShippingTax: shippingTax(price, m.GSTRate), ShippingGSTRate: m.GSTRate}}, nil
+			ShippingMethodCarrier: m.Carrier, ShippingTax: shippingTax(price, m.GSTRate), ShippingGSTRate: m.GSTRate}, WithGoods: withGoods}, nil
 	}
 	return Charge{}, apperr.Invalid("shippingMethodId", "is not offered for the shipping address's state")
 }
