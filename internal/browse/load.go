@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/pricing"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
@@ -23,6 +24,7 @@ type productRow struct {
 	Price          money.Amount
 	CompareAtPrice *money.Amount
 	GSTRate        money.Rate
+	CessRate       money.Rate
 	HSNCode        string
 	CategoryID     *uuid.UUID
 	RatingCount    int
@@ -34,7 +36,7 @@ type productRow struct {
 
 // productColumns are the columns of productRow, from products p joined to
 // the caller group's override pgp.
-const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.hsn_code,
+const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.cess_rate, p.hsn_code,
 	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price`
 
 const groupPriceJoin = ` LEFT JOIN product_group_prices pgp ON pgp.product_id = p.id AND pgp.customer_group_id = @group`
@@ -98,6 +100,12 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 			Price: price.Amount, CompareAtPrice: price.CompareAt}, Available: v.Available, InStock: v.Available > 0,
 		})
 	}
+	// The value rules of these products only, not a join in the list
+	// statement: it would be evaluated for every row the list sorts.
+	rules, err := taxrule.ForProducts(ctx, s.db, ids)
+	if err != nil {
+		return nil, nil, err
+	}
 	images := map[uuid.UUID][]media.PublicImage{}
 	if s.images != nil {
 		if images, err = s.images.Showcase(ctx, s.db, ids, list); err != nil {
@@ -106,6 +114,11 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 	}
 	for i, r := range rows {
 		p := s.product(r, byProduct[r.ID])
+		if rule, ok := rules[r.ID]; ok {
+			// The rate at the price shown (docs/DECISIONS.md "GST rates
+			// that depend on value").
+			p.GSTRule, p.GSTRate = &rule.ID, rule.RateAt(p.Price, r.CessRate)
+		}
 		if p.listed = list; list {
 			if first := images[r.ID]; len(first) > 0 {
 				p.Image = &first[0]
