@@ -32,12 +32,14 @@ type productRow struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	GroupPrice     *money.Amount
+	ValueRule      taxrule.Found
 }
 
 // productColumns are the columns of productRow, from products p joined to
-// the caller group's override pgp.
+// the caller group's override pgp, and the value rule covering each
+// (taxrule.ColumnSQL, evaluated for the rows a page returns).
 const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.cess_rate, p.hsn_code,
-	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price`
+	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price, ` + taxrule.ColumnSQL
 
 const groupPriceJoin = ` LEFT JOIN product_group_prices pgp ON pgp.product_id = p.id AND pgp.customer_group_id = @group`
 
@@ -100,12 +102,6 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 			Price: price.Amount, CompareAtPrice: price.CompareAt}, Available: v.Available, InStock: v.Available > 0,
 		})
 	}
-	// The value rules of these products only, not a join in the list
-	// statement: it would be evaluated for every row the list sorts.
-	rules, err := taxrule.ForProducts(ctx, s.db, ids)
-	if err != nil {
-		return nil, nil, err
-	}
 	images := map[uuid.UUID][]media.PublicImage{}
 	if s.images != nil {
 		if images, err = s.images.Showcase(ctx, s.db, ids, list); err != nil {
@@ -114,7 +110,7 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 	}
 	for i, r := range rows {
 		p := s.product(r, byProduct[r.ID])
-		if rule, ok := rules[r.ID]; ok {
+		if rule := r.ValueRule.Rule(); rule != nil {
 			// The rate at the price shown (docs/DECISIONS.md "GST rates
 			// that depend on value").
 			p.GSTRule, p.GSTRate = &rule.ID, rule.RateAt(p.Price, r.CessRate)

@@ -261,12 +261,12 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 		CessRate   money.Rate
 		Unit       string
 		Active     bool
-		taxrule.Matched
+		ValueRule  taxrule.Found
 	}
 	var rows []variantRow
 	if err := tx.Raw(`SELECT v.id, v.product_id, p.category_id, p.title, v.sku, p.hsn_code, p.gst_rate, p.cess_rate, p.unit,
-		p.status = 'active' AS active, `+taxrule.Columns+`
-		FROM variants v JOIN products p ON p.id = v.product_id`+taxrule.JoinSQL+` WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
+		p.status = 'active' AS active, `+taxrule.ColumnSQL+`
+		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("orderedit.price: %w", err)
 	}
 	variants := make(map[uuid.UUID]variantRow, len(rows))
@@ -306,7 +306,7 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 		net := gross - off
 		// The rate as cart.Compute decides it: the value rule's for the
 		// line's value after the discount, else the product's.
-		rate := taxrule.Rate(v.GSTRate, v.Rule(), net, a.Quantity, v.CessRate)
+		rate := taxrule.Rate(v.GSTRate, v.ValueRule.Rule(), net, a.Quantity, v.CessRate)
 		tax, cess := money.IncludedGST(net, rate, v.CessRate)
 		out[i] = models.OrderItem{ID: uuid.New(), OrderID: o.ID, ProductID: &pid, VariantID: &vid, PricedLine: models.PricedLine{
 			Title: v.Title, SKU: v.SKU, Quantity: a.Quantity, UnitPrice: prices[a.VariantID].Amount, DiscountAmount: off,
