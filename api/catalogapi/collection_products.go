@@ -53,9 +53,18 @@ func (h *handlers) listCollectionProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]uuid.UUID, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].ID
+	}
+	rules, err := h.catalog.ValueRulesOf(c.UserContext(), ids)
+	if err != nil {
+		return err
+	}
 	data := make([]productResponse, len(rows))
 	for i := range rows {
 		data[i] = newProduct(&rows[i])
+		data[i].underRule(rules, rows[i].Price)
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }

@@ -17,7 +17,8 @@ import (
 func TestProductRatesUnitsAndHSN(t *testing.T) {
 	e := newEnv(t)
 	for _, rate := range []float64{0, 0.25, 1.5, 3, 5, 12, 18, 28, 40} {
-		p := e.product(t, map[string]any{"gstRate": rate, "status": "active"})
+		// Loudspeakers (8518): no value rule decides their rate.
+		p := e.product(t, map[string]any{"gstRate": rate, "hsnCode": "8518", "status": "active"})
 		if p["gstRate"].(float64) != rate || p["cessRate"].(float64) != 0 || p["unit"] != "NOS" || p["scheduledGstRate"] != nil {
 			t.Fatalf("rate %v: %v", rate, p)
 		}

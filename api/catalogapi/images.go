@@ -46,5 +46,10 @@ func (h *handlers) productDetail(ctx context.Context, d *catalog.ProductDetail) 
 		return productDetailResponse{}, err
 	}
 	out.ScheduledGSTRate = scheduledOf(scheduled, d.Product.ID)
+	rules, err := h.catalog.ValueRulesOf(ctx, []uuid.UUID{d.Product.ID})
+	if err != nil {
+		return productDetailResponse{}, err
+	}
+	out.underRule(rules, d.Product.Price)
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/media"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/patch"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -47,10 +48,13 @@ type productResponse struct {
 	Description    string        `json:"description"`
 	Price          money.Amount  `json:"price"`
 	CompareAtPrice *money.Amount `json:"compareAtPrice"`
-	GSTRate        money.Rate    `json:"gstRate"`
-	CessRate       money.Rate    `json:"cessRate"`
-	HSNCode        string        `json:"hsnCode"`
-	Unit           string        `json:"unit"`
+	// GSTRate is the rate the product sells at at its price: its own, or,
+	// under the value rule GSTRule names, the rule's.
+	GSTRate  money.Rate `json:"gstRate"`
+	GSTRule  *uuid.UUID `json:"gstRule"`
+	CessRate money.Rate `json:"cessRate"`
+	HSNCode  string     `json:"hsnCode"`
+	Unit     string     `json:"unit"`
 	// ScheduledGSTRate is the rate a pending rate change will set, and
 	// from when; null when none waits.
 	ScheduledGSTRate *catalog.ScheduledRate `json:"scheduledGstRate"`
@@ -166,12 +170,17 @@ func (h *handlers) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	rules, err := h.catalog.ValueRulesOf(c.UserContext(), shown)
+	if err != nil {
+		return err
+	}
 	data := make([]productListItem, len(rows))
 	for i := range rows {
 		r := &rows[i]
 		data[i] = productListItem{productResponse: newProduct(&r.Product), VariantCount: r.Variants, OnHand: r.OnHand, Available: r.Available,
 			Thumbnail: thumbs[r.ID]}
 		data[i].ScheduledGSTRate = scheduledOf(scheduled, r.ID)
+		data[i].underRule(rules, r.Price)
 	}
 	return c.JSON(httpx.NewList(data, page, total))
 }
@@ -227,7 +236,7 @@ func (h *handlers) updateProduct(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// productAnswer is p as answered, with its scheduled rate.
+// productAnswer is p as answered, with its scheduled rate and value rule.
 func (h *handlers) productAnswer(c *fiber.Ctx, p *models.Product) (productResponse, error) {
 	out := newProduct(p)
 	scheduled, err := h.catalog.ScheduledRates(c.UserContext(), []uuid.UUID{p.ID})
@@ -235,7 +244,23 @@ func (h *handlers) productAnswer(c *fiber.Ctx, p *models.Product) (productRespon
 		return out, err
 	}
 	out.ScheduledGSTRate = scheduledOf(scheduled, p.ID)
+	rules, err := h.catalog.ValueRulesOf(c.UserContext(), []uuid.UUID{p.ID})
+	if err != nil {
+		return out, err
+	}
+	out.underRule(rules, p.Price)
 	return out, nil
+}
+
+// underRule shows the value rule of rules that covers the product, if one
+// does, and the rate it gives the product at price (docs/DECISIONS.md "GST
+// rates that depend on value").
+func (p *productResponse) underRule(rules map[uuid.UUID]taxrule.Rule, price money.Amount) {
+	r, ok := rules[p.ID]
+	if !ok {
+		return
+	}
+	p.GSTRule, p.GSTRate = &r.ID, r.RateAt(price, p.CessRate)
 }
 
 func scheduledOf(m map[uuid.UUID]catalog.ScheduledRate, id uuid.UUID) *catalog.ScheduledRate {

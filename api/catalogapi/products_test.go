@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -17,8 +18,11 @@ func TestCreateProduct(t *testing.T) {
 		"title": "Café Crew Tee", "description": "Soft cotton", "price": 499.5, "gstRate": 0.25,
 		"hsnCode": "61091000", "status": "active", "categoryId": cat["id"],
 	})
+	// A T-shirt (6109) at ₹499.50 is under the GST 2.0 apparel rule: it
+	// answers the rule and the 5 % it sells at, whatever gstRate it carries.
 	want := map[string]any{"title": "Café Crew Tee", "slug": "cafe-crew-tee", "description": "Soft cotton", "price": 499.5,
-		"gstRate": 0.25, "hsnCode": "61091000", "status": "active", "categoryId": cat["id"], "compareAtPrice": nil}
+		"gstRate": 5.0, "gstRule": taxrule.GST2Apparel.String(), "hsnCode": "61091000", "status": "active", "categoryId": cat["id"],
+		"compareAtPrice": nil}
 	for k, v := range want {
 		if p[k] != v {
 			t.Errorf("%s = %v, want %v", k, p[k], v)

@@ -38,6 +38,7 @@ func Register(a *adminroute.Router, svc Services) {
 	registerDiscounts(a, h)
 	registerBundles(a, h)
 	registerRateChanges(a, h)
+	registerValueRules(a, h)
 }
 
 func registerCatalog(a *adminroute.Router, h *handlers) {

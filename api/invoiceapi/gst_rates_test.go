@@ -137,7 +137,7 @@ func TestRateChangeFromTomorrow(t *testing.T) {
 	ctx := context.Background()
 	cust := fixtures.MustCustomer(t, app.DB, "Buyer")
 	o := fixtures.MustTaxOrder(t, app.DB, fixtures.TaxOrderSpec{Customer: cust, Lines: []fixtures.TaxLine{
-		{Title: "Shoes", HSN: "6403", Qty: 2, Unit: 118000, Rate: 1800}}})
+		{Title: "Earbuds", HSN: "8518", Qty: 2, Unit: 118000, Rate: 1800}}})
 	ship(t, app, token, o, nil)
 	before := docsOf(t, app, token, o)
 	pid := o.Items[0].ProductID.String()
@@ -150,13 +150,13 @@ func TestRateChangeFromTomorrow(t *testing.T) {
 		return app.Do(t, http.MethodPost, "/api/v1/admin/tax/rate-changes", testkit.Req{Token: token, Body: body})
 	}
 	post(map[string]any{"productIds": []string{pid}, "gstRate": 5, "effectiveFrom": yesterday}).ExpectField(t, "effectiveFrom")
-	post(map[string]any{"productIds": []string{pid}, "hsnPrefix": "64", "gstRate": 5, "effectiveFrom": tomorrow}).ExpectField(t, "hsnPrefix")
+	post(map[string]any{"productIds": []string{pid}, "hsnPrefix": "85", "gstRate": 5, "effectiveFrom": tomorrow}).ExpectField(t, "hsnPrefix")
 	post(map[string]any{"productIds": []string{uuid.NewString()}, "gstRate": 5, "effectiveFrom": tomorrow}).ExpectField(t, "productIds[0]")
 	var rc struct {
 		ID     string `json:"id"`
 		Status string `json:"status"`
 	}
-	post(map[string]any{"hsnPrefix": "6403", "gstRate": 5, "effectiveFrom": tomorrow}).Expect(t, http.StatusCreated).JSON(t, &rc)
+	post(map[string]any{"hsnPrefix": "8518", "gstRate": 5, "effectiveFrom": tomorrow}).Expect(t, http.StatusCreated).JSON(t, &rc)
 	var withdrawn struct{ ID string }
 	post(map[string]any{"productIds": []string{pid}, "gstRate": 12, "effectiveFrom": tomorrow}).Expect(t, http.StatusCreated).JSON(t, &withdrawn)
 	app.Do(t, http.MethodDelete, "/api/v1/admin/tax/rate-changes/"+withdrawn.ID, testkit.Req{Token: token}).Expect(t, http.StatusNoContent)

@@ -20,6 +20,12 @@ type dataset struct {
 	// CheckoutSessions are X-Session-Id values of guest carts, one item
 	// each, ready for POST /orders.
 	CheckoutSessions []string
+	// ApparelVariantIDs are the variants of products in HSN chapters 61 to
+	// 64, under the GST 2.0 value rule (migration 00050), and
+	// ApparelSessions guest carts of one of them each, for the "apparel
+	// rule" scenarios.
+	ApparelVariantIDs []string
+	ApparelSessions   []string
 	// OpenOrders are ids of confirmed and processing orders, whose units are
 	// committed, for POST /admin/orders/{id}/fulfillments (each ships once).
 	OpenOrders []string
@@ -116,6 +122,14 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),
 		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-checkout-%')
 		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 1 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
+		// A third as many carts again of apparel only (the seed's T-shirts,
+		// shoes and décor): as many per level as the plain checkout has.
+		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-apparel-' || g FROM generate_series(1, %d) g`, carts/3),
+		`WITH v AS (SELECT v.id, row_number() OVER (ORDER BY v.id) AS rn FROM variants v JOIN products p ON p.id = v.product_id
+		            WHERE left(p.hsn_code, 2) IN ('61', '62', '63', '64')),
+		      n AS (SELECT count(*) AS cnt FROM v),
+		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-apparel-%')
+		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 1 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
 	}
 	steps = append(steps, spreadOver(locations)...)
 	for _, s := range steps {
@@ -140,6 +154,13 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		return nil, err
 	}
 	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-checkout-%' ORDER BY session_id`).Scan(&ds.CheckoutSessions).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT v.id::text FROM variants v JOIN products p ON p.id = v.product_id
+		WHERE left(p.hsn_code, 2) IN ('61', '62', '63', '64') ORDER BY v.id`).Scan(&ds.ApparelVariantIDs).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-apparel-%' ORDER BY session_id`).Scan(&ds.ApparelSessions).Error; err != nil {
 		return nil, err
 	}
 	return ds, nil

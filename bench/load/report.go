@@ -44,6 +44,20 @@ func (b *bench) rpsTarget(what, name string, conns int, rps float64, p99 time.Du
 	}}
 }
 
+// closeTarget holds name within pct percent of the rate of base, measured
+// in the same run at conns: the cost of a variant of a scenario.
+func (b *bench) closeTarget(what, name, base string, conns int, pct float64) target {
+	return target{what, func(b *bench) (string, bool) {
+		r, ok := b.find(name, conns)
+		w, okBase := b.find(base, conns)
+		if !ok || !okBase || w.RPS == 0 {
+			return "not measured", false
+		}
+		got := 100 * (r.RPS - w.RPS) / w.RPS
+		return fmt.Sprintf("%.0f req/s against %.0f (%+.1f %%)", r.RPS, w.RPS, got), got >= -pct
+	}}
+}
+
 func (b *bench) targets() []target {
 	return []target{
 		b.ratioTarget("GET /products/{id} ≥ 35 % of bare Fiber (cache on, 16 conns)", "GET /products/{id}", 16, 35),
@@ -52,6 +66,10 @@ func (b *bench) targets() []target {
 		b.rpsTarget("POST /cart/items ≥ 3,000 req/s (16 conns)", "POST /cart/items", 16, 3000, 0),
 		b.rpsTarget("POST /orders ≥ 500/s with p99 < 50 ms (16 conns)", "POST /orders (guest checkout)", 16, 500, 50*time.Millisecond),
 		b.rpsTarget("POST /orders with a shipping method ≥ 500/s with p99 < 50 ms (16 conns)", "POST /orders (guest checkout, shipping method)", 16, 500, 50*time.Millisecond),
+		b.closeTarget("POST /cart/items of apparel under the value rule within 5 % of POST /cart/items (16 conns)",
+			"POST /cart/items (apparel rule)", "POST /cart/items", 16, 5),
+		b.closeTarget("POST /orders of apparel under the value rule within 5 % of POST /orders (16 conns)",
+			"POST /orders (guest checkout, apparel rule)", "POST /orders (guest checkout)", 16, 5),
 		{"webhook → order ≥ 300 orders/s end to end", func(b *bench) (string, bool) {
 			if b.webhookOrders == 0 {
 				return "not measured", false

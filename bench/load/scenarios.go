@@ -52,12 +52,20 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		// Half the level's open orders ship without invoicing, half with.
 		open, invoiced := open[:len(open)/2], open[len(open)/2:]
+		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
+		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
 			{name: "POST /cart/items", path: "/", script: "cart_add.lua", ids: b.data.VariantIDs},
+			// The same with only products under the GST 2.0 value rule, in
+			// carts of their own: the rule's cost (docs/DECISIONS.md "GST
+			// rates that depend on value") against the line above.
+			{name: "POST /cart/items (apparel rule)", path: "/", script: "cart_add.lua", ids: b.data.ApparelVariantIDs,
+				env: []string{"SESSION_PREFIX=bench-cart-apparel-"}},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
 			{name: "POST /orders (guest checkout)", once: b.checkout(plain, plainCheckout)},
+			{name: "POST /orders (guest checkout, apparel rule)", once: b.checkout(apparel, plainCheckout)},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, shippedCheckout)},
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},

@@ -90,7 +90,8 @@ type Variant struct {
 // ProductInfo is what a shopper sees of a product, variants and
 // availability aside. Price and CompareAtPrice are the cheapest variant's
 // effective prices (the "from" price), or the product's own when it has no
-// variants.
+// variants. GSTRate is the rate at Price: under the value rule GSTRule
+// names, the rule's; else (GSTRule nil) the product's own.
 type ProductInfo struct {
 	ID             uuid.UUID      `json:"id"`
 	Title          string         `json:"title"`
@@ -100,6 +101,7 @@ type ProductInfo struct {
 	CompareAtPrice *money.Amount  `json:"compareAtPrice"`
 	Currency       string         `json:"currency"`
 	GSTRate        money.Rate     `json:"gstRate"`
+	GSTRule        *uuid.UUID     `json:"gstRule"`
 	HSNCode        string         `json:"hsnCode"`
 	CategoryID     *uuid.UUID     `json:"categoryId"`
 	Rating         review.Summary `json:"rating"`

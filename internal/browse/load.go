@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/pricing"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
@@ -23,6 +24,7 @@ type productRow struct {
 	Price          money.Amount
 	CompareAtPrice *money.Amount
 	GSTRate        money.Rate
+	CessRate       money.Rate
 	HSNCode        string
 	CategoryID     *uuid.UUID
 	RatingCount    int
@@ -30,12 +32,14 @@ type productRow struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	GroupPrice     *money.Amount
+	ValueRule      taxrule.Found
 }
 
 // productColumns are the columns of productRow, from products p joined to
-// the caller group's override pgp.
-const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.hsn_code,
-	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price`
+// the caller group's override pgp, and the value rule covering each
+// (taxrule.ColumnSQL, evaluated for the rows a page returns).
+const productColumns = `p.id, p.title, p.slug, p.description, p.price, p.compare_at_price, p.gst_rate, p.cess_rate, p.hsn_code,
+	p.category_id, p.rating_count, p.rating_total, p.created_at, p.updated_at, pgp.price AS group_price, ` + taxrule.ColumnSQL
 
 const groupPriceJoin = ` LEFT JOIN product_group_prices pgp ON pgp.product_id = p.id AND pgp.customer_group_id = @group`
 
@@ -106,6 +110,11 @@ func (s *Service) assemble(ctx context.Context, group *uuid.UUID, rows []product
 	}
 	for i, r := range rows {
 		p := s.product(r, byProduct[r.ID])
+		if rule := r.ValueRule.Rule(); rule != nil {
+			// The rate at the price shown (docs/DECISIONS.md "GST rates
+			// that depend on value").
+			p.GSTRule, p.GSTRate = &rule.ID, rule.RateAt(p.Price, r.CessRate)
+		}
 		if p.listed = list; list {
 			if first := images[r.ID]; len(first) > 0 {
 				p.Image = &first[0]

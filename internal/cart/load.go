@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/pricing"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -17,6 +18,7 @@ import (
 // availability and price inputs, as loaded by linesFrom.
 type lineRow struct {
 	pricing.Row
+	ValueRule       taxrule.Found
 	ItemID          uuid.UUID
 	Quantity        int
 	BundleID        *uuid.UUID
@@ -51,12 +53,13 @@ var (
 )
 
 // linesFrom loads the lines of items (one of the item sources above, for
-// the owner given as @owner) and every price input in one statement;
-// pricing.InputsFor is the single source of those inputs.
+// the owner given as @owner), every price input and the value rule of each
+// product in one statement; pricing.InputsFor is the single source of those
+// inputs, taxrule.ColumnSQL of the rule.
 func linesFrom(inputs, items string) string {
 	return `SELECT pr.*, ci.id AS item_id, ci.quantity, ci.bundle_id, ci.bundle_selection, ci.price_override,
 	p.title, v.sku, p.hsn_code, p.gst_rate, p.cess_rate, p.unit, p.category_id, p.status = 'active' AS product_active,
-	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available
+	GREATEST(v.inventory - v.reserved - v.committed, 0) AS available, ` + taxrule.ColumnSQL + `
 FROM (` + items + `) ci
 JOIN (` + inputs + ` WHERE v.id IN (SELECT variant_id FROM (` + items + `) src)) pr ON pr.variant_id = ci.variant_id
 JOIN variants v ON v.id = ci.variant_id
@@ -95,7 +98,7 @@ func loadLines(ctx context.Context, db *gorm.DB, q string, owner uuid.UUID, grou
 		out[i] = Line{ItemID: r.ItemID, VariantID: r.VariantID, ProductID: r.ProductID, CategoryID: r.CategoryID,
 			Title: r.Title, SKU: r.SKU, HSNCode: r.HSNCode, GSTRate: r.GSTRate, CessRate: r.CessRate, Unit: r.Unit, ProductActive: r.ProductActive,
 			Available: r.Available, Quantity: r.Quantity, UnitPrice: pricing.Effective(r.Row.Inputs()).Amount,
-			BundleID: r.BundleID, BundleSelection: r.BundleSelection}
+			BundleID: r.BundleID, BundleSelection: r.BundleSelection, ValueRule: r.ValueRule.Rule()}
 		if r.PriceOverride != nil {
 			out[i].ListPrice, out[i].UnitPrice, out[i].Overridden = out[i].UnitPrice, *r.PriceOverride, true
 		}

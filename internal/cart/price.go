@@ -3,6 +3,7 @@ package cart
 import (
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/google/uuid"
 )
 
@@ -34,6 +35,10 @@ type Line struct {
 	// replaced.
 	Overridden bool
 	ListPrice  money.Amount
+	// ValueRule is the GST rule whose rate depends on value that covers the
+	// product, nil for none: Compute then sets GSTRate, loaded as the
+	// product's rate, to the rule's rate for the line's value.
+	ValueRule *taxrule.Rule
 
 	// Gross is UnitPrice × Quantity.
 	Gross money.Amount
@@ -75,8 +80,10 @@ func DiscountLines(lines []Line) []discount.Line {
 // Compute fills each line's Gross, Discount, Net and Tax and returns the
 // totals. applied is the discount outcome for these lines (same order), or
 // nil; it applies on top of bundle discounts, which count in DiscountTotal
-// too. Tax is computed per line on the discounted amount and rounded half
-// up to the paisa, so the order's lines add up to its totals exactly.
+// too. A line under a value rule takes the rule's rate for its discounted
+// value (taxrule.Rate). Tax is computed per line on the discounted amount
+// and rounded half up to the paisa, so the order's lines add up to its
+// totals exactly.
 func Compute(lines []Line, applied *discount.Result) Totals {
 	var t Totals
 	for i := range lines {
@@ -87,6 +94,7 @@ func Compute(lines []Line, applied *discount.Result) Totals {
 			l.Discount += applied.PerLine[i]
 		}
 		l.Net = l.Gross - l.Discount
+		l.GSTRate = taxrule.Rate(l.GSTRate, l.ValueRule, l.Net, l.Quantity, l.CessRate)
 		l.Tax, l.Cess = money.IncludedGST(l.Net, l.GSTRate, l.CessRate)
 		t.Subtotal += l.Gross
 		t.DiscountTotal += l.Discount

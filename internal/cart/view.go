@@ -22,7 +22,10 @@ type Item struct {
 	LineTotal money.Amount `json:"lineTotal"`
 	// DiscountAmount is the line's share of the cart discount.
 	DiscountAmount money.Amount `json:"discountAmount"`
-	BundleID       *uuid.UUID   `json:"bundleId,omitempty"`
+	// GSTRate is the rate the line is taxed at: a value rule's for its
+	// discounted value when one covers the product, else the product's.
+	GSTRate  money.Rate `json:"gstRate"`
+	BundleID *uuid.UUID `json:"bundleId,omitempty"`
 	// BundleSelection groups the lines of one bundle added to the cart.
 	BundleSelection *uuid.UUID `json:"bundleSelection,omitempty"`
 	// BundleIssue says why a bundle line is priced without its bundle's
@@ -73,7 +76,7 @@ func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View,
 	for _, l := range p.Lines {
 		v.Items = append(v.Items, Item{ID: l.ItemID, VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title,
 			SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice, LineTotal: l.Gross, DiscountAmount: l.Discount,
-			BundleID: l.BundleID, BundleSelection: l.BundleSelection, BundleIssue: l.BundleIssue})
+			GSTRate: l.GSTRate, BundleID: l.BundleID, BundleSelection: l.BundleSelection, BundleIssue: l.BundleIssue})
 	}
 	return v, nil
 }

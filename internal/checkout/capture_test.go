@@ -41,7 +41,7 @@ func TestCaptureCreatesTheOrder(t *testing.T) {
 		t.Fatalf("GST split cgst %d sgst %d igst %d of %d", o.CGSTTotal, o.SGSTTotal, o.IGSTTotal, o.TaxTotal)
 	}
 	if len(o.Items) != 1 || o.Items[0].Quantity != c.Quantity || o.Items[0].UnitPrice != 49950 ||
-		o.Items[0].GSTRate != 1800 || o.Items[0].HSNCode != "6109" || *o.Items[0].VariantID != c.VariantID {
+		o.Items[0].GSTRate != 1800 || o.Items[0].HSNCode != "4202" || *o.Items[0].VariantID != c.VariantID {
 		t.Fatalf("items %+v", o.Items)
 	}
 	var addr models.Address

@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/pricing"
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -174,7 +175,10 @@ func checkUnreferenced(tx *gorm.DB, id uuid.UUID, field string) error {
 // ones of the line, money.UnitsShare, as returns and invoices split a
 // line, so the units already invoiced keep their amounts), and units added
 // cost ⌊lineTotal / quantity⌋ each, leaving the line's odd paise on its
-// first units.
+// first units. The line keeps the GST rate it was sold at, a value rule's
+// included: its units' value does not change, and a placed order is not
+// re-taxed by a rule created or deleted since (docs/DECISIONS.md "GST rates
+// that depend on value").
 func resize(l models.OrderItem, sold int) models.OrderItem {
 	out := l
 	switch {
@@ -257,10 +261,11 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 		CessRate   money.Rate
 		Unit       string
 		Active     bool
+		ValueRule  taxrule.Found
 	}
 	var rows []variantRow
 	if err := tx.Raw(`SELECT v.id, v.product_id, p.category_id, p.title, v.sku, p.hsn_code, p.gst_rate, p.cess_rate, p.unit,
-		p.status = 'active' AS active
+		p.status = 'active' AS active, `+taxrule.ColumnSQL+`
 		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("orderedit.price: %w", err)
 	}
@@ -299,10 +304,13 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, o *models.Order, adds 
 			off = gross.Percent(money.Rate(rule.Discount.Value))
 		}
 		net := gross - off
-		tax, cess := money.IncludedGST(net, v.GSTRate, v.CessRate)
+		// The rate as cart.Compute decides it: the value rule's for the
+		// line's value after the discount, else the product's.
+		rate := taxrule.Rate(v.GSTRate, v.ValueRule.Rule(), net, a.Quantity, v.CessRate)
+		tax, cess := money.IncludedGST(net, rate, v.CessRate)
 		out[i] = models.OrderItem{ID: uuid.New(), OrderID: o.ID, ProductID: &pid, VariantID: &vid, PricedLine: models.PricedLine{
 			Title: v.Title, SKU: v.SKU, Quantity: a.Quantity, UnitPrice: prices[a.VariantID].Amount, DiscountAmount: off,
-			LineTotal: net, GSTRate: v.GSTRate, TaxAmount: tax, HSNCode: v.HSNCode, CessRate: v.CessRate, CessAmount: cess,
+			LineTotal: net, GSTRate: rate, TaxAmount: tax, HSNCode: v.HSNCode, CessRate: v.CessRate, CessAmount: cess,
 			Unit: v.Unit}}
 	}
 	return out, nil

@@ -10,6 +10,7 @@ import { pageHead, section, notice, errorNotice, facts, link } from '../ui.js';
 import { formatMoney } from '../money.js';
 import { session, currency } from '../session.js';
 import { signaturePanel } from '../signatureui.js';
+import { valueRulesSection } from './valuerules.js';
 
 const ADDRESS = ['line1', 'line2', 'city', 'state', 'pincode'];
 
@@ -59,6 +60,7 @@ export async function taxSettingsPage({ rerender }) {
         ['Turnover above ₹5 crore', s.turnoverAbove5Cr ? 'Yes' : 'No'],
       ])),
     section('Authorised signatory\'s signature', signaturePanel(s, canEdit, rerender)),
+    allowed('GET', '/tax/value-rules') ? await valueRulesSection({ rerender }) : null,
     allowed('GET', '/reports/gstr1') ? h('p', {}, link('/gstr1', 'Download the GSTR-1 return')) : null,
     allowed('GET', '/tax/rate-changes') ? h('p', {}, link('/rate-changes', 'GST rate changes scheduled for products')) : null,
   ];
