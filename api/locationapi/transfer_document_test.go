@@ -111,7 +111,7 @@ func (e *env) gstr1Of(t *testing.T, gst string) gstr1Full {
 }
 
 // transferWorld is a store registered in Karnataka with a product at 18 %
-// (HSN 6109) priced 1180.00 with GST (1000.00 without), 20 units of it at
+// (HSN 8518, no value rule) priced 1180.00 with GST (1000.00 without), 20 units of it at
 // the default location.
 type transferWorld struct {
 	*env
@@ -128,8 +128,8 @@ func newTransferWorld(t *testing.T) *transferWorld {
 	e.do(t, http.MethodPut, "/api/v1/admin/settings/tax", map[string]any{"legalName": "Sahyadri Handlooms Private Limited",
 		"gstin": store, "address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru",
 			"state": "Karnataka", "pincode": "560001"}}).Expect(t, http.StatusOK)
-	p := fixtures.MustProduct(t, e.app.DB, "Cotton tee", 118000)
-	if err := e.app.DB.Exec(`UPDATE products SET gst_rate = 1800, hsn_code = '6109' WHERE id = ?`, p.ID).Error; err != nil {
+	p := fixtures.MustProduct(t, e.app.DB, "Desk speaker", 118000)
+	if err := e.app.DB.Exec(`UPDATE products SET gst_rate = 1800, hsn_code = '8518' WHERE id = ?`, p.ID).Error; err != nil {
 		t.Fatal(err)
 	}
 	v := fixtures.MustVariant(t, e.app.DB, p.ID, 20)
@@ -209,7 +209,7 @@ func TestTransferAcrossStatesIsAnIGSTInvoice(t *testing.T) {
 	}
 	// 1180.00 with GST at 18 % is 1000.00 without: 3 units 3000.00, IGST 540.00.
 	if d.TaxableValue != 300000 || d.IGSTTotal != 54000 || d.CGSTTotal != 0 || d.SGSTTotal != 0 || d.Total != 354000 ||
-		len(d.Lines) != 1 || d.Lines[0].HSN != "6109" || d.Lines[0].UnitPrice != 100000 || d.Lines[0].GSTRate != 1800 {
+		len(d.Lines) != 1 || d.Lines[0].HSN != "8518" || d.Lines[0].UnitPrice != 100000 || d.Lines[0].GSTRate != 1800 {
 		t.Fatalf("invoice amounts: %+v", d)
 	}
 	// A value given is billed as it is: 2 × 800.50 = 1601.00, IGST 288.18.
@@ -223,14 +223,14 @@ func TestTransferAcrossStatesIsAnIGSTInvoice(t *testing.T) {
 	}
 	text := w.pdfOf(t, priced.ID)
 	mustHave(t, text, "TAX INVOICE", "Invoice number: STI/"+w.fy+"/000001", "GSTIN: "+w.store, "GSTIN: "+mh, "IGST",
-		"Maharashtra (27)", "6109", "3,000.00", "540.00", "3,540.00")
+		"Maharashtra (27)", "8518", "3,000.00", "540.00", "3,540.00")
 
 	r := w.gstr1Of(t, "")
 	if len(r.B2B) != 1 || r.B2B[0].Ctin != mh || len(r.B2B[0].Inv) != 2 || r.B2B[0].Inv[0].Inum != priced.Document.Number ||
 		r.B2B[0].Inv[0].Val != 354000 || r.B2B[0].Inv[0].Pos != "27" || r.B2B[0].Inv[1].Val != 188918 {
 		t.Fatalf("b2b: %+v", r.B2B)
 	}
-	if len(r.HSN.B2B) != 1 || r.HSN.B2B[0].HsnSc != "6109" || r.HSN.B2B[0].Qty != 5 || r.HSN.B2B[0].Txval != 460100 ||
+	if len(r.HSN.B2B) != 1 || r.HSN.B2B[0].HsnSc != "8518" || r.HSN.B2B[0].Qty != 5 || r.HSN.B2B[0].Txval != 460100 ||
 		r.HSN.B2B[0].Iamt != 82818 || len(r.B2CS) != 0 {
 		t.Fatalf("hsn: %+v b2cs %+v", r.HSN, r.B2CS)
 	}
@@ -402,6 +402,29 @@ func TestTransferPrefixesAreReserved(t *testing.T) {
 		r = w.do(t, http.MethodPost, locationsPath, body).Expect(t, http.StatusBadRequest)
 		if !strings.Contains(string(r.Body), c.field) || !strings.Contains(string(r.Body), "stock transfer") {
 			t.Errorf("location %s=%s: %s", c.field, c.prefix, r.Body)
+		}
+	}
+}
+
+// An apparel piece moved between GSTINs is taxed by the GST 2.0 value rule
+// every store has (chapters 61-64: 5 % up to 2,500.00 a piece without
+// GST, 18 % above), like a sale: at its price of 2,625.00 (2,500.00 at
+// 5 %) it is 5 %, declared at 2,500.01 it is 18 %.
+func TestTransferInvoiceFollowsTheValueRule(t *testing.T) {
+	w := newTransferWorld(t)
+	if err := w.app.DB.Exec(`UPDATE products SET price = 262500, gst_rate = 1800, hsn_code = '6109' WHERE id = ?`,
+		w.v.ProductID).Error; err != nil {
+		t.Fatal(err)
+	}
+	mum := w.location(t, "MUM", "Maharashtra", gstinOf("27", "AABCS1429B"), 10, nil)
+	for _, c := range []struct {
+		value      any
+		unit, igst money.Amount
+		rate       money.Rate
+	}{{nil, 250000, 12500, 500}, {2500.01, 250001, 45000, 1800}} {
+		d := w.document(t, w.send(t, mum.ID, 1, c.value).Document.ID)
+		if len(d.Lines) != 1 || d.Lines[0].UnitPrice != c.unit || d.Lines[0].GSTRate != c.rate || d.IGSTTotal != c.igst {
+			t.Errorf("value %v: %+v", c.value, d)
 		}
 	}
 }

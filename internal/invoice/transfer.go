@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/internal/taxrule"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -191,9 +192,10 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 		Price                   money.Amount
 		GSTRate                 money.Rate `gorm:"column:gst_rate"`
 		CessRate                money.Rate `gorm:"column:cess_rate"`
+		ValueRule               taxrule.Found
 	}
 	if err := tx.Raw(`SELECT v.id, p.title, v.sku, v.size, v.color, p.hsn_code, p.unit, COALESCE(v.price, p.price) AS price,
-			p.gst_rate, p.cess_rate
+			p.gst_rate, p.cess_rate, `+taxrule.ColumnSQL+`
 		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return fmt.Errorf("invoice.transfer: variants: %w", err)
 	}
@@ -208,16 +210,26 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 			return fmt.Errorf("invoice.transfer: variant %s not found", it.VariantID)
 		}
 		v := rows[k]
-		gst, cess := money.IncludedGST(v.Price, v.GSTRate, v.CessRate)
+		// A value rule (apparel, footwear) decides the rate by a unit's
+		// value without tax: the price's own when none is given.
+		rule := v.ValueRule.Rule()
+		rate := taxrule.Rate(v.GSTRate, rule, v.Price, 1, v.CessRate)
+		gst, cess := money.IncludedGST(v.Price, rate, v.CessRate)
 		unit := v.Price - gst - cess
 		if it.Value != nil {
 			unit = *it.Value
+			if rule != nil {
+				rate = rule.RateAbove
+				if unit <= rule.Threshold {
+					rate = rule.RateUpTo
+				}
+			}
 		}
 		if unit > maxTransferLine/money.Amount(max(it.Quantity, 1)) || it.Quantity > math.MaxInt32 {
 			return apperr.Invalid("items", fmt.Sprintf("the value of variant %s's units passes %s", v.ID, maxTransferLine))
 		}
 		taxable := unit * money.Amount(it.Quantity)
-		rate, cessRate := v.GSTRate, v.CessRate
+		cessRate := v.CessRate
 		var a amounts
 		switch {
 		case challan:
