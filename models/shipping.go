@@ -99,20 +99,8 @@ func (p ChargeParts) Value() (driver.Value, error) {
 
 // Scan reads a jsonb column of parts.
 func (p *ChargeParts) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case nil:
-		*p = nil
-		return nil
-	case []byte:
-		b = v
-	case string:
-		b = []byte(v)
-	default:
-		return fmt.Errorf("models.ChargeParts: cannot scan %T", src)
-	}
 	var out []ChargePart
-	if err := json.Unmarshal(b, &out); err != nil {
+	if _, err := DecodeJSON(src, &out); err != nil {
 		return fmt.Errorf("models.ChargeParts: %w", err)
 	}
 	*p = out

@@ -35,6 +35,23 @@ func (j *JSON) Scan(src any) error {
 	return nil
 }
 
+// DecodeJSON decodes a jsonb column as a Scan method receives it (src)
+// into dst; found is false, dst untouched, for NULL.
+func DecodeJSON(src, dst any) (found bool, err error) {
+	var b []byte
+	switch v := src.(type) {
+	case nil:
+		return false, nil
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	default:
+		return false, fmt.Errorf("cannot scan %T", src)
+	}
+	return true, json.Unmarshal(b, dst)
+}
+
 // MarshalJSON writes the document as it is (null when empty).
 func (j JSON) MarshalJSON() ([]byte, error) { return json.RawMessage(j).MarshalJSON() }
 

@@ -3,10 +3,10 @@ package taxrule
 import (
 	"context"
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -34,17 +34,6 @@ type Found struct{ rule *Rule }
 // Scan reads the column: NULL is no rule.
 func (f *Found) Scan(src any) error {
 	f.rule = nil
-	var b []byte
-	switch v := src.(type) {
-	case nil:
-		return nil
-	case []byte:
-		b = v
-	case string:
-		b = []byte(v)
-	default:
-		return fmt.Errorf("taxrule: cannot scan %T", src)
-	}
 	// The column's figures are stored units (paise, basis points), not
 	// the API's decimal rupees and percents that money's JSON reads.
 	var r struct {
@@ -53,10 +42,13 @@ func (f *Found) Scan(src any) error {
 		RateUpTo  int64     `json:"rateUpTo"`
 		RateAbove int64     `json:"rateAbove"`
 	}
-	if err := json.Unmarshal(b, &r); err != nil {
+	found, err := models.DecodeJSON(src, &r)
+	if err != nil {
 		return fmt.Errorf("taxrule: %w", err)
 	}
-	f.rule = &Rule{ID: r.ID, Threshold: money.Amount(r.Threshold), RateUpTo: money.Rate(r.RateUpTo), RateAbove: money.Rate(r.RateAbove)}
+	if found {
+		f.rule = &Rule{ID: r.ID, Threshold: money.Amount(r.Threshold), RateUpTo: money.Rate(r.RateUpTo), RateAbove: money.Rate(r.RateAbove)}
+	}
 	return nil
 }
 
