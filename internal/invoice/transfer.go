@@ -219,10 +219,7 @@ func (s *Service) transferLines(tx *gorm.DB, doc *models.TaxDocument, items []Tr
 		if it.Value != nil {
 			unit = *it.Value
 			if rule != nil {
-				rate = rule.RateAbove
-				if unit <= rule.Threshold {
-					rate = rule.RateUpTo
-				}
+				rate = rule.RateOfValue(unit)
 			}
 		}
 		if unit > maxTransferLine/money.Amount(max(it.Quantity, 1)) || it.Quantity > math.MaxInt32 {

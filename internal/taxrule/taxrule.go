@@ -38,6 +38,15 @@ func (r Rule) RateAt(unit money.Amount, cess money.Rate) money.Rate {
 	return r.RateAbove
 }
 
+// RateOfValue is the rate of one unit whose value without tax is value
+// (a declared value, as a stock transfer gives it).
+func (r Rule) RateOfValue(value money.Amount) money.Rate {
+	if value <= r.Threshold {
+		return r.RateUpTo
+	}
+	return r.RateAbove
+}
+
 // UnitValue is the value a line of quantity units whose net (GST-inclusive,
 // after every discount) is net is judged by: its dearest unit,
 // ⌈net / quantity⌉. A discount that does not divide by the quantity leaves
