@@ -548,8 +548,14 @@ func docIssueSection(db *gorm.DB, q period, r *GSTR1) error {
 		Last    string
 		Issued  int
 	}
-	err := db.Raw(`SELECT doc_type, (array_agg(number ORDER BY serial))[1] AS first,
-			(array_agg(number ORDER BY serial DESC))[1] AS last, count(*)::int AS issued
+	// The first and last numbers are the least and greatest of the serial,
+	// zero-padded, followed by the number: plain min and max, which hash
+	// aggregation keeps per series in one pass. An ordered aggregate sorts
+	// every document of the period, and a quarter's spilled to disk
+	// (docs/SCALING.md). The planner knows there are few series from the
+	// statistics of migration 00056.
+	err := db.Raw(`SELECT doc_type, substr(min(lpad(serial::text, 10, '0') || number COLLATE "C"), 11) AS first,
+			substr(max(lpad(serial::text, 10, '0') || number COLLATE "C"), 11) AS last, count(*)::int AS issued
 		FROM tax_documents d WHERE supplier_gstin = ? AND issued_at >= ? AND issued_at < ?
 			AND (`+gstDocuments+` OR doc_type = 'delivery_challan')
 		GROUP BY doc_type, financial_year, regexp_replace(number, '[0-9]+$', '')
