@@ -35,6 +35,10 @@ const (
 	PaymentRefunded          = "refunded"
 )
 
+// PaymentStatuses lists every order payment status; filters accept exactly
+// these.
+var PaymentStatuses = []string{PaymentPending, PaymentPaid, PaymentPartiallyPaid, PaymentPartiallyRefunded, PaymentRefunded}
+
 // Order fulfilment statuses: how many of its units have shipped.
 const (
 	FulfillmentUnfulfilled        = "unfulfilled"
@@ -107,6 +111,10 @@ const (
 	// outside the gateway (UPI, bank transfer, cash), recorded at once.
 	PaymentOffline = "offline"
 )
+
+// PaymentMethods lists every way an order is paid; filters accept exactly
+// these.
+var PaymentMethods = []string{PaymentOnline, PaymentCOD, PaymentOffline}
 
 // ProviderOffline is the payments.provider of money received outside the
 // gateway (COD, UPI, bank transfer, cash) and recorded by staff.

@@ -158,6 +158,23 @@ func ordersList(t *testing.T, b *browser, app *testkit.App, token string, s *sho
 		t.Fatalf("search asha: %v", got)
 	}
 
+	// The COD orders still to collect: paid by cash on delivery, pending.
+	if err := app.DB.Exec(`UPDATE orders SET payment_method = 'cod', payment_status = 'pending' WHERE id = ?`, s.ashaOld.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.open("/admin/orders", "Orders")
+	b.fill("Filter orders", "Paid by", "cod")
+	b.fill("Filter orders", "Payment", "pending")
+	b.press("Filter orders", "Filter")
+	b.waitUntil("the COD orders to collect", `location.search.includes('paymentMethod=cod') && location.search.includes('paymentStatus=pending') &&
+		document.querySelectorAll('main tbody tr').length === 1`)
+	if got := numbers(); !slices.Equal(got, []string{s.ashaOld.OrderNumber}) {
+		t.Fatalf("COD to collect: %v", got)
+	}
+	if got := b.pageText(); !strings.Contains(got, "Cash on delivery") {
+		t.Fatalf("the row does not say how the order is paid:\n%s", got)
+	}
+
 	// A customer picked by name, and named again after the page reloads.
 	b.open("/admin/orders", "Orders")
 	b.pick("Filter orders", "Customer", "khanna", "Rahul Khanna")

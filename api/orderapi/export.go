@@ -29,12 +29,14 @@ func csvFile(c *fiber.Ctx, name string, body []byte) error {
 // exportRequest is the body of an export job: the list's filters, by the
 // same names and rules as GET /admin/orders's query.
 type exportRequest struct {
-	Status      string `json:"status"`
-	CustomerID  string `json:"customerId" validate:"omitempty,uuid"`
-	OrderNumber string `json:"orderNumber" validate:"max=200"`
-	Search      string `json:"search" validate:"max=200"`
-	DateFrom    string `json:"dateFrom"`
-	DateTo      string `json:"dateTo"`
+	Status        string `json:"status"`
+	PaymentMethod string `json:"paymentMethod"`
+	PaymentStatus string `json:"paymentStatus"`
+	CustomerID    string `json:"customerId" validate:"omitempty,uuid"`
+	OrderNumber   string `json:"orderNumber" validate:"max=200"`
+	Search        string `json:"search" validate:"max=200"`
+	DateFrom      string `json:"dateFrom"`
+	DateTo        string `json:"dateTo"`
 }
 
 // filter checks the body's filters. Errors: VALIDATION_ERROR naming the field.
@@ -45,6 +47,18 @@ func (r exportRequest) filter() (orderexport.Filter, error) {
 			return f, err
 		}
 		f.Status = r.Status
+	}
+	if r.PaymentMethod != "" {
+		if err := httpx.Enum("paymentMethod", r.PaymentMethod, models.PaymentMethods...); err != nil {
+			return f, err
+		}
+		f.PaymentMethod = r.PaymentMethod
+	}
+	if r.PaymentStatus != "" {
+		if err := httpx.Enum("paymentStatus", r.PaymentStatus, models.PaymentStatuses...); err != nil {
+			return f, err
+		}
+		f.PaymentStatus = r.PaymentStatus
 	}
 	if r.CustomerID != "" {
 		id := uuid.MustParse(r.CustomerID) // validated by the tag
@@ -75,6 +89,12 @@ func queryFilter(c *fiber.Ctx) (orderexport.Filter, error) {
 	var f orderexport.Filter
 	var err error
 	if f.Status, err = httpx.QueryEnum(c, "status", models.OrderStatuses...); err != nil {
+		return f, err
+	}
+	if f.PaymentMethod, err = httpx.QueryEnum(c, "paymentMethod", models.PaymentMethods...); err != nil {
+		return f, err
+	}
+	if f.PaymentStatus, err = httpx.QueryEnum(c, "paymentStatus", models.PaymentStatuses...); err != nil {
 		return f, err
 	}
 	if f.CustomerID, err = httpx.QueryUUID(c, "customerId"); err != nil {

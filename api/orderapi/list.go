@@ -9,9 +9,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// list answers GET /admin/orders: page, limit, cursor, status, customerId,
-// orderNumber, search (part of the order number, the customer's name or
-// email), ids (at most maxListIDs), dateFrom, dateTo (YYYY-MM-DD UTC,
+// list answers GET /admin/orders: page, limit, cursor, status,
+// paymentMethod, paymentStatus, customerId, orderNumber, search (part of
+// the order number, the customer's name or email, or their phone), ids (at most maxListIDs), dateFrom, dateTo (YYYY-MM-DD UTC,
 // inclusive). A cursor
 // (pagination.nextCursor of the previous page) replaces page; both at once
 // are VALIDATION_ERROR.
@@ -33,6 +33,12 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	}
 	var f order.Filter
 	if f.Status, err = httpx.QueryEnum(c, "status", models.OrderStatuses...); err != nil {
+		return err
+	}
+	if f.PaymentMethod, err = httpx.QueryEnum(c, "paymentMethod", models.PaymentMethods...); err != nil {
+		return err
+	}
+	if f.PaymentStatus, err = httpx.QueryEnum(c, "paymentStatus", models.PaymentStatuses...); err != nil {
 		return err
 	}
 	if f.CustomerID, err = httpx.QueryUUID(c, "customerId"); err != nil {

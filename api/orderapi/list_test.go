@@ -13,14 +13,15 @@ import (
 
 type listBody struct {
 	Data []struct {
-		ID          string  `json:"id"`
-		OrderNumber string  `json:"orderNumber"`
-		Status      string  `json:"status"`
-		CustomerID  string  `json:"customerId"`
-		ItemCount   int     `json:"itemCount"`
-		Total       float64 `json:"total"`
-		Currency    string  `json:"currency"`
-		CreatedAt   string  `json:"createdAt"`
+		ID            string  `json:"id"`
+		OrderNumber   string  `json:"orderNumber"`
+		Status        string  `json:"status"`
+		PaymentMethod string  `json:"paymentMethod"`
+		CustomerID    string  `json:"customerId"`
+		ItemCount     int     `json:"itemCount"`
+		Total         float64 `json:"total"`
+		Currency      string  `json:"currency"`
+		CreatedAt     string  `json:"createdAt"`
 	} `json:"data"`
 	Pagination struct {
 		Page, Limit, Total, TotalPages int

@@ -144,3 +144,85 @@ func readCSV(t *testing.T, body []byte) [][]string {
 	}
 	return rows
 }
+
+// GET /admin/orders filters by how orders are paid and whether their money
+// is in (paymentMethod=cod&paymentStatus=pending: the COD orders still to
+// collect), the CSV export and its job take the same filters, and a search
+// finds a customer's phone however staff write it (docs/DECISIONS.md
+// "Following COD cash and finding a phone in the order list").
+func TestListOrdersByPaymentAndPhone(t *testing.T) {
+	t.Parallel()
+	app := testkit.MustApp(t)
+	_, token := testkit.MustAdmin(t, app, string(rbac.Viewer))
+	p := fixtures.MustProduct(t, app.DB, "Bag", 20000)
+	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
+	line := []fixtures.Line{{Product: p, Variant: v, Qty: 1}}
+	kavya := fixtures.MustCustomer(t, app.DB, "Kavya Rao")
+	kavya.Phone = "+91 98401 23456"
+	arjun := fixtures.MustCustomer(t, app.DB, "Arjun Shah")
+	arjun.Phone = "098220-55555"
+	online := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: kavya, Lines: line})
+	toCollect := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: kavya, Lines: line})
+	collected := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: arjun, Lines: line})
+	for id, status := range map[any]string{toCollect.ID: models.PaymentPending, collected.ID: models.PaymentPaid} {
+		if err := app.DB.Exec(`UPDATE orders SET payment_method = 'cod', payment_status = ? WHERE id = ?`, status, id).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(q string) []string {
+		var lb listBody
+		app.Do(t, "GET", "/api/v1/admin/orders?"+q, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &lb)
+		if lb.Pagination.Total != len(lb.Data) {
+			t.Fatalf("%s: total %d for %d rows", q, lb.Pagination.Total, len(lb.Data))
+		}
+		var out []string
+		for _, o := range lb.Data {
+			out = append(out, o.OrderNumber+":"+o.PaymentMethod)
+		}
+		return out
+	}
+	on, tc, co := online.OrderNumber+":online", toCollect.OrderNumber+":cod", collected.OrderNumber+":cod"
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"paymentMethod=cod&paymentStatus=pending", []string{tc}},
+		{"paymentMethod=cod", []string{co, tc}},
+		{"paymentMethod=online", []string{on}},
+		{"paymentStatus=paid", []string{co, on}},
+		{"paymentMethod=offline", nil},
+		{"search=" + url.QueryEscape("98401 23456"), []string{tc, on}},
+		{"search=9840123456", []string{tc, on}},
+		{"search=" + url.QueryEscape("+91 98401 23456"), []string{tc, on}},
+		{"search=09840123456", []string{tc, on}},
+		{"search=" + url.QueryEscape("+91 98220 55555"), []string{co}},
+		{"search=" + url.QueryEscape("98220 55555") + "&paymentStatus=pending", nil},
+		{"search=" + url.QueryEscape("98401 23456") + "&paymentMethod=cod&paymentStatus=pending", []string{tc}},
+	} {
+		if got := get(tt.query); strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Fatalf("%s: %v, want %v", tt.query, got, tt.want)
+		}
+	}
+	app.Do(t, "GET", "/api/v1/admin/orders?paymentMethod=card", testkit.Req{Token: token, Invalid: true}).ExpectField(t, "paymentMethod")
+	app.Do(t, "GET", "/api/v1/admin/orders?paymentStatus=due", testkit.Req{Token: token, Invalid: true}).ExpectField(t, "paymentStatus")
+
+	rows := readCSV(t, app.Do(t, "GET", "/api/v1/admin/orders/export?paymentMethod=cod&paymentStatus=pending",
+		testkit.Req{Token: token}).Expect(t, 200).Body)
+	if len(rows) != 2 || rows[1][0] != toCollect.OrderNumber {
+		t.Fatalf("export of the COD orders to collect: %q", rows)
+	}
+	app.Do(t, "GET", "/api/v1/admin/orders/export?paymentStatus=due", testkit.Req{Token: token, Invalid: true}).ExpectField(t, "paymentStatus")
+	app.Do(t, "POST", "/api/v1/admin/order-exports", testkit.Req{Token: token, Body: map[string]any{"paymentMethod": "card"}, Invalid: true}).
+		ExpectField(t, "paymentMethod")
+
+	// A phone changed on the order is found by its new number only.
+	if err := app.DB.Exec(`UPDATE orders SET phone = '+91 90000 11111' WHERE id = ?`, collected.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := get("search=9000011111"); strings.Join(got, ",") != co {
+		t.Fatalf("new phone: %v", got)
+	}
+	if got := get("search=9822055555"); got != nil {
+		t.Fatalf("old phone still found: %v", got)
+	}
+}

@@ -18,6 +18,7 @@ type summaryView struct {
 	OrderNumber   string       `json:"orderNumber"`
 	Status        string       `json:"status"`
 	PaymentStatus string       `json:"paymentStatus"`
+	PaymentMethod string       `json:"paymentMethod"`
 	CustomerID    string       `json:"customerId"`
 	Email         string       `json:"email"`
 	Name          string       `json:"name"`
@@ -32,7 +33,7 @@ type summaryView struct {
 func newSummaryView(s order.Summary) summaryView {
 	return summaryView{
 		ID: s.ID.String(), OrderNumber: s.OrderNumber, Status: s.Status, PaymentStatus: s.PaymentStatus,
-		CustomerID: s.CustomerID.String(), Email: s.Email, Name: s.Name, ItemCount: s.ItemCount,
+		PaymentMethod: s.PaymentMethod, CustomerID: s.CustomerID.String(), Email: s.Email, Name: s.Name, ItemCount: s.ItemCount,
 		Total: s.Total, PaidTotal: s.PaidTotal, RefundedTotal: s.RefundedTotal, Currency: s.Currency,
 		CreatedAt: httpx.Timestamp(s.CreatedAt),
 	}

@@ -21,6 +21,12 @@ func (b *bench) adminOrderScenarios() ([]scenario, error) {
 		{name: "GET /admin/orders (first page)", path: "/", script: "admin_get.lua", ids: []string{"/api/v1/admin/orders?page=1&limit=20"}},
 		{name: "GET /admin/orders (status filter)", path: "/", script: "admin_get.lua", ids: statuses},
 		{name: "GET /admin/orders (page 500)", path: "/", script: "admin_get.lua", ids: []string{"/api/v1/admin/orders?page=500&limit=20"}},
+		// The COD orders still to collect (one seeded order in 25) and a
+		// customer's phone as staff type it (each seeded customer's about
+		// 100 orders), each within 2× the first page's p99: an index, not a scan.
+		{name: "GET /admin/orders (COD to collect)", path: "/", script: "admin_get.lua",
+			ids: []string{"/api/v1/admin/orders?limit=20&paymentMethod=cod&paymentStatus=pending"}},
+		{name: "GET /admin/orders (phone search)", path: "/", script: "admin_get.lua", ids: phoneSearches()},
 	}
 	walk := scenario{name: "GET /admin/orders (cursor walk)", path: "/", script: "admin_get.lua"}
 	if !b.wanted(walk.name) {
@@ -35,6 +41,19 @@ func (b *bench) adminOrderScenarios() ([]scenario, error) {
 		walk.ids = append(walk.ids, path)
 	}
 	return append(out, walk), nil
+}
+
+// phoneSearches are searches for the phones of 50 seeded customers' orders
+// (benchPhone) written as staff type them.
+func phoneSearches() []string {
+	var out []string
+	for i := 1; i <= 50; i++ {
+		n := benchPhone(i * 17)
+		for _, written := range []string{n[:5] + " " + n[5:], "+91 " + n[:5] + " " + n[5:], "0" + n} {
+			out = append(out, "/api/v1/admin/orders?limit=20&search="+url.QueryEscape(written))
+		}
+	}
+	return out
 }
 
 // adminGet reads path with the bench admin's token and checks for a 200.

@@ -84,19 +84,22 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		 SELECT 'bench' || g || '@example.com', 'Bench Customer ' || g, '98' || lpad(g::text, 8, '0'), false, true, true
 		 FROM generate_series(1, 1000) g`,
 		fmt.Sprintf(`WITH c AS (SELECT array_agg(id ORDER BY email) AS ids FROM customers WHERE email LIKE 'bench%%')
-		 INSERT INTO orders (customer_id, status, payment_status, email, name, phone, shipping_address, billing_address,
+		 INSERT INTO orders (customer_id, status, payment_method, payment_status, email, name, phone, shipping_address, billing_address,
 		                     subtotal, tax_total, igst_total, shipping_cost, total, paid_total, currency,
 		                     payment_provider, payment_intent_id, created_at, updated_at)
 		 SELECT c.ids[1 + g %% 1000],
 		        (ARRAY['confirmed','processing','shipped','delivered','cancelled'])[1 + g %% 5],
-		        'paid', 'bench@example.com', 'Bench', '9800000000',
+		        -- One order in 25 is COD still to collect (all confirmed).
+		        CASE WHEN g %% 25 = 0 THEN 'cod' ELSE 'online' END, CASE WHEN g %% 25 = 0 THEN 'pending' ELSE 'paid' END,
+		        'bench@example.com', 'Bench', %s,
 		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
 		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
-		        50000 + (g %% 200) * 1000, 7627, 7627, 0, 50000 + (g %% 200) * 1000, 50000 + (g %% 200) * 1000, 'INR',
+		        50000 + (g %% 200) * 1000, 7627, 7627, 0, 50000 + (g %% 200) * 1000,
+		        CASE WHEN g %% 25 = 0 THEN 0 ELSE 50000 + (g %% 200) * 1000 END, 'INR',
 		        'bench', 'bench_' || g,
 		        now() - ((g %% 90) || ' days')::interval - ((g %% 1440) || ' minutes')::interval,
 		        now()
-		 FROM generate_series(1, %d) g, c`, orders),
+		 FROM generate_series(1, %d) g, c`, benchPhoneSQL("1 + g % 1000"), orders),
 		`WITH v AS (SELECT v.id, v.product_id, v.sku, p.title, row_number() OVER (ORDER BY v.id) AS rn FROM variants v JOIN products p ON p.id = v.product_id),
 		      n AS (SELECT count(*) AS cnt FROM variants),
 		      o AS (SELECT id, total, row_number() OVER (ORDER BY id) AS rn FROM orders)
@@ -204,4 +207,14 @@ func spreadOver(n int) []string {
 		 SELECT v.id, l.id, %d FROM variants v CROSS JOIN locations l WHERE NOT l.is_default`, each),
 		fmt.Sprintf(`UPDATE variants SET inventory = %d`, each*n),
 	}
+}
+
+// benchPhone is the phone of the seeded orders of customer k (1 to 1000):
+// ten digits that look as random as real numbers, so that a phone search
+// meets what it would in a shop (benchPhoneSQL writes the same in SQL).
+func benchPhone(k int) string { return fmt.Sprintf("9%09d", k*829348951%1000000000) }
+
+// benchPhoneSQL is benchPhone of the SQL expression k.
+func benchPhoneSQL(k string) string {
+	return "'9' || lpad(((" + k + ")::bigint * 829348951 % 1000000000)::text, 9, '0')"
 }

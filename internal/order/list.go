@@ -23,8 +23,14 @@ type Filter struct {
 	// OrderNumber matches one order exactly (case-insensitive), e.g. ORD-000123.
 	OrderNumber string
 	// Search matches part of the order number, the customer's name or email,
-	// ignoring case and accents ("000123", "priya", "@example.com").
+	// ignoring case and accents ("000123", "priya", "@example.com"), or the
+	// customer's phone however it is written ("98401 23456",
+	// "+91 98401 23456", "09840123456": searchTerm).
 	Search string
+	// PaymentMethod (online, cod) and PaymentStatus (models'
+	// PaymentStatuses) select orders paid that way and in that state: COD
+	// orders still to collect are cod and pending.
+	PaymentMethod, PaymentStatus string
 	// IDs, when set, selects only these orders (a page naming the orders it
 	// refers to).
 	IDs []uuid.UUID
@@ -65,6 +71,7 @@ type Summary struct {
 	OrderNumber   string
 	Status        string
 	PaymentStatus string
+	PaymentMethod string
 	CustomerID    uuid.UUID
 	Email         string
 	Name          string
@@ -138,7 +145,7 @@ func list(db *gorm.DB, f Filter, p Page) (Listed, error) {
 	default:
 		ids, idArgs = "SELECT id FROM orders WHERE "+cond+" ORDER BY "+listOrder+limitText(p.Limit+1, p.Offset), args
 	}
-	rows, err := scanPage(db.Raw(`SELECT o.id, o.order_number, o.status, o.payment_status, o.customer_id, o.email, o.name,
+	rows, err := scanPage(db.Raw(`SELECT o.id, o.order_number, o.status, o.payment_status, o.payment_method, o.customer_id, o.email, o.name,
 			(SELECT count(*) FROM order_items i WHERE i.order_id = o.id) AS item_count,
 			o.total, o.paid_total, o.refunded_total, o.currency, o.created_at, (`+total+`) AS matched
 		FROM (`+ids+`) AS page JOIN orders o ON o.id = page.id
@@ -185,7 +192,7 @@ func scanPage(q *gorm.DB) ([]listRow, error) {
 	var rows []listRow
 	for cur.Next() {
 		var r listRow
-		if err := cur.Scan(&r.ID, &r.OrderNumber, &r.Status, &r.PaymentStatus, &r.CustomerID, &r.Email, &r.Name,
+		if err := cur.Scan(&r.ID, &r.OrderNumber, &r.Status, &r.PaymentStatus, &r.PaymentMethod, &r.CustomerID, &r.Email, &r.Name,
 			&r.ItemCount, &r.Total, &r.PaidTotal, &r.RefundedTotal, &r.Currency, &r.CreatedAt, &r.Matched); err != nil {
 			return nil, err
 		}
@@ -201,6 +208,12 @@ func (f Filter) conditions() (string, []any) {
 	if f.Status != "" {
 		add("status = ?", f.Status)
 	}
+	if f.PaymentMethod != "" {
+		add("payment_method = ?", f.PaymentMethod)
+	}
+	if f.PaymentStatus != "" {
+		add("payment_status = ?", f.PaymentStatus)
+	}
 	if f.CustomerID != nil {
 		add("customer_id = ?", *f.CustomerID)
 	}
@@ -211,7 +224,7 @@ func (f Filter) conditions() (string, []any) {
 		// order_search is kept by triggers of orders (migrations/00027) and
 		// indexed by trigrams; LikeContains escapes with backslash, LIKE's
 		// default escape.
-		add("id IN (SELECT order_id FROM order_search WHERE search_text LIKE shop_fold(?))", database.LikeContains(f.Search))
+		add("id IN (SELECT order_id FROM order_search WHERE search_text LIKE shop_fold(?))", database.LikeContains(searchTerm(f.Search)))
 	}
 	if f.IDs != nil {
 		add("id IN ?", f.IDs)
@@ -227,6 +240,37 @@ func (f Filter) conditions() (string, []any) {
 
 func (f Filter) orderNumber() string { return strings.ToUpper(strings.TrimSpace(f.OrderNumber)) }
 
+// searchTerm is what a search looks for in the orders' search text. A
+// search written as a phone number (digits with spaces, dashes, dots,
+// brackets or a leading +, at least phoneDigits of them) is looked for as
+// the national number the search text holds (migrations/00057): its
+// digits, the last ten when a country code or a trunk 0 makes more. Any
+// other search is looked for as written.
+func searchTerm(s string) string {
+	var digits []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits = append(digits, c)
+		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')' || (c == '+' && i == 0):
+		default:
+			return s
+		}
+	}
+	if len(digits) < phoneDigits {
+		return s
+	}
+	if len(digits) > 10 {
+		digits = digits[len(digits)-10:]
+	}
+	return string(digits)
+}
+
+// phoneDigits is the fewest digits a search needs to be read as a phone
+// number: fewer are more likely part of an order number ("000123"), which
+// is looked for as written.
+const phoneDigits = 7
+
 // skipFrom is the smallest offset worth a day-counter skip (skipTo): below
 // it, walking the index costs less than reading the counters.
 var skipFrom = 1000
@@ -236,9 +280,12 @@ const listOrder = "created_at DESC, id DESC"
 
 // countedByDay reports whether the day counters count f's matches: every
 // filter but a customer, an order number, a search or ids, which bound the
-// matches by themselves (a search through its index).
+// matches by themselves (a search through its index), and a payment method
+// or status, which the counters do not count (the COD orders to collect
+// have an index of their own: migrations/00058).
 func (f Filter) countedByDay() bool {
-	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil
+	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil &&
+		f.PaymentMethod == "" && f.PaymentStatus == ""
 }
 
 // dayCounts returns the condition on order_day_counts selecting the
@@ -303,7 +350,8 @@ func (f Filter) skipTo(offset, limit int) (string, []any) {
 // shard rows a status; dates read a few a day and status, however many
 // orders the days hold. A customer, an order number or a search bounds the
 // matches by itself (a customer's orders; one order; the search's matches),
-// so those are counted from the indexes.
+// so those are counted from the indexes, as are the COD orders still to
+// collect (their own index); other payment filters count the orders.
 func (f Filter) count() (string, []any) {
 	switch {
 	case !f.countedByDay():

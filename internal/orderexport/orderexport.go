@@ -53,12 +53,16 @@ type Filter struct {
 	CustomerID  *uuid.UUID `json:"customerId,omitempty"`
 	OrderNumber string     `json:"orderNumber,omitempty"`
 	Search      string     `json:"search,omitempty"`
-	From        *time.Time `json:"dateFrom,omitempty"`
-	To          *time.Time `json:"dateTo,omitempty"`
+	// PaymentMethod and PaymentStatus as order.Filter's.
+	PaymentMethod string     `json:"paymentMethod,omitempty"`
+	PaymentStatus string     `json:"paymentStatus,omitempty"`
+	From          *time.Time `json:"dateFrom,omitempty"`
+	To            *time.Time `json:"dateTo,omitempty"`
 }
 
 func (f Filter) order() order.Filter {
-	return order.Filter{Status: f.Status, CustomerID: f.CustomerID, OrderNumber: f.OrderNumber, Search: f.Search, From: f.From, To: f.To}
+	return order.Filter{Status: f.Status, CustomerID: f.CustomerID, OrderNumber: f.OrderNumber, Search: f.Search,
+		PaymentMethod: f.PaymentMethod, PaymentStatus: f.PaymentStatus, From: f.From, To: f.To}
 }
 
 // Count returns how many orders f matches now. Errors: VALIDATION_ERROR.

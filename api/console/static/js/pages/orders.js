@@ -1,5 +1,6 @@
-// Orders list: search by number, customer name or email, filters by
-// status, UTC date range and customer (picked by name), paged (GET /orders);
+// Orders list: search by number, customer name, email or phone, filters by
+// status, payment method and state (COD still to collect: cod + pending),
+// UTC date range and customer (picked by name), paged (GET /orders);
 // the filtered orders exported as CSV (at once, or as a job when many), and
 // the selected ones fulfilled together.
 
@@ -15,7 +16,12 @@ import { session } from '../session.js';
 import { sources, names } from '../sources.js';
 import { bulkFulfil, FULFILLABLE } from './ordersbulk.js';
 
-const KEYS = ['search', 'status', 'dateFrom', 'dateTo', 'customerId', 'orderNumber'];
+const KEYS = ['search', 'status', 'paymentMethod', 'paymentStatus', 'dateFrom', 'dateTo', 'customerId', 'orderNumber'];
+
+// The ways an order is paid and the states of its payment, as the API
+// names them (GET /admin/orders paymentMethod, paymentStatus).
+const METHODS = [['', 'Any payment method'], ['online', 'Online'], ['cod', 'Cash on delivery'], ['offline', 'Offline']];
+const PAYMENT_STATES = ['pending', 'paid', 'partially_paid', 'partially_refunded', 'refunded'];
 
 // EXPORT_AT_ONCE is the server's limit of an export answered at once
 // (internal/orderexport.DirectLimit); above it the export is a job.
@@ -32,8 +38,11 @@ export async function ordersPage({ query, rerender }) {
     label: 'Filter orders',
     values: f,
     fields: [
-      { name: 'search', label: 'Search', type: 'search', placeholder: 'Order number, name or email', help: 'Part of an order number, or the customer\'s name or email.' },
+      { name: 'search', label: 'Search', type: 'search', placeholder: 'Order number, name, email or phone', help: 'Part of an order number, or the customer\'s name, email or phone (as you like to write it).' },
       { name: 'status', label: 'Status', type: 'select', options: [['', 'Any status'], ...(session.settings.orderStatuses || []).map((s) => [s, label(s)])] },
+      { name: 'paymentMethod', label: 'Paid by', type: 'select', options: METHODS },
+      { name: 'paymentStatus', label: 'Payment', type: 'select', help: 'Cash on delivery with Pending: the COD orders still to collect.',
+        options: [['', 'Any payment state'], ...PAYMENT_STATES.map((s) => [s, label(s)])] },
       { name: 'dateFrom', label: 'From (UTC day)', type: 'date' },
       { name: 'dateTo', label: 'To (UTC day)', type: 'date' },
       allowed('GET', '/customers') ? { name: 'customerId', label: 'Customer', type: 'picker', source: sources.customer, labels: customer, placeholder: 'Name or email' } : null,
@@ -99,7 +108,7 @@ export async function ordersPage({ query, rerender }) {
       { label: 'Customer', cell: (o) => h('span', {}, o.name || '—', h('br'), h('span', { class: 'muted' }, o.email)) },
       { label: 'Items', class: 'num', cell: (o) => String(o.itemCount) },
       { label: 'Total', class: 'num', cell: (o) => formatMoney(o.total, o.currency) },
-      { label: 'Payment', cell: (o) => badge(o.paymentStatus) },
+      { label: 'Payment', cell: (o) => h('span', {}, badge(o.paymentStatus), ' ', h('span', { class: 'muted' }, METHODS.find(([m]) => m === o.paymentMethod)?.[1] || o.paymentMethod)) },
       { label: 'Status', cell: (o) => badge(o.status) },
     ].filter(Boolean), res.data, { empty: 'No orders match.', caption: 'Orders' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'orders'),
