@@ -22,8 +22,8 @@ func (b *bench) adminOrderScenarios() ([]scenario, error) {
 		{name: "GET /admin/orders (status filter)", path: "/", script: "admin_get.lua", ids: statuses},
 		{name: "GET /admin/orders (page 500)", path: "/", script: "admin_get.lua", ids: []string{"/api/v1/admin/orders?page=500&limit=20"}},
 		// The COD orders still to collect (one seeded order in 25) and a
-		// customer's phone as staff type it (each seeded customer's about
-		// 100 orders), each within 2× the first page's p99: an index, not a scan.
+		// customer's phone as staff type it (about ten orders a phone),
+		// each within 2× the first page's p99: an index, not a scan.
 		{name: "GET /admin/orders (COD to collect)", path: "/", script: "admin_get.lua",
 			ids: []string{"/api/v1/admin/orders?limit=20&paymentMethod=cod&paymentStatus=pending"}},
 		{name: "GET /admin/orders (phone search)", path: "/", script: "admin_get.lua", ids: phoneSearches()},
@@ -43,8 +43,8 @@ func (b *bench) adminOrderScenarios() ([]scenario, error) {
 	return append(out, walk), nil
 }
 
-// phoneSearches are searches for the phones of 50 seeded customers' orders
-// (benchPhone) written as staff type them.
+// phoneSearches are searches for 50 phones of seeded orders (benchPhone)
+// written as staff type them.
 func phoneSearches() []string {
 	var out []string
 	for i := 1; i <= 50; i++ {

@@ -99,7 +99,7 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		        'bench', 'bench_' || g,
 		        now() - ((g %% 90) || ' days')::interval - ((g %% 1440) || ' minutes')::interval,
 		        now()
-		 FROM generate_series(1, %d) g, c`, benchPhoneSQL("1 + g % 1000"), orders),
+		 FROM generate_series(1, %d) g, c`, benchPhoneSQL("1 + g % 10000"), orders),
 		`WITH v AS (SELECT v.id, v.product_id, v.sku, p.title, row_number() OVER (ORDER BY v.id) AS rn FROM variants v JOIN products p ON p.id = v.product_id),
 		      n AS (SELECT count(*) AS cnt FROM variants),
 		      o AS (SELECT id, total, row_number() OVER (ORDER BY id) AS rn FROM orders)
@@ -209,9 +209,10 @@ func spreadOver(n int) []string {
 	}
 }
 
-// benchPhone is the phone of the seeded orders of customer k (1 to 1000):
-// ten digits that look as random as real numbers, so that a phone search
-// meets what it would in a shop (benchPhoneSQL writes the same in SQL).
+// benchPhone is the phone of the seeded orders g with 1 + g mod 10,000 = k
+// (about ten orders a phone, as a repeat customer has): ten digits that look
+// as random as real numbers, so that a phone search meets what it would in
+// a shop (benchPhoneSQL writes the same in SQL).
 func benchPhone(k int) string { return fmt.Sprintf("9%09d", k*829348951%1000000000) }
 
 // benchPhoneSQL is benchPhone of the SQL expression k.
