@@ -9,6 +9,7 @@ package shipment
 
 import (
 	"context"
+	"github.com/gocommerce/shop/internal/customer"
 	"log/slog"
 	"time"
 
@@ -74,3 +75,10 @@ func (s *Service) Configured() bool { return courier.Configured(s.courier) }
 
 // Courier is the configured courier.
 func (s *Service) Courier() courier.Courier { return s.courier }
+
+// CustomerPincode is the pincode of customer customerID's address id.
+// Errors: VALIDATION_ERROR naming field (not the customer's).
+func (s *Service) CustomerPincode(ctx context.Context, customerID, id uuid.UUID, field string) (string, error) {
+	_, a, err := customer.OwnAddress(s.db.WithContext(ctx), customerID, id, field)
+	return a.Pincode, err
+}
