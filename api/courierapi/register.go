@@ -16,6 +16,7 @@ const WebhookPath = "/api/v1/webhooks/carrier"
 // Audit actions.
 const (
 	actionPickup    = "shipment.pickup"
+	actionLabels    = "shipment.labels"
 	actionNDRAction = "fulfillment.ndr_action"
 )
 
@@ -34,7 +35,7 @@ func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	h := &handlers{svc: svc.Shipments}
 	root.Post(WebhookPath, h.webhook)
 	a.Get("/orders/:orderId/fulfillments/:fulfillmentId/label", rbac.OrdersRead, h.label)
-	a.Post("/labels", rbac.OrdersWrite, h.labels)
+	a.Post("/labels", rbac.OrdersWrite, h.labels, adminroute.Audit(actionLabels, ""))
 	a.Post("/pickups", rbac.OrdersWrite, h.pickups, adminroute.Audit(actionPickup, ""))
 	a.Get("/ndr", rbac.OrdersRead, h.ndrList)
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/ndr-action", rbac.OrdersWrite, h.ndrAction,
