@@ -158,7 +158,7 @@ func (s *Service) recordAWB(ctx context.Context, sh *models.Shipment, awb courie
 	return runner.Run(ctx, func(u *uow.Unit) error {
 		res := u.Tx().Model(&models.Shipment{}).Where("fulfillment_id = ? AND awb IS NULL", sh.FulfillmentID).
 			Updates(map[string]any{"awb": awb.Code, "courier_name": awb.CourierName, "label_url": label,
-				"status": courier.StatusBooked, "last_scan_at": now, "last_error": "", "updated_at": now})
+				"status": courier.StatusBooked, "last_error": "", "updated_at": now})
 		if res.Error != nil {
 			return fmt.Errorf("shipment.record_awb: %w", res.Error)
 		}
@@ -169,7 +169,9 @@ func (s *Service) recordAWB(ctx context.Context, sh *models.Shipment, awb courie
 			Updates(map[string]any{"carrier": awb.CourierName, "tracking_number": awb.Code, "updated_at": now}).Error; err != nil {
 			return fmt.Errorf("shipment.record_awb: %w", err)
 		}
-		sh.AWB, sh.CourierName, sh.LabelURL, sh.Status, sh.LastScanAt = &awb.Code, awb.CourierName, label, courier.StatusBooked, &now
+		// last_scan_at stays the courier's: its first scan is never
+		// "late" against our clock's booking.
+		sh.AWB, sh.CourierName, sh.LabelURL, sh.Status = &awb.Code, awb.CourierName, label, courier.StatusBooked
 		if err := u.Tx().Exec(`INSERT INTO shipment_events (fulfillment_id, awb, status, at, remark) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT DO NOTHING`, sh.FulfillmentID, awb.Code, courier.StatusBooked, now, "AWB assigned").Error; err != nil {
 			return fmt.Errorf("shipment.record_awb: %w", err)
