@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/gocommerce/shop/internal/courier"
 	"github.com/gocommerce/shop/internal/outbox"
@@ -173,7 +174,7 @@ func (s *Service) recordAWB(ctx context.Context, sh *models.Shipment, awb courie
 		// "late" against our clock's booking.
 		sh.AWB, sh.CourierName, sh.LabelURL, sh.Status = &awb.Code, awb.CourierName, label, courier.StatusBooked
 		if err := u.Tx().Exec(`INSERT INTO shipment_events (fulfillment_id, awb, status, at, remark) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, sh.FulfillmentID, awb.Code, courier.StatusBooked, now, "AWB assigned").Error; err != nil {
+			ON CONFLICT DO NOTHING`, sh.FulfillmentID, awb.Code, courier.StatusBooked, now.Truncate(time.Second), "AWB assigned").Error; err != nil {
 			return fmt.Errorf("shipment.record_awb: %w", err)
 		}
 		_, err := outbox.Stage(u, outbox.Draft{Type: outbox.ShipmentUpdated, Data: newUpdatedEvent(sh, "")})
