@@ -77,10 +77,17 @@ func (s *Service) Book(ctx context.Context, id uuid.UUID) error {
 	if err := s.db.WithContext(ctx).Take(&f, "id = ?", id).Error; err != nil {
 		return fmt.Errorf("shipment.book: %w", err)
 	}
-	if f.Status != models.ShipmentShipped {
-		return nil
+	ok, why, err := s.MayHandOver(ctx, &f, &sh)
+	if err != nil {
+		return fmt.Errorf("shipment.book: %w", err)
 	}
-	err := s.book(ctx, &sh)
+	if !ok {
+		if f.Status != models.ShipmentShipped {
+			return nil // nothing to hand over any more
+		}
+		return fmt.Errorf("shipment.book: not handed to the courier yet: %s", why)
+	}
+	err = s.book(ctx, &sh)
 	if r := courier.Refused(err); r != nil {
 		s.db.WithContext(ctx).Model(&models.Shipment{}).Where("fulfillment_id = ? AND status = ?", id, courier.StatusPending).
 			Updates(map[string]any{"status": courier.StatusFailed, "last_error": r.Message, "updated_at": s.now()})

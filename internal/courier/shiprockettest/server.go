@@ -542,8 +542,8 @@ type ScanRequest struct {
 	AWB    string `json:"awb"`
 	Status string `json:"status"`
 	Reason string `json:"reason"`
-	// At backdates the scan (tests of scans out of order); zero: now.
-	At time.Time `json:"at"`
+	// At backdates the scan (tests of scans out of order); nil: now.
+	At *time.Time `json:"at,omitempty"`
 }
 
 func (s *Server) scanRoute(w http.ResponseWriter, r *http.Request) {
@@ -576,8 +576,10 @@ func (s *Server) Scan(ctx context.Context, in ScanRequest) (int, error) {
 		s.mu.Unlock()
 		return 0, fmt.Errorf("AWB %s not found", in.AWB)
 	}
-	at := in.At.UTC().Truncate(time.Second)
-	if in.At.IsZero() {
+	var at time.Time
+	if in.At != nil {
+		at = in.At.UTC().Truncate(time.Second)
+	} else {
 		// Scans of one AWB a second apart at least: the shop de-duplicates
 		// by (AWB, status, time) at the second Shiprocket writes.
 		at = time.Now().UTC().Truncate(time.Second)
