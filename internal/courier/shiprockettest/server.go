@@ -109,6 +109,10 @@ func (s *Server) SetWebhook(url, token string) {
 // Close stops the automatic scans.
 func (s *Server) Close() { s.stopOnce.Do(func() { close(s.stop) }) }
 
+// ExpireTokens forgets every token given, as Shiprocket's expire after
+// ten days.
+func (s *Server) ExpireTokens() { s.mu.Lock(); s.tokens = map[string]bool{}; s.mu.Unlock() }
+
 // FailNextCreateAnswer makes the next n order creations create the order
 // and then answer 502, as a connection lost after the courier acted.
 func (s *Server) FailNextCreateAnswer(n int) { s.mu.Lock(); s.failCreateAnswer = n; s.mu.Unlock() }
