@@ -119,6 +119,12 @@ func TestCODOrderDeliveredByTheCourier(t *testing.T) {
 		t.Fatalf("inventory %d after delivery", inv)
 	}
 
+	// Delivered eleven days ago and not remitted: reconcile reports it,
+	// and after the remittance no more.
+	app.DB.Exec(`UPDATE fulfillments SET delivered_at = now() - interval '11 days' WHERE id = ?`, fid)
+	if got := e.problems(t, "cod_not_remitted"); len(got) != 1 || got[0] != o.ID.String() {
+		t.Fatalf("reconcile's COD not remitted: %v", got)
+	}
 	var job struct {
 		JobID string `json:"jobId"`
 	}
@@ -135,4 +141,7 @@ func TestCODOrderDeliveredByTheCourier(t *testing.T) {
 		t.Fatalf("remittance: %+v", done)
 	}
 	e.orderIs(t, o.ID, models.OrderDelivered, models.PaymentPaid)
+	if got := e.problems(t, "cod_not_remitted"); len(got) != 0 {
+		t.Fatalf("reconcile's COD not remitted after the remittance: %v", got)
+	}
 }

@@ -225,3 +225,19 @@ func contains(t *testing.T, text string, want ...string) {
 		}
 	}
 }
+
+// problems runs reconcile and returns the entities of its problems of kind.
+func (e *env) problems(t *testing.T, kind string) []string {
+	t.Helper()
+	rep, err := e.app.Reconcile.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range rep.Problems {
+		if p.Kind == kind {
+			out = append(out, p.Entity)
+		}
+	}
+	return out
+}

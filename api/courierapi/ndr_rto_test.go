@@ -70,6 +70,13 @@ func TestUndeliveredTwiceThenReturnedToOrigin(t *testing.T) {
 		t.Fatalf("%d audit entries of the NDR action", n)
 	}
 
+	if got := e.problems(t, "shipment_stale"); len(got) != 0 {
+		t.Fatalf("stale shipments: %v", got)
+	}
+	app.DB.Exec(`UPDATE shipments SET last_scan_at = last_scan_at - interval '6 days' WHERE fulfillment_id = ?`, fid)
+	if got := e.problems(t, "shipment_stale"); len(got) != 1 || got[0] != fid {
+		t.Fatalf("stale shipments after six days: %v", got)
+	}
 	e.scan(t, awb, "rto_initiated", "")
 	e.scan(t, awb, "rto_in_transit", "")
 	e.orderIs(t, o.ID, models.OrderShipped, models.PaymentPending)

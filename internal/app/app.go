@@ -448,6 +448,7 @@ func (a *App) build() error {
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout,
 		Links: a.OrderEdits},
 		log.With("component", "reconcile"))
+	a.Reconcile.WithShipmentThresholds(reconcile.ShipmentThresholds{StaleDays: cfg.ShipmentStaleDays, RemitDays: cfg.CODRemitDays})
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 	a.System.UseTaxIdentity(a.Invoices)
 
