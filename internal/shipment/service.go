@@ -11,6 +11,7 @@ import (
 	"context"
 	"github.com/gocommerce/shop/internal/customer"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocommerce/shop/internal/audit"
@@ -57,6 +58,8 @@ type Service struct {
 	log          *slog.Logger
 	set          Settings
 	now          func() time.Time
+	// origins keeps the last origin read (*cachedOrigin).
+	origins atomic.Value
 }
 
 // New returns the service.

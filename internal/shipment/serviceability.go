@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/courier"
@@ -22,6 +23,27 @@ type origin struct {
 }
 
 func (s *Service) origin(ctx context.Context) (*origin, error) {
+	// Read at most every originTTL: every checkout asks it.
+	if c, ok := s.origins.Load().(*cachedOrigin); ok && s.now().Before(c.until) {
+		return c.origin, nil
+	}
+	o, err := s.readOrigin(ctx)
+	if err == nil {
+		s.origins.Store(&cachedOrigin{origin: o, until: s.now().Add(originTTL)})
+	}
+	return o, err
+}
+
+// originTTL is how long the origin read is kept in the process: a pickup
+// code set or removed takes effect within it.
+const originTTL = 10 * time.Second
+
+type cachedOrigin struct {
+	origin *origin
+	until  time.Time
+}
+
+func (s *Service) readOrigin(ctx context.Context) (*origin, error) {
 	var rows []origin
 	err := s.db.WithContext(ctx).Raw(`SELECT id, address->>'pincode' AS pincode FROM locations
 		WHERE is_active AND fulfils_online AND coalesce(pickup_code, '') <> '' AND coalesce(address->>'pincode', '') <> ''
