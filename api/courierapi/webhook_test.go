@@ -1,6 +1,7 @@
 package courierapi_test
 
 import (
+	"context"
 	"github.com/google/uuid"
 	"net/http"
 	"testing"
@@ -180,6 +181,11 @@ func TestCheckoutFollowsTheCourier(t *testing.T) {
 	app.Do(t, http.MethodGet, "/cart/serviceability?pincode="+unserved, g).Expect(t, http.StatusOK).JSON(t, &svc)
 	if svc["serviceable"] != false || svc["cod"] != false || svc["estimatedDays"] != nil {
 		t.Fatalf("serviceability at %s: %v", unserved, svc)
+	}
+	// One answer cached per pincode and location.
+	keys, err := app.CacheRedis.Keys(context.Background(), "*courier:serviceability:*").Result()
+	if err != nil || len(keys) != 3 {
+		t.Fatalf("serviceability cache keys %v %v", keys, err)
 	}
 	if n := e.count(t, `SELECT count(*) FROM orders`); n != 0 {
 		t.Fatalf("%d orders placed", n)
