@@ -72,9 +72,12 @@ func TestConsoleShowsTheCourierAndDecidesAFailedDelivery(t *testing.T) {
 	}
 
 	b := newBrowser(t, bin, app.URL)
-	b.open("/admin/orders/"+o.ID.String(), app.Config.AppName+" admin")
+	b.open("/admin/ndr", app.Config.AppName+" admin")
 	signIn(b, staff.Email)
+	b.waitHeading("Failed deliveries")
+	b.waitText("Door locked")
 	b.waitText(*sh.AWB)
+	b.open("/admin/orders/"+o.ID.String(), "Order ")
 	b.waitText("1 failed attempt: Door locked")
 	b.waitText("Label (PDF)")
 	b.press("", "Tracking (4)")
