@@ -8,6 +8,7 @@ package api
 import (
 	"context"
 	"errors"
+	"github.com/gocommerce/shop/api/courierapi"
 	"log/slog"
 	"net"
 	"strings"
@@ -131,6 +132,7 @@ func New(a *app.App) *Server {
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
 		Invoices: a.Invoices, Refunds: a.Refunds, Edits: a.OrderEdits})
 	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+	courierapi.Register(root, admin, courierapi.Services{Shipments: a.Shipments})
 	draftapi.Register(admin, draftapi.Services{Drafts: a.Drafts})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
@@ -147,6 +149,7 @@ func New(a *app.App) *Server {
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
 		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, COD: a.PaymentSettings, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
+		Couriers: a.Shipments,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/shop/api/courierapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
 	"github.com/gocommerce/shop/docs"
 	"github.com/gocommerce/shop/internal/config"
@@ -19,6 +20,7 @@ import (
 // Idempotency-Key, and why.
 var unkeyedWrites = map[string]string{
 	"POST " + gatewayapi.Path:            "the gateway webhook deduplicates by event id",
+	"POST " + courierapi.WebhookPath:     "the courier webhook deduplicates by AWB, status and time",
 	"POST /customers/login":              "auth endpoint",
 	"POST /api/v1/admin/auth/login":      "auth endpoint",
 	"POST /api/v1/admin/auth/refresh":    "auth endpoint",

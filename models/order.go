@@ -306,6 +306,8 @@ type Fulfillment struct {
 	UpdatedAt   time.Time
 
 	Items []FulfillmentItem `gorm:"foreignKey:FulfillmentID"`
+	// Shipment is its booking with a courier; nil when none books it.
+	Shipment *Shipment `gorm:"foreignKey:FulfillmentID"`
 }
 
 // FulfillmentItem is how many units of one order line a fulfilment ships.

@@ -5,6 +5,7 @@ package fulfillmentapi
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
@@ -53,11 +54,13 @@ type itemRequest struct {
 
 type createRequest struct {
 	// Items nil ships every unfulfilled unit; an empty list is refused.
-	Items          *[]itemRequest `json:"items" validate:"omitempty,min=1,max=500,dive"`
-	Carrier        string         `json:"carrier" validate:"required,notblank,max=100"`
-	TrackingNumber string         `json:"trackingNumber" validate:"required,notblank,max=100"`
-	TrackingURL    string         `json:"trackingUrl" validate:"omitempty,max=2000,http_url"`
-	NotifyCustomer *bool          `json:"notifyCustomer"`
+	Items *[]itemRequest `json:"items" validate:"omitempty,min=1,max=500,dive"`
+	// Carrier and TrackingNumber may be left out when a courier books the
+	// shipment (fulfillment.Booker).
+	Carrier        string `json:"carrier" validate:"max=100"`
+	TrackingNumber string `json:"trackingNumber" validate:"max=100"`
+	TrackingURL    string `json:"trackingUrl" validate:"omitempty,max=2000,http_url"`
+	NotifyCustomer *bool  `json:"notifyCustomer"`
 	// LocationID is where the units leave from; empty: the first active
 	// location, by priority, that holds them all.
 	LocationID string `json:"locationId" validate:"omitempty,uuid"`
@@ -74,8 +77,8 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	sh := fulfillment.Shipment{Carrier: req.Carrier, TrackingNumber: req.TrackingNumber, TrackingURL: req.TrackingURL,
-		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c)}
+	sh := fulfillment.Shipment{Carrier: strings.TrimSpace(req.Carrier), TrackingNumber: strings.TrimSpace(req.TrackingNumber), TrackingURL: req.TrackingURL,
+		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c), RequireTracking: true}
 	if req.LocationID != "" {
 		sh.LocationID = uuid.MustParse(req.LocationID)
 	}

@@ -28,6 +28,8 @@ type View struct {
 	DeliveredAt    *time.Time `json:"deliveredAt"`
 	// LocationID is the stock location the units left from.
 	LocationID *uuid.UUID `json:"locationId"`
+	// Shipment is its booking with a courier; null when none books it.
+	Shipment *ShipmentView `json:"shipment"`
 }
 
 // NewView renders f, its times in UTC.
@@ -40,6 +42,9 @@ func NewView(f *models.Fulfillment) View {
 	if f.DeliveredAt != nil {
 		d := f.DeliveredAt.UTC()
 		v.DeliveredAt = &d
+	}
+	if f.Shipment != nil {
+		v.Shipment = NewShipmentView(f.Shipment)
 	}
 	return v
 }

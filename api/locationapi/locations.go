@@ -30,6 +30,7 @@ type locationRequest struct {
 	IsDefault        bool        `json:"isDefault"`
 	InvoicePrefix    *string     `json:"invoicePrefix" validate:"omitempty,max=5"`
 	CreditNotePrefix *string     `json:"creditNotePrefix" validate:"omitempty,max=5"`
+	PickupCode       *string     `json:"pickupCode" validate:"omitempty,max=64"`
 }
 
 type locationPatchRequest struct {
@@ -43,6 +44,7 @@ type locationPatchRequest struct {
 	IsDefault        patch.Field[bool]        `json:"isDefault"`
 	InvoicePrefix    patch.Field[string]      `json:"invoicePrefix"`
 	CreditNotePrefix patch.Field[string]      `json:"creditNotePrefix"`
+	PickupCode       patch.Field[string]      `json:"pickupCode"`
 }
 
 type locationView struct {
@@ -57,6 +59,7 @@ type locationView struct {
 	IsDefault        bool             `json:"isDefault"`
 	InvoicePrefix    *string          `json:"invoicePrefix"`
 	CreditNotePrefix *string          `json:"creditNotePrefix"`
+	PickupCode       *string          `json:"pickupCode"`
 	CreatedAt        time.Time        `json:"createdAt"`
 	UpdatedAt        time.Time        `json:"updatedAt"`
 }
@@ -64,7 +67,7 @@ type locationView struct {
 func newLocationView(l *location.Location) locationView {
 	return locationView{ID: l.ID, Name: l.Name, Code: l.Code, Address: l.Address, GSTIN: l.GSTIN, FulfilsOnline: l.FulfilsOnline,
 		Priority: l.Priority, IsActive: l.IsActive, IsDefault: l.IsDefault, InvoicePrefix: l.InvoicePrefix,
-		CreditNotePrefix: l.CreditNotePrefix, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		CreditNotePrefix: l.CreditNotePrefix, PickupCode: l.PickupCode, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
 }
 
 // list: GET /locations → {data, pagination}, in the order fulfilments take
@@ -97,7 +100,7 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	}
 	in := location.Input{Name: req.Name, Code: req.Code, GSTIN: req.GSTIN, FulfilsOnline: true, Priority: 100, IsActive: true,
 		Address:       location.Address{Line1: req.Address.Line1, City: req.Address.City, State: req.Address.State, Pincode: req.Address.Pincode},
-		InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix}
+		InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix, PickupCode: req.PickupCode}
 	if req.FulfilsOnline != nil {
 		in.FulfilsOnline = *req.FulfilsOnline
 	}
@@ -143,7 +146,7 @@ func (h *handlers) update(c *fiber.Ctx) error {
 		return apperr.Invalid("isDefault", "cannot be changed: the default location is the store's home")
 	}
 	p := location.Patch{Name: req.Name, Code: req.Code, GSTIN: req.GSTIN, FulfilsOnline: req.FulfilsOnline, Priority: req.Priority,
-		IsActive: req.IsActive, InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix}
+		IsActive: req.IsActive, InvoicePrefix: req.InvoicePrefix, CreditNotePrefix: req.CreditNotePrefix, PickupCode: req.PickupCode}
 	if a, ok := req.Address.Get(); ok {
 		p.Address = patch.Set(location.Address{Line1: a.Line1, City: a.City, State: a.State, Pincode: a.Pincode})
 	} else if req.Address.IsNull() {

@@ -47,6 +47,9 @@ func (h *handlers) paymentOptions(c *fiber.Ctx) error {
 		return err
 	}
 	q := cod.Quote{State: state}
+	if q.Courier, err = h.courierQuote(c); err != nil {
+		return err
+	}
 	if cu := customerOf(c); cu != nil {
 		q.Email, q.Phone = cu.Email, cu.Phone
 	} else {

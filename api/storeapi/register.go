@@ -5,6 +5,7 @@
 package storeapi
 
 import (
+	"github.com/gocommerce/shop/internal/shipment"
 	"time"
 
 	"github.com/gocommerce/shop/api/idempotent"
@@ -40,6 +41,8 @@ type Services struct {
 	Limiter *ratelimit.Limiter
 	// Idempotency keeps the answers of writes sent with an Idempotency-Key.
 	Idempotency *idempotent.Middleware
+	// Couriers answers serviceability by pincode (docs/DECISIONS.md "Couriers").
+	Couriers *shipment.Service
 }
 
 // Settings are the storefront's rate limits.
@@ -70,6 +73,7 @@ type handlers struct {
 	queue     tasks.Enqueuer
 	limiter   *ratelimit.Limiter
 	set       Settings
+	couriers  *shipment.Service
 }
 
 // Register mounts the storefront routes on r.
@@ -88,6 +92,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 		queue:     svc.Queue,
 		limiter:   svc.Limiter,
 		set:       set,
+		couriers:  svc.Couriers,
 	}
 	// Every write but login takes an Idempotency-Key (docs/DECISIONS.md "Idempotency-Key"),
 	// checked after the customer is known.
@@ -114,6 +119,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 	r.Delete("/cart/discount", h.optionalCustomer, keyed, h.removeDiscount)
 	r.Get("/cart/shipping-options", h.optionalCustomer, h.shippingOptions)
 	r.Get("/cart/payment-options", h.optionalCustomer, h.paymentOptions)
+	r.Get("/cart/serviceability", h.optionalCustomer, h.serviceability)
 
 	r.Post("/orders", h.optionalCustomer, keyed, h.checkoutOrder)
 	r.Get("/orders", h.requireCustomer, h.listOrders)

@@ -50,8 +50,12 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		plain, shipped, cod := carts[:share/3], carts[share/3:2*share/3], carts[2*share/3:]
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
-		// Half the level's open orders ship without invoicing, half with.
-		open, invoiced := open[:len(open)/2], open[len(open)/2:]
+		// Two fifths of the level's open orders ship without invoicing, two
+		// fifths with; the last fifth ships with the courier, half booked,
+		// half with typed tracking (courier.go).
+		n := len(open)
+		open, invoiced, couriered := open[:2*n/5], open[2*n/5:4*n/5], open[4*n/5:]
+		booked, manual := couriered[:len(couriered)/2], couriered[len(couriered)/2:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
 		for _, s := range append([]scenario{
@@ -70,6 +74,9 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
 			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
+			{name: fulfilManualName, once: b.fulfilManual(manual)},
+			{name: fulfilCourierName, once: b.fulfilCourier(booked)},
+			{name: scanName, once: b.scans(booked)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {

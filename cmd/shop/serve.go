@@ -101,6 +101,9 @@ func runProcesses(env string, run processes) error {
 		}
 	}
 	g, ctx := errgroup.WithContext(ctx)
+	if err := startDevCarrierSim(ctx, run.Prepare, a.Config, a.Log); err != nil {
+		return err
+	}
 	if addr := a.Config.PprofAddr; addr != "" {
 		servePprof(ctx, addr, a.Log)
 	}

@@ -8,6 +8,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/gocommerce/shop/internal/shipment"
 	"log/slog"
 	"os"
 	"time"
@@ -157,6 +158,9 @@ type App struct {
 	// FulfillmentMailer sends the customers' shipment emails.
 	Fulfillments      *fulfillment.Service
 	FulfillmentMailer *mail.Outbox
+	// Shipments books fulfilments with the courier (CARRIER) and applies
+	// its tracking scans (docs/DECISIONS.md "Couriers").
+	Shipments *shipment.Service
 	// Drafts keeps the orders staff builds; DraftMailer sends their
 	// payment-link emails.
 	Drafts      *draft.Service
@@ -427,6 +431,9 @@ func (a *App) build() error {
 	a.Inventory.UseDocuments(a.Invoices)
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)
+	if err := a.buildShipments(); err != nil {
+		return err
+	}
 	a.Refunds = refund.New(a.Orders, a.Invoices, a.Returns)
 	a.OrderEdits = orderedit.New(a.DB, a.Tasks, a.Refunds, links, orderedit.Settings{StoreState: storeState,
 		Provider: provider.Name(), LinkTTL: cfg.DraftLinkTTL}, log.With("component", "orderedit"))
@@ -441,6 +448,7 @@ func (a *App) build() error {
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout,
 		Links: a.OrderEdits},
 		log.With("component", "reconcile"))
+	a.Reconcile.WithShipmentThresholds(reconcile.ShipmentThresholds{StaleDays: cfg.ShipmentStaleDays, RemitDays: cfg.CODRemitDays})
 	a.System = system.New(a.DB, a.Redis, a.Inspector, a.Cache, cfg, a.Started)
 	a.System.UseTaxIdentity(a.Invoices)
 

@@ -15,6 +15,7 @@ package checkout
 import (
 	"context"
 	"encoding/json"
+	"github.com/gocommerce/shop/internal/courier"
 	"log/slog"
 	"time"
 
@@ -59,6 +60,8 @@ type Service struct {
 	now      func() time.Time
 	// units opens the units of work of the changes that place an order.
 	units uow.Runner
+	// couriers refuses addresses the courier cannot serve; nil: none.
+	couriers Deliverability
 }
 
 // New returns the service. provider creates intents and refunds duplicate
@@ -110,6 +113,9 @@ type Input struct {
 	// Buyer is the business buying, for a B2B tax invoice; its GSTIN is
 	// validated by the caller (docs/DECISIONS.md "Tax documents").
 	Buyer models.TaxBuyer
+	// courier is the courier's answer for the shipping pincode, set by
+	// the checkout itself (deliverable); nil without a courier.
+	courier *courier.Serviceability
 }
 
 // Result is a checkout's session. Created is false when a pending session of

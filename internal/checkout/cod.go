@@ -58,9 +58,13 @@ func (s *Service) CheckoutCOD(ctx context.Context, owner cart.Owner, in Input) (
 		}
 		hash = &h
 	}
+	var err error
+	if in.courier, err = s.deliverable(ctx, in); err != nil {
+		return nil, err
+	}
 	var o *models.Order
 	var sess *models.CheckoutSession
-	err := retryDeadlock(func() error {
+	err = retryDeadlock(func() error {
 		return s.units.Run(ctx, func(u *uow.Unit) error {
 			c, err := cart.Lock(u.Tx(), owner, false)
 			if err != nil {
@@ -137,7 +141,8 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if in.Guest != nil {
 		phone = in.Guest.Phone
 	}
-	d, err := cod.Decide(tx, cod.Quote{State: stateOf(ship), Total: priced.Total + charge.Cost, Email: buyer.Email, Phone: phone}, true)
+	d, err := cod.Decide(tx, cod.Quote{State: stateOf(ship), Total: priced.Total + charge.Cost, Email: buyer.Email, Phone: phone,
+		Courier: in.courier}, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -41,8 +41,12 @@ func (s *Service) Checkout(ctx context.Context, owner cart.Owner, in Input) (*Re
 		}
 		hash = &h
 	}
+	var err error
+	if in.courier, err = s.deliverable(ctx, in); err != nil {
+		return nil, err
+	}
 	var res Result
-	err := retryDeadlock(func() error {
+	err = retryDeadlock(func() error {
 		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			c, err := cart.Lock(tx, owner, false)
 			if err != nil {

@@ -2,6 +2,7 @@ package cod
 
 import (
 	"fmt"
+	"github.com/gocommerce/shop/internal/courier"
 	"hash/fnv"
 	"sort"
 	"strings"
@@ -18,6 +19,8 @@ const (
 	ReasonAboveLimit    = "above_limit"
 	ReasonZone          = "zone"
 	ReasonTooManyUnpaid = "too_many_unpaid"
+	// ReasonPincode: the courier cannot collect cash at the pincode.
+	ReasonPincode = "pincode"
 )
 
 // reasonText says each reason to a shopper.
@@ -26,6 +29,7 @@ var reasonText = map[string]string{
 	ReasonAboveLimit:    "the order is above the cash on delivery limit",
 	ReasonZone:          "cash on delivery is not offered for this shipping address",
 	ReasonTooManyUnpaid: "too many unpaid cash on delivery orders for this email or phone",
+	ReasonPincode:       "cash on delivery is not available at this pincode",
 }
 
 // Explain is the sentence of a reason.
@@ -39,6 +43,9 @@ type Quote struct {
 	Total money.Amount
 	Email string
 	Phone string
+	// Courier is the courier's answer for the shipping pincode; nil when
+	// no courier was asked.
+	Courier *courier.Serviceability
 }
 
 // Decision is whether COD is available for a quote, with the fee it adds
@@ -77,6 +84,10 @@ func Decide(tx *gorm.DB, q Quote, lockBuyer bool) (Decision, error) {
 			d.Reason = ReasonZone
 			return d, nil
 		}
+	}
+	if !q.Courier.CODAllowed() {
+		d.Reason = ReasonPincode
+		return d, nil
 	}
 	if c.MaxOrderAmount > 0 && q.Total+c.Fee > c.MaxOrderAmount {
 		d.Reason = ReasonAboveLimit

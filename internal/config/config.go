@@ -143,6 +143,24 @@ type Config struct {
 
 	// Media is the product images' storage and upload limits.
 	Media Media
+
+	// Couriers (docs/DECISIONS.md "Couriers"): CARRIER is manual (staff
+	// type tracking numbers), shiprocket or simulator (`shop carrier-sim`,
+	// the same API, at CARRIER_API_URL). The CARRIER_SIM_* variables are
+	// the simulator's own. SHIPMENT_STALE_DAYS and COD_REMIT_DAYS are what
+	// reconcile reports as late.
+	Carrier                 string        `env:"CARRIER" envDefault:"manual"`
+	CarrierAPIURL           string        `env:"CARRIER_API_URL"`
+	CarrierEmail            string        `env:"CARRIER_EMAIL"`
+	CarrierPassword         string        `env:"CARRIER_PASSWORD"`
+	CarrierWebhookToken     string        `env:"CARRIER_WEBHOOK_TOKEN"`
+	CarrierWebhookURL       string        `env:"CARRIER_WEBHOOK_URL"`
+	CarrierTimeout          time.Duration `env:"CARRIER_TIMEOUT" envDefault:"10s"`
+	CarrierSimUnserviceable []string      `env:"CARRIER_SIM_UNSERVICEABLE" envSeparator:","`
+	CarrierSimNoCOD         []string      `env:"CARRIER_SIM_NO_COD" envSeparator:","`
+	CarrierSimAuto          bool          `env:"CARRIER_SIM_AUTO" envDefault:"false"`
+	ShipmentStaleDays       int           `env:"SHIPMENT_STALE_DAYS" envDefault:"5"`
+	CODRemitDays            int           `env:"COD_REMIT_DAYS" envDefault:"10"`
 }
 
 // Tracing is the OTEL_* variables the service acts on. Traces are on when
@@ -355,6 +373,9 @@ func (c *Config) validate() error {
 	if err := c.Tracing.validate(); err != nil {
 		return err
 	}
+	if err := c.validateCarrier(); err != nil {
+		return err
+	}
 	if err := c.Media.validate(); err != nil {
 		return err
 	}
@@ -426,6 +447,7 @@ func (c *Config) Redacted() map[string]any {
 		"tracing": c.Tracing.Enabled(), "otlpHeaders": mask(c.Tracing.Headers),
 		"mediaStorage": c.Media.Storage, "s3SecretAccessKey": mask(c.Media.S3.SecretAccessKey),
 		"dscP12File": c.DSCP12File, "dscP12Password": mask(c.DSCP12Password),
+		"carrier": c.Carrier, "carrierPassword": mask(c.CarrierPassword), "carrierWebhookToken": mask(c.CarrierWebhookToken),
 	}
 }
 

@@ -30,6 +30,9 @@ type Shipment struct {
 	// LocationID is the stock location the units leave from; uuid.Nil:
 	// the active one with the lowest priority number holding them all.
 	LocationID uuid.UUID
+	// RequireTracking refuses a shipment without carrier and tracking
+	// number unless a courier books it (POST .../fulfillments).
+	RequireTracking bool
 }
 
 // Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
@@ -150,6 +153,9 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 		return nil, err
 	}
 	if err := u.Create(&f.Items); err != nil {
+		return nil, err
+	}
+	if err := s.stageBooking(u, o, &f, from.PickupCode, sh); err != nil {
 		return nil, err
 	}
 	holds, err := holdsOf(ls)

@@ -23,6 +23,7 @@ type origin struct {
 	IsActive         bool              `json:"isActive"`
 	IsDefault        bool              `json:"isDefault"`
 	Sells            bool              `json:"sells"`
+	PickupCode       *string           `json:"pickupCode"`
 	OnHand           map[uuid.UUID]int `json:"levels"`
 }
 
@@ -38,7 +39,7 @@ func (o *origin) state() string {
 // reads lines and locations in one round trip. Uncorrelated, it runs once.
 const originsSQL = `(SELECT coalesce(jsonb_agg(to_jsonb(o) ORDER BY o.priority, o.created_at, o.id), '[]') FROM (
 	SELECT l.id, l.name, l.address, l.gstin, l.invoice_prefix AS "invoicePrefix", l.credit_note_prefix AS "creditNotePrefix",
-		l.is_active AS "isActive", l.is_default AS "isDefault", l.is_active AND l.fulfils_online AS sells, l.priority, l.created_at,
+		l.is_active AS "isActive", l.is_default AS "isDefault", l.is_active AND l.fulfils_online AS sells, l.pickup_code AS "pickupCode", l.priority, l.created_at,
 		coalesce((SELECT jsonb_object_agg(sl.variant_id, sl.on_hand) FROM stock_levels sl
 			WHERE sl.location_id = l.id AND sl.variant_id IN (SELECT variant_id FROM order_items WHERE order_id = ?)), '{}') AS levels
 	FROM locations l FOR KEY SHARE OF l) o)`

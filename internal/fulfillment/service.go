@@ -23,6 +23,7 @@ type Service struct {
 	log      *slog.Logger
 	invoices Invoices
 	returns  Returns
+	booker   Booker
 }
 
 // Invoices issues the tax documents of shipments in the shipment's unit of

@@ -55,7 +55,10 @@ type Location struct {
 	IsDefault bool
 	// The prefixes of its invoices and credit notes; nil: the store's.
 	InvoicePrefix, CreditNotePrefix *string
-	CreatedAt, UpdatedAt            time.Time
+	// PickupCode is its pickup location's name at the courier
+	// (docs/DECISIONS.md "Couriers"); nil: parcels from it are not booked.
+	PickupCode           *string
+	CreatedAt, UpdatedAt time.Time
 }
 
 // row is a locations row.
@@ -68,13 +71,14 @@ type row struct {
 	Priority                        int
 	IsActive, IsDefault             bool
 	InvoicePrefix, CreditNotePrefix *string
+	PickupCode                      *string
 	CreatedAt, UpdatedAt            time.Time
 }
 
 func (r *row) location() (Location, error) {
 	l := Location{ID: r.ID, Name: r.Name, Code: r.Code, GSTIN: r.GSTIN, FulfilsOnline: r.FulfilsOnline, Priority: r.Priority,
 		IsActive: r.IsActive, IsDefault: r.IsDefault, InvoicePrefix: r.InvoicePrefix, CreditNotePrefix: r.CreditNotePrefix,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		PickupCode: r.PickupCode, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 	if err := json.Unmarshal(r.Address, &l.Address); err != nil {
 		return l, fmt.Errorf("location: address: %w", err)
 	}
@@ -90,7 +94,7 @@ type Service struct {
 func New(db *gorm.DB) *Service { return &Service{db: db} }
 
 const columns = `id, name, code, address, gstin, fulfils_online, priority, is_active, is_default, invoice_prefix,
-	credit_note_prefix, created_at, updated_at`
+	credit_note_prefix, pickup_code, created_at, updated_at`
 
 // List returns a page of locations in the order fulfilments take them
 // (priority, then age) and their count.
@@ -142,6 +146,7 @@ type Input struct {
 	Priority                        int
 	IsActive                        bool
 	InvoicePrefix, CreditNotePrefix *string
+	PickupCode                      *string
 }
 
 var (
@@ -183,6 +188,13 @@ func (in *Input) check() error {
 		}
 		in.GSTIN = &g
 	}
+	if in.PickupCode != nil {
+		c := strings.TrimSpace(*in.PickupCode)
+		if c == "" || len(c) > 64 {
+			return apperr.Invalid("pickupCode", "must be 1 to 64 characters: the pickup location's name at the courier")
+		}
+		in.PickupCode = &c
+	}
 	for f, p := range map[string]*string{"invoicePrefix": in.InvoicePrefix, "creditNotePrefix": in.CreditNotePrefix} {
 		if p == nil {
 			continue
@@ -214,8 +226,9 @@ func (s *Service) Create(ctx context.Context, in Input) (*Location, error) {
 	var id uuid.UUID
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		err := tx.Raw(`INSERT INTO locations (name, code, address, gstin, fulfils_online, priority, is_active,
-			invoice_prefix, credit_note_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix, in.CreditNotePrefix).
+			invoice_prefix, credit_note_prefix, pickup_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix, in.CreditNotePrefix,
+			in.PickupCode).
 			Row().Scan(&id)
 		if err != nil {
 			return err
@@ -248,6 +261,7 @@ type Patch struct {
 	FulfilsOnline, IsActive         patch.Field[bool]
 	Priority                        patch.Field[int]
 	InvoicePrefix, CreditNotePrefix patch.Field[string]
+	PickupCode                      patch.Field[string]
 }
 
 // Update changes location id. When it starts or stops selling (active and
@@ -277,7 +291,8 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 			return err
 		}
 		in := Input{Name: cur.Name, Code: cur.Code, Address: cur.Address, GSTIN: cur.GSTIN, FulfilsOnline: cur.FulfilsOnline,
-			Priority: cur.Priority, IsActive: cur.IsActive, InvoicePrefix: cur.InvoicePrefix, CreditNotePrefix: cur.CreditNotePrefix}
+			Priority: cur.Priority, IsActive: cur.IsActive, InvoicePrefix: cur.InvoicePrefix, CreditNotePrefix: cur.CreditNotePrefix,
+			PickupCode: cur.PickupCode}
 		p.Name.ApplyTo(&in.Name)
 		p.Code.ApplyTo(&in.Code)
 		p.Address.ApplyTo(&in.Address)
@@ -287,6 +302,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 		in.GSTIN = optional(p.GSTIN, in.GSTIN)
 		in.InvoicePrefix = optional(p.InvoicePrefix, in.InvoicePrefix)
 		in.CreditNotePrefix = optional(p.CreditNotePrefix, in.CreditNotePrefix)
+		in.PickupCode = optional(p.PickupCode, in.PickupCode)
 		if err := in.check(); err != nil {
 			return err
 		}
@@ -308,9 +324,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*Location,
 		}
 		addr, _ := json.Marshal(in.Address)
 		if err := tx.Exec(`UPDATE locations SET name = ?, code = ?, address = ?, gstin = ?, fulfils_online = ?, priority = ?,
-			is_active = ?, invoice_prefix = ?, credit_note_prefix = ?, updated_at = now() WHERE id = ?`,
+			is_active = ?, invoice_prefix = ?, credit_note_prefix = ?, pickup_code = ?, updated_at = now() WHERE id = ?`,
 			in.Name, in.Code, string(addr), in.GSTIN, in.FulfilsOnline, in.Priority, in.IsActive, in.InvoicePrefix,
-			in.CreditNotePrefix, id).Error; err != nil {
+			in.CreditNotePrefix, in.PickupCode, id).Error; err != nil {
 			return err
 		}
 		_, setCredit := p.CreditNotePrefix.Get()

@@ -49,12 +49,15 @@ const (
 	// OrderEdited: staff changed the lines of a placed order
 	// (docs/DECISIONS.md "Order edits").
 	OrderEdited = "order.edited"
+	// ShipmentUpdated: a courier's scan moved a shipment
+	// (docs/DECISIONS.md "Couriers").
+	ShipmentUpdated = "shipment.updated"
 )
 
 // EventTypes lists every publishable type, for validating subscriptions.
 var EventTypes = []string{OrderCreated, OrderStatusChanged, OrderShipped, OrderFulfillmentCreated, PaymentSucceeded, PaymentFailed,
 	InventoryLowStock, ProductCreated, ReturnRequested, ReturnReceived, RefundCreated,
-	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled, OrderPaid, OrderEdited}
+	InvoiceIssued, CreditNoteIssued, OrderItemsCancelled, OrderPaid, OrderEdited, ShipmentUpdated}
 
 // Draft is an event to publish: its type and its data.
 type Draft struct {

@@ -34,6 +34,8 @@ type Service struct {
 	settle Settlers
 	log    *slog.Logger
 	now    func() time.Time
+	// shipments are the shipments step's thresholds.
+	shipments ShipmentThresholds
 }
 
 // New returns the service.
@@ -133,6 +135,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"settle_refunds", s.settleRefunds},
 		{"refund_duplicates", s.refundDuplicates},
 		{"close_payment_links", s.closeLinks},
+		{"shipments", s.shipmentsStep},
 	}
 	for _, st := range steps {
 		if err := st.run(ctx, r); err != nil {

@@ -251,6 +251,9 @@ func seedCatalog(tx *gorm.DB, opt Options, res *Result) error {
 	if err := seedShipping(tx); err != nil {
 		return err
 	}
+	if err := seedCourier(tx); err != nil {
+		return err
+	}
 	return seedPayments(tx)
 }
 

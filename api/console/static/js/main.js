@@ -23,6 +23,7 @@ const PAGES = [
   ['/draft-orders/:id', 'draft', 'draftPage', 'GET /draft-orders/{}'],
   ['/returns', 'returns', 'returnsPage', 'GET /returns'],
   ['/returns/:id', 'returns', 'returnPage', 'GET /returns/{}'],
+  ['/ndr', 'ndr', 'ndrPage', 'GET /ndr'],
   ['/products', 'products', 'productsPage', 'GET /products'],
   ['/products/new', 'products', 'newProductPage', 'POST /products'],
   ['/products/:id', 'product', 'productPage', 'GET /products/{}'],
@@ -58,6 +59,7 @@ const PAGES = [
 const NAV = [
   ['Sales', [['Dashboard', '/', 'GET /analytics/orders'], ['Orders', '/orders', 'GET /orders'],
     ['Draft orders', '/draft-orders', 'GET /draft-orders'], ['Returns', '/returns', 'GET /returns'],
+    ['Failed deliveries', '/ndr', 'GET /ndr'],
     ['COD remittance', '/cod-remittance', 'POST /payments/cod-remittance']]],
   ['Catalog', [['Products', '/products', 'GET /products'], ['GST rate changes', '/rate-changes', 'GET /tax/rate-changes'],
     ['Categories', '/categories', 'GET /categories'],

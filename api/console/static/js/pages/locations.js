@@ -28,7 +28,7 @@ export async function locationsPage({ query, rerender }) {
       { label: 'Ships online', cell: (l) => (l.fulfilsOnline ? 'Yes' : 'No') },
       { label: 'Status', cell: (l) => badge(l.isActive ? 'active' : 'inactive') },
     ],
-    values: (l) => ({ ...l, ...l.address, gstin: l.gstin || '', invoicePrefix: l.invoicePrefix || '', creditNotePrefix: l.creditNotePrefix || '' }),
+    values: (l) => ({ ...l, ...l.address, gstin: l.gstin || '', invoicePrefix: l.invoicePrefix || '', creditNotePrefix: l.creditNotePrefix || '', pickupCode: l.pickupCode || '' }),
     defaults: { priority: '100', fulfilsOnline: true, isActive: true },
     fields: (l) => [
       { name: 'name', label: 'Name', required: true, maxlength: 100 },
@@ -44,6 +44,7 @@ export async function locationsPage({ query, rerender }) {
       { name: 'isActive', label: 'Active', type: 'checkbox' },
       { name: 'invoicePrefix', label: 'Invoice prefix', maxlength: 5, nullable: true, help: 'Empty: the store\'s.' },
       { name: 'creditNotePrefix', label: 'Credit note prefix', maxlength: 5, nullable: true },
+      { name: 'pickupCode', label: 'Courier pickup code', maxlength: 64, nullable: true, help: 'The pickup location\'s name at the courier (CARRIER); set, fulfilments from here are booked with it.' },
     ],
     // The address goes as one object: every part of it when any changed.
     toBody: (v, l) => {

@@ -296,8 +296,8 @@ function fulfillmentSection(o, rerender, title) {
       label: 'Fulfil',
       values: { notifyCustomer: true },
       fields: [
-        { name: 'carrier', label: 'Carrier', required: true, maxlength: 100 },
-        { name: 'trackingNumber', label: 'Tracking number', required: true, maxlength: 100 },
+        { name: 'carrier', label: 'Carrier', maxlength: 100, help: 'Leave carrier and tracking empty to have the courier book it (a location with a pickup code).' },
+        { name: 'trackingNumber', label: 'Tracking number', maxlength: 100 },
         { name: 'trackingUrl', label: 'Tracking link', type: 'url', maxlength: 500 },
         { name: 'notifyCustomer', label: 'Email the customer the tracking link', type: 'checkbox' },
       ],
@@ -332,6 +332,7 @@ function fulfillmentSection(o, rerender, title) {
         ? h('a', { href: safeURL(f.trackingUrl), target: '_blank', rel: 'noopener noreferrer', 'data-external': '' }, f.trackingNumber || 'track')
         : (f.trackingNumber || '')) },
       { label: 'Status', cell: (f) => h('span', {}, badge(f.status), f.deliveredAt ? h('span', { class: 'muted' }, ' ' + fmtTime(f.deliveredAt)) : null) },
+      { label: 'Courier', cell: (f) => courierCell(o, f, status, rerender) },
       { label: '', cell: (f) => (f.status === 'shipped' ? h('span', { class: 'row-actions' },
         allowed('POST', '/orders/{}/fulfillments/{}/deliver') ? button('Mark delivered', act(f, 'deliver', 'Fulfilment delivered.'), { kind: 'small' }) : null,
         allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel shipment', async () => {
@@ -343,6 +344,34 @@ function fulfillmentSection(o, rerender, title) {
     ], o.fulfillments, { empty: 'Nothing shipped yet.' }),
     fulfilForm,
     cancelUnshipped);
+}
+
+// courierCell is a fulfilment's booking with the courier (docs/DECISIONS.md
+// "Couriers"): its status and AWB, the label, the scans as a timeline, and
+// the decision on a failed delivery.
+function courierCell(o, f, status, rerender) {
+  const s = f.shipment;
+  if (!s) return h('span', { class: 'muted' }, '—');
+  const keys = keyedSender();
+  const decide = (action, flash) => async () => {
+    try {
+      await keys.send((key) => api('POST', `/orders/${o.id}/fulfillments/${f.id}/ndr-action`, { action }, { headers: { 'Idempotency-Key': key } }));
+      session.flash = flash;
+      rerender();
+    } catch (err) {
+      status.replaceChildren(errorNotice(err));
+    }
+  };
+  const ndr = s.status === 'undelivered' && allowed('POST', '/orders/{}/fulfillments/{}/ndr-action');
+  return h('div', { class: 'courier' },
+    h('span', {}, badge(s.status), s.awb ? ' ' + s.awb : '', s.ndrAttempts ? h('span', { class: 'muted' }, ` ${s.ndrAttempts} failed attempt${s.ndrAttempts === 1 ? '' : 's'}: ${s.ndrReason}`) : null),
+    s.awb && allowed('GET', '/orders/{}/fulfillments/{}/label') ? h('p', {}, h('a', { href: `/api/v1/admin/orders/${o.id}/fulfillments/${f.id}/label`, target: '_blank', rel: 'noopener' }, 'Label (PDF)')) : null,
+    s.pickupScheduledFor ? h('p', { class: 'muted' }, 'Pickup ' + fmtTime(s.pickupScheduledFor)) : null,
+    ndr ? h('span', { class: 'row-actions' },
+      button('Deliver again', decide('reattempt', 'The courier will attempt the delivery again.'), { kind: 'small' }),
+      button('Return to us', decide('return', 'The courier will bring the parcel back.'), { kind: 'small danger' })) : null,
+    (s.events || []).length ? h('details', { class: 'timeline' }, h('summary', {}, `Tracking (${s.events.length})`),
+      h('ol', { class: 'plain' }, s.events.map((e) => h('li', {}, fmtTime(e.at), ' ', badge(e.status), e.location ? ' ' + e.location : '', e.remark ? h('span', { class: 'muted' }, ' ' + e.remark) : null)))) : null);
 }
 
 // cancelUnshippedButton cancels every unit not yet shipped (their stock is
