@@ -101,6 +101,9 @@ func runProcesses(env string, run processes) error {
 		}
 	}
 	g, ctx := errgroup.WithContext(ctx)
+	if run.Prepare {
+		startDevGSTSim(ctx, a.Config, a.Log)
+	}
 	if addr := a.Config.PprofAddr; addr != "" {
 		servePprof(ctx, addr, a.Log)
 	}
