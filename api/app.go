@@ -135,7 +135,7 @@ func New(a *app.App) *Server {
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
-	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})
+	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers, EInvoices: a.EInvoices})
 	paymentapi.Register(admin, paymentapi.Services{Settings: a.PaymentSettings, Orders: a.Orders, Remittances: a.Remittances})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,

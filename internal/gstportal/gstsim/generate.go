@@ -15,6 +15,8 @@ import (
 	"github.com/gocommerce/shop/internal/gstportal"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Schema is the e-invoice JSON schema 1.1 the simulator checks every
@@ -75,11 +77,12 @@ func schemaError(err error) error {
 	if !ok {
 		return err
 	}
+	printer := message.NewPrinter(language.English)
 	var msgs []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			msgs = append(msgs, "/"+strings.Join(e.InstanceLocation, "/")+": "+e.ErrorKind.LocalizedString(nil))
+			msgs = append(msgs, "/"+strings.Join(e.InstanceLocation, "/")+": "+e.ErrorKind.LocalizedString(printer))
 			return
 		}
 		for _, c := range e.Causes {
