@@ -129,8 +129,8 @@ func New(a *app.App) *Server {
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
-		Invoices: a.Invoices, Refunds: a.Refunds, Edits: a.OrderEdits})
-	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+		Invoices: a.Invoices, Refunds: a.Refunds, Edits: a.OrderEdits, EwayBills: a.EInvoices})
+	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments, EwayBills: a.EInvoices})
 	draftapi.Register(admin, draftapi.Services{Drafts: a.Drafts})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})

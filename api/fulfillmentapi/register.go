@@ -5,6 +5,7 @@ package fulfillmentapi
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
@@ -27,16 +28,19 @@ const (
 // Services are what the fulfilment routes call.
 type Services struct {
 	Fulfillments *fulfillment.Service
+	// EwayBills shows a fulfilment's e-way bill.
+	EwayBills EwayBillReader
 }
 
 type handlers struct {
-	svc *fulfillment.Service
+	svc   *fulfillment.Service
+	bills EwayBillReader
 }
 
 // Register mounts the fulfilment routes on a. Staff may do all of it
 // (orders.write).
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{svc: svc.Fulfillments}
+	h := &handlers{svc: svc.Fulfillments, bills: svc.EwayBills}
 	a.Post("/orders/:orderId/fulfillments", rbac.OrdersWrite, h.create, adminroute.Audit(actionCreate, ""))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/deliver", rbac.OrdersWrite, h.deliver,
 		adminroute.Audit(actionDeliver, "fulfillmentId"))
@@ -61,6 +65,11 @@ type createRequest struct {
 	// LocationID is where the units leave from; empty: the first active
 	// location, by priority, that holds them all.
 	LocationID string `json:"locationId" validate:"omitempty,uuid"`
+	// VehicleNumber or TransporterID carry the goods and DistanceKm is how
+	// far, for an e-way bill.
+	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
 }
 
 // create answers POST /admin/orders/{orderId}/fulfillments with 201 and the
@@ -75,7 +84,15 @@ func (h *handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	sh := fulfillment.Shipment{Carrier: req.Carrier, TrackingNumber: req.TrackingNumber, TrackingURL: req.TrackingURL,
-		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c)}
+		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c), DistanceKm: req.DistanceKm}
+	if req.VehicleNumber != nil {
+		v := strings.ToUpper(*req.VehicleNumber)
+		sh.VehicleNumber = &v
+	}
+	if req.TransporterID != nil {
+		v := strings.ToUpper(*req.TransporterID)
+		sh.TransporterID = &v
+	}
 	if req.LocationID != "" {
 		sh.LocationID = uuid.MustParse(req.LocationID)
 	}
@@ -89,7 +106,11 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(NewView(f))
+	v, err := h.view(c, f)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(v)
 }
 
 // deliver answers POST .../fulfillments/{fulfillmentId}/deliver with the
@@ -129,5 +150,18 @@ func (h *handlers) onFulfillment(c *fiber.Ctx, do move) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(NewView(f))
+	v, err := h.view(c, f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
+}
+
+// view is f with its e-way bill.
+func (h *handlers) view(c *fiber.Ctx, f *models.Fulfillment) (View, error) {
+	v := []View{NewView(f)}
+	if err := WithEwayBills(c.UserContext(), h.bills, v); err != nil {
+		return View{}, err
+	}
+	return v[0], nil
 }

@@ -54,6 +54,11 @@ func EwayBillsOf(ctx context.Context, db *gorm.DB, ids []uuid.UUID) (map[uuid.UU
 	return out, nil
 }
 
+// EwayBills returns the e-way bills of fulfilments ids (EwayBillsOf).
+func (s *Service) EwayBills(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*EwayBill, error) {
+	return EwayBillsOf(ctx, s.db, ids)
+}
+
 // BlocksHandOff reports whether fulfilment id may not be handed to a
 // courier yet: it needs an e-way bill (Rule 138) and the bill is not
 // generated. The courier hand-off (docs/DECISIONS.md "Couriers") asks it
