@@ -154,6 +154,7 @@ func TestEInvoicesThroughTheIRP(t *testing.T) {
 	if err := gstportal.VerifySigned(e.sim.PublicKey(), signed.SignedQR, &qr); err != nil || qr.Irn != want || qr.DocNo != inv.Number {
 		t.Fatalf("the stored QR code: %+v, %v", qr, err)
 	}
+	e.checkQR(t, inv)
 
 	// Its credit note.
 	e.app.Do(t, "POST", "/api/v1/admin/orders/"+b2b.ID.String()+"/refund", testkit.Req{Token: e.token,
@@ -166,12 +167,16 @@ func TestEInvoicesThroughTheIRP(t *testing.T) {
 	if want := gstportal.ComputeIRN(storeGSTIN, fy(t), "CRN", cn.Number); cn.EInvoice.IRN == nil || *cn.EInvoice.IRN != want {
 		t.Fatalf("credit note's e-invoice %+v, want %s", cn.EInvoice, want)
 	}
+	e.checkQR(t, cn)
 
 	// B2C: nothing to report.
 	b2c := e.order(t, "Maharashtra", "", "6205", 150000)
 	e.ship(t, b2c, nil)
 	if d := e.docs(t, b2c)[0]; d.EInvoice != nil {
 		t.Fatalf("a B2C invoice has eInvoice %+v", d.EInvoice)
+	}
+	if _, err := e.app.Inspector.GetTaskInfo("default", "gst:einvoice:"+e.docs(t, b2c)[0].ID+":issued"); err == nil {
+		t.Fatal("a B2C invoice's report was queued")
 	}
 
 	// The task died after the IRP answered: the IRP holds the report, the
