@@ -129,6 +129,37 @@ func TestEwayBills(t *testing.T) {
 		t.Fatalf("₹40,000 inter-state: %+v", f.EwayBill)
 	}
 
+	// Neither vehicle nor transporter: failed, and with the B2B invoice
+	// left unreported for a day, both show in health and reconcile.
+	bare := e.order(t, "Maharashtra", buyerGSTIN, "6205", 3000000)
+	f = e.shipped(t, bare, nil)
+	e.report(t, e.docs(t, bare)[0])
+	if err := e.app.EInvoices.GenerateEwayBill(ctx, uuid.MustParse(f.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if g = e.onOrder(t, bare, f); g.EwayBill.Status != "failed" || g.EwayBill.Error == nil || !e.blocks(t, f) {
+		t.Fatalf("without a vehicle: %+v", g.EwayBill)
+	}
+	if h := e.health(t); h.EInvoicesUnreported != 0 || h.EwayBillsFailed != 1 {
+		t.Fatalf("health %+v", h)
+	}
+	belowInv := e.docs(t, below)[0]
+	e.app.DB.Exec(`UPDATE einvoices SET issued_at = issued_at - interval '25 hours' WHERE document_id = ?`, belowInv.ID)
+	if h := e.health(t); h.EInvoicesUnreported != 1 || h.EwayBillsFailed != 1 {
+		t.Fatalf("health after a day %+v", h)
+	}
+	rep, err := e.app.Reconcile.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, p := range rep.Problems {
+		kinds[p.Kind] = p.Entity
+	}
+	if kinds["einvoice_not_reported"] != below.ID.String() || kinds["eway_bill_failed"] != bare.ID.String() {
+		t.Fatalf("reconcile problems %+v", rep.Problems)
+	}
+
 	// Intra-state in a listed state, B2C: generated directly, the distance
 	// from the pincodes.
 	intra := e.order(t, "Karnataka", "", "6205", 3000000)
@@ -158,4 +189,16 @@ func TestEwayBills(t *testing.T) {
 	if f = e.shipped(t, unlisted, map[string]any{"vehicleNumber": "KA01AB1234"}); f.EwayBill != nil {
 		t.Fatalf("intra-state in an unlisted state: %+v", f.EwayBill)
 	}
+}
+
+type health struct {
+	EInvoicesUnreported int64 `json:"eInvoicesUnreported"`
+	EwayBillsFailed     int64 `json:"ewayBillsFailed"`
+}
+
+func (e *env) health(t *testing.T) health {
+	t.Helper()
+	var h struct{ Services health }
+	e.app.Do(t, "GET", "/api/v1/admin/health", testkit.Req{Token: e.token}).Expect(t, http.StatusOK).JSON(t, &h)
+	return h.Services
 }
