@@ -52,6 +52,9 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		// Half the level's open orders ship without invoicing, half with.
 		open, invoiced := open[:len(open)/2], open[len(open)/2:]
+		// A third of those each for B2B with e-invoicing off and on.
+		third := len(invoiced) / 3
+		invoiced, b2bOff, b2bOn := invoiced[:third], invoiced[third:2*third], invoiced[2*third:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
 		for _, s := range append([]scenario{
@@ -70,6 +73,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
 			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
+			{name: fulfilB2BName, once: b.fulfilEInvoicing(b2bOff, false)},
+			{name: fulfilEInvoicedName, once: b.fulfilEInvoicing(b2bOn, true)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {
