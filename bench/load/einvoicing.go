@@ -76,6 +76,10 @@ func (b *bench) fulfilEInvoicing(orders []string, on bool) func(name string, con
 			benchBuyerGSTIN, orders).Error; err != nil {
 			return Result{}, fmt.Errorf("%s: B2B orders: %w", name, err)
 		}
+		// The seeded lines carry no HSN code, which the IRP refuses.
+		if err := b.db.Exec(`UPDATE order_items SET hsn_code = '6109' WHERE order_id IN ? AND hsn_code = ''`, orders).Error; err != nil {
+			return Result{}, fmt.Errorf("%s: HSN codes: %w", name, err)
+		}
 		return b.fulfil(orders)(name, conns)
 	}
 }
