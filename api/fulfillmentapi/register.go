@@ -9,7 +9,9 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/models"
@@ -23,18 +25,20 @@ const (
 	actionDeliver        = "fulfillment.deliver"
 	actionCancel         = "fulfillment.cancel"
 	actionReturnToOrigin = "fulfillment.return_to_origin"
+	actionEwayBillRetry  = "fulfillment.eway_bill_retry"
 )
 
 // Services are what the fulfilment routes call.
 type Services struct {
 	Fulfillments *fulfillment.Service
-	// EwayBills shows a fulfilment's e-way bill.
-	EwayBills EwayBillReader
+	// EwayBills shows a fulfilment's e-way bill and generates a failed
+	// one again.
+	EwayBills EwayBillService
 }
 
 type handlers struct {
 	svc   *fulfillment.Service
-	bills EwayBillReader
+	bills EwayBillService
 }
 
 // Register mounts the fulfilment routes on a. Staff may do all of it
@@ -42,6 +46,8 @@ type handlers struct {
 func Register(a *adminroute.Router, svc Services) {
 	h := &handlers{svc: svc.Fulfillments, bills: svc.EwayBills}
 	a.Post("/orders/:orderId/fulfillments", rbac.OrdersWrite, h.create, adminroute.Audit(actionCreate, ""))
+	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/eway-bill/retry", rbac.OrdersWrite, h.retryEwayBill,
+		adminroute.Audit(actionEwayBillRetry, "fulfillmentId"))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/deliver", rbac.OrdersWrite, h.deliver,
 		adminroute.Audit(actionDeliver, "fulfillmentId"))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/cancel", rbac.OrdersWrite, h.cancel,
@@ -164,4 +170,55 @@ func (h *handlers) view(c *fiber.Ctx, f *models.Fulfillment) (View, error) {
 		return View{}, err
 	}
 	return v[0], nil
+}
+
+// carriageRequest is the body of POST .../eway-bill/retry: how the goods
+// travel, where it changed.
+type carriageRequest struct {
+	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
+}
+
+// retryEwayBill answers POST .../fulfillments/{fulfillmentId}/eway-bill/retry
+// with 202 and the fulfilment, its e-way bill pending again.
+func (h *handlers) retryEwayBill(c *fiber.Ctx) error {
+	orderID, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	id, err := httpx.PathUUID(c, "fulfillmentId", "fulfillment")
+	if err != nil {
+		return err
+	}
+	var req carriageRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	carriage := einvoice.Carriage{DistanceKm: req.DistanceKm}
+	if req.VehicleNumber != nil {
+		v := strings.ToUpper(*req.VehicleNumber)
+		carriage.VehicleNumber = &v
+	}
+	if req.TransporterID != nil {
+		v := strings.ToUpper(*req.TransporterID)
+		carriage.TransporterID = &v
+	}
+	if err := h.bills.RetryEwayBill(c.UserContext(), orderID, id, carriage); err != nil {
+		return err
+	}
+	fs, err := h.svc.ForOrder(c.UserContext(), orderID)
+	if err != nil {
+		return err
+	}
+	for i := range fs {
+		if fs[i].ID == id {
+			v, err := h.view(c, &fs[i])
+			if err != nil {
+				return err
+			}
+			return c.Status(fiber.StatusAccepted).JSON(v)
+		}
+	}
+	return apperr.Missing("fulfillment")
 }

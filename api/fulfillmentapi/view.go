@@ -44,6 +44,12 @@ type EwayBillReader interface {
 	EwayBills(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*einvoice.EwayBill, error)
 }
 
+// EwayBillService also generates a failed one again (einvoice.Service).
+type EwayBillService interface {
+	EwayBillReader
+	RetryEwayBill(ctx context.Context, orderID, fid uuid.UUID, c einvoice.Carriage) error
+}
+
 // WithEwayBills fills the e-way bills of views from bills.
 func WithEwayBills(ctx context.Context, bills EwayBillReader, views []View) error {
 	if bills == nil || len(views) == 0 {

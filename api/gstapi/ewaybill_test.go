@@ -159,6 +159,21 @@ func TestEwayBills(t *testing.T) {
 	if kinds["einvoice_not_reported"] != below.ID.String() || kinds["eway_bill_failed"] != bare.ID.String() {
 		t.Fatalf("reconcile problems %+v", rep.Problems)
 	}
+	// Staff give the vehicle and generate it again.
+	retry := "/api/v1/admin/orders/" + bare.ID.String() + "/fulfillments/" + f.ID + "/eway-bill/retry"
+	var again fulfilment
+	e.app.Do(t, "POST", retry, testkit.Req{Token: e.token, Body: map[string]any{"vehicleNumber": "mh12cd5678"}}).
+		Expect(t, http.StatusAccepted).JSON(t, &again)
+	if again.EwayBill == nil || again.EwayBill.Status != "pending" || *again.VehicleNumber != "MH12CD5678" {
+		t.Fatalf("after the retry: %+v", again)
+	}
+	if err := e.app.EInvoices.GenerateEwayBill(ctx, uuid.MustParse(f.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if g = e.onOrder(t, bare, f); g.EwayBill.Status != "generated" || e.blocks(t, f) {
+		t.Fatalf("generated again: %+v", g.EwayBill)
+	}
+	e.app.Do(t, "POST", retry, testkit.Req{Token: e.token}).ExpectError(t, http.StatusConflict, "CONFLICT")
 
 	// Intra-state in a listed state, B2C: generated directly, the distance
 	// from the pincodes.

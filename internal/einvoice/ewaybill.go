@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gstportal"
 	"github.com/gocommerce/shop/internal/invoice"
@@ -159,6 +160,55 @@ func (s *Service) GenerateEwayBill(ctx context.Context, fid uuid.UUID) error {
 		return fmt.Errorf("einvoice.ewaybill: %w", err)
 	}
 	s.log.InfoContext(ctx, "e-way bill generated", "fulfillment", fid, "number", bill.Number)
+	return nil
+}
+
+// Carriage corrects how a fulfilment's goods travel before its e-way bill
+// is generated again; nil fields keep what the fulfilment has.
+type Carriage struct {
+	VehicleNumber, TransporterID *string
+	DistanceKm                   *int
+}
+
+// RetryEwayBill makes the failed e-way bill of fulfilment fid of order
+// orderID pending again, with c applied to the fulfilment, and queues it.
+// Errors: NOT_FOUND (no such fulfilment of the order, or no e-way bill),
+// CONFLICT (the bill is not failed).
+func (s *Service) RetryEwayBill(ctx context.Context, orderID, fid uuid.UUID, c Carriage) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var status string
+		q := tx.Raw(`SELECT w.status FROM eway_bills w JOIN fulfillments f ON f.id = w.fulfillment_id
+			WHERE w.fulfillment_id = ? AND f.order_id = ? FOR UPDATE OF w`, fid, orderID).Scan(&status)
+		switch {
+		case q.Error != nil:
+			return database.Translate(q.Error, "e-way bill")
+		case q.RowsAffected == 0:
+			return apperr.Missing("e-way bill")
+		case status != invoice.EInvoiceFailed:
+			return apperr.Conflictf("the e-way bill is %s; only a failed one is generated again", status).
+				WithDetails(map[string]any{"status": status})
+		}
+		set := map[string]any{}
+		if c.VehicleNumber != nil {
+			set["vehicle_number"] = *c.VehicleNumber
+		}
+		if c.TransporterID != nil {
+			set["transporter_id"] = *c.TransporterID
+		}
+		if c.DistanceKm != nil {
+			set["distance_km"] = *c.DistanceKm
+		}
+		if len(set) > 0 {
+			if err := tx.Table("fulfillments").Where("id = ?", fid).Updates(set).Error; err != nil {
+				return database.Translate(err, "fulfillment")
+			}
+		}
+		return tx.Exec(`UPDATE eway_bills SET status = 'pending', error = NULL, updated_at = now() WHERE fulfillment_id = ?`, fid).Error
+	})
+	if err != nil {
+		return err
+	}
+	s.queueEwayBill(ctx, fid, "retry:"+uuid.NewString())
 	return nil
 }
 
