@@ -39,7 +39,7 @@ type env struct {
 	token string
 }
 
-func mustEnv(t *testing.T) *env {
+func mustEnv(t *testing.T, opts ...testkit.Option) *env {
 	t.Helper()
 	sim, err := gstsim.New(gstsim.Credentials{})
 	if err != nil {
@@ -47,9 +47,9 @@ func mustEnv(t *testing.T) *env {
 	}
 	srv := httptest.NewServer(sim.Handler())
 	t.Cleanup(srv.Close)
-	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) {
+	app := testkit.MustApp(t, append(opts, testkit.WithConfig(func(c *config.Config) {
 		c.GSTProvider, c.GSTAPIURL = "simulator", srv.URL
-	}))
+	}))...)
 	_, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	app.Do(t, "PUT", "/api/v1/admin/settings/tax", testkit.Req{Token: token, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "tradeName": "Sahyadri", "gstin": storeGSTIN, "eInvoicing": true,
@@ -227,5 +227,23 @@ func TestEInvoicesThroughTheIRP(t *testing.T) {
 	d = e.report(t, again)
 	if d.EInvoice.Status != "generated" || *d.EInvoice.IRN != gstportal.ComputeIRN(storeGSTIN, fy(t), "INV", d.Number) {
 		t.Fatalf("after the fix: %+v", d.EInvoice)
+	}
+}
+
+// The worker reports a B2B invoice after the fulfilment's commit, and then
+// generates its e-way bill, with no call but the client's.
+func TestWorkerReportsAfterTheCommit(t *testing.T) {
+	e := mustEnv(t, testkit.WithWorker())
+	o := e.order(t, "Maharashtra", buyerGSTIN, "6205", 3000000)
+	fid := e.ship(t, o, map[string]any{"vehicleNumber": "KA01AB1234"})
+	var d doc
+	testkit.Eventually(t, 30*time.Second, "the e-invoice and e-way bill", func() bool {
+		d = e.docs(t, o)[0]
+		var bill string
+		e.app.DB.Raw(`SELECT status FROM eway_bills WHERE fulfillment_id = ?`, fid).Scan(&bill)
+		return d.EInvoice != nil && d.EInvoice.Status == "generated" && bill == "generated"
+	})
+	if *d.EInvoice.IRN != gstportal.ComputeIRN(storeGSTIN, fy(t), "INV", d.Number) || e.sim.Registered() != 1 {
+		t.Fatalf("worker's report %+v (%d registered)", d.EInvoice, e.sim.Registered())
 	}
 }
