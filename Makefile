@@ -39,7 +39,7 @@ services:
 
 ## run: migrate, seed a demo shop, print an admin login, start api + worker + scheduler on :8080
 run: services build
-	APP_ENV=development CARRIER=$${CARRIER:-simulator} CARRIER_SIM_AUTO=$${CARRIER_SIM_AUTO:-1} $(BIN) dev
+	APP_ENV=development CARRIER=$${CARRIER:-simulator} CARRIER_SIM_AUTO=$${CARRIER_SIM_AUTO:-1} GST_PROVIDER=$${GST_PROVIDER:-simulator} $(BIN) dev
 
 ## test-tools: what tests need besides Postgres and Redis: chromium (browser tests), pdftotext,
 ## gcc (the race detector). Best effort on a developer's machine (those tests skip without

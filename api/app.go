@@ -130,14 +130,14 @@ func New(a *app.App) *Server {
 	gatewayapi.Register(root, gatewayapi.Services{Receiver: a.GatewayReceiver})
 	webhookapi.Register(admin, webhookapi.Services{Subscriptions: a.WebhookSubscriptions})
 	orderapi.Register(admin, orderapi.Services{Orders: a.Orders, Fulfillments: a.Fulfillments, Exports: a.OrderExports,
-		Invoices: a.Invoices, Refunds: a.Refunds, Edits: a.OrderEdits})
-	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments})
+		Invoices: a.Invoices, Refunds: a.Refunds, Edits: a.OrderEdits, EwayBills: a.EInvoices})
+	fulfillmentapi.Register(admin, fulfillmentapi.Services{Fulfillments: a.Fulfillments, EwayBills: a.EInvoices})
 	courierapi.Register(root, admin, courierapi.Services{Shipments: a.Shipments})
 	draftapi.Register(admin, draftapi.Services{Drafts: a.Drafts})
 	returnapi.Register(root, admin, returnapi.Services{Returns: a.Returns, Refunds: a.Refunds, Customers: a.Customers, Currency: cfg.StoreCurrency,
 		Idempotency: keyed})
 	shippingapi.Register(admin, shippingapi.Services{Shipping: a.Shipping})
-	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers})
+	invoiceapi.Register(root, admin, invoiceapi.Services{Invoices: a.Invoices, Customers: a.Customers, EInvoices: a.EInvoices})
 	paymentapi.Register(admin, paymentapi.Services{Settings: a.PaymentSettings, Orders: a.Orders, Remittances: a.Remittances})
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,

@@ -297,13 +297,19 @@ type Fulfillment struct {
 	TrackingURL    string     `gorm:"column:tracking_url"`
 	AdminID        *uuid.UUID `gorm:"type:uuid"`
 	// LocationID is the stock location the units left from.
-	LocationID  *uuid.UUID `gorm:"type:uuid"`
-	ShippedAt   time.Time
-	DeliveredAt *time.Time
-	CancelledAt *time.Time
-	ReturnedAt  *time.Time
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	LocationID *uuid.UUID `gorm:"type:uuid"`
+	// VehicleNumber or TransporterID carry the goods, and DistanceKm is
+	// how far (nil: the GST portal's, from the pincodes): what an e-way
+	// bill is generated with (migration 00053).
+	VehicleNumber *string
+	TransporterID *string
+	DistanceKm    *int
+	ShippedAt     time.Time
+	DeliveredAt   *time.Time
+	CancelledAt   *time.Time
+	ReturnedAt    *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 
 	Items []FulfillmentItem `gorm:"foreignKey:FulfillmentID"`
 	// Shipment is its booking with a courier; nil when none books it.

@@ -70,6 +70,10 @@ type TaxSettings struct {
 	// ShippingTax is how the shipping and the COD fee are taxed:
 	// ShippingTaxWithGoods or ShippingTaxOwnRate.
 	ShippingTax string `gorm:"column:shipping_tax;default:with_goods"`
+	// EInvoicing and EwayBillIntraStates are the GST portal's settings
+	// (migration 00053), written by their own statements.
+	EInvoicing          bool        `gorm:"column:e_invoicing;->"`
+	EwayBillIntraStates StringArray `gorm:"column:eway_bill_intra_states;type:text[];->"`
 }
 
 // How the shipping and the COD fee charged with goods are taxed

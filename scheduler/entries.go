@@ -20,6 +20,11 @@ func Entries() []Entry {
 		emailSweep("return-emails", 50, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewReturnEmailsTask("sweep") }),
 		emailSweep("password-reset-emails", 55, func(time.Time) (*asynq.Task, []asynq.Option) { return tasks.NewPasswordResetEmailsTask("sweep") }),
 		{
+			// Queues again the e-invoices and e-way bills whose task was lost.
+			Name: "gst-sweep", Spec: "35 */5 * * * *", Period: 5 * time.Minute,
+			Build: tasks.NewGSTSweepTask,
+		},
+		{
 			// Catches events whose post-commit nudge was lost (Redis down at commit).
 			Name: "outbox-dispatch", Spec: "*/2 * * * * *", Period: 2 * time.Second,
 			Build: func(now time.Time) (*asynq.Task, []asynq.Option) {

@@ -19,6 +19,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerExports(mux, a)
 	registerMedia(mux, a)
 	registerCourier(mux, a)
+	registerGST(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

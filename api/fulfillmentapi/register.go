@@ -9,7 +9,9 @@ import (
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/models"
@@ -23,22 +25,29 @@ const (
 	actionDeliver        = "fulfillment.deliver"
 	actionCancel         = "fulfillment.cancel"
 	actionReturnToOrigin = "fulfillment.return_to_origin"
+	actionEwayBillRetry  = "fulfillment.eway_bill_retry"
 )
 
 // Services are what the fulfilment routes call.
 type Services struct {
 	Fulfillments *fulfillment.Service
+	// EwayBills shows a fulfilment's e-way bill and generates a failed
+	// one again.
+	EwayBills EwayBillService
 }
 
 type handlers struct {
-	svc *fulfillment.Service
+	svc   *fulfillment.Service
+	bills EwayBillService
 }
 
 // Register mounts the fulfilment routes on a. Staff may do all of it
 // (orders.write).
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{svc: svc.Fulfillments}
+	h := &handlers{svc: svc.Fulfillments, bills: svc.EwayBills}
 	a.Post("/orders/:orderId/fulfillments", rbac.OrdersWrite, h.create, adminroute.Audit(actionCreate, ""))
+	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/eway-bill/retry", rbac.OrdersWrite, h.retryEwayBill,
+		adminroute.Audit(actionEwayBillRetry, "fulfillmentId"))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/deliver", rbac.OrdersWrite, h.deliver,
 		adminroute.Audit(actionDeliver, "fulfillmentId"))
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/cancel", rbac.OrdersWrite, h.cancel,
@@ -64,6 +73,11 @@ type createRequest struct {
 	// LocationID is where the units leave from; empty: the first active
 	// location, by priority, that holds them all.
 	LocationID string `json:"locationId" validate:"omitempty,uuid"`
+	// VehicleNumber or TransporterID carry the goods and DistanceKm is how
+	// far, for an e-way bill.
+	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
 }
 
 // create answers POST /admin/orders/{orderId}/fulfillments with 201 and the
@@ -78,7 +92,16 @@ func (h *handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	sh := fulfillment.Shipment{Carrier: strings.TrimSpace(req.Carrier), TrackingNumber: strings.TrimSpace(req.TrackingNumber), TrackingURL: req.TrackingURL,
-		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c), RequireTracking: true}
+		Notify: req.NotifyCustomer == nil || *req.NotifyCustomer, By: adminroute.ActorOf(c), RequireTracking: true,
+		DistanceKm: req.DistanceKm}
+	if req.VehicleNumber != nil {
+		v := strings.ToUpper(*req.VehicleNumber)
+		sh.VehicleNumber = &v
+	}
+	if req.TransporterID != nil {
+		v := strings.ToUpper(*req.TransporterID)
+		sh.TransporterID = &v
+	}
 	if req.LocationID != "" {
 		sh.LocationID = uuid.MustParse(req.LocationID)
 	}
@@ -92,7 +115,11 @@ func (h *handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(NewView(f))
+	v, err := h.view(c, f)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(v)
 }
 
 // deliver answers POST .../fulfillments/{fulfillmentId}/deliver with the
@@ -132,5 +159,69 @@ func (h *handlers) onFulfillment(c *fiber.Ctx, do move) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(NewView(f))
+	v, err := h.view(c, f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
+}
+
+// view is f with its e-way bill.
+func (h *handlers) view(c *fiber.Ctx, f *models.Fulfillment) (View, error) {
+	v := []View{NewView(f)}
+	if err := WithEwayBills(c.UserContext(), h.bills, v); err != nil {
+		return View{}, err
+	}
+	return v[0], nil
+}
+
+// carriageRequest is the body of POST .../eway-bill/retry: how the goods
+// travel, where it changed.
+type carriageRequest struct {
+	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
+}
+
+// retryEwayBill answers POST .../fulfillments/{fulfillmentId}/eway-bill/retry
+// with 202 and the fulfilment, its e-way bill pending again.
+func (h *handlers) retryEwayBill(c *fiber.Ctx) error {
+	orderID, err := httpx.PathUUID(c, "orderId", "order")
+	if err != nil {
+		return err
+	}
+	id, err := httpx.PathUUID(c, "fulfillmentId", "fulfillment")
+	if err != nil {
+		return err
+	}
+	var req carriageRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	carriage := einvoice.Carriage{DistanceKm: req.DistanceKm}
+	if req.VehicleNumber != nil {
+		v := strings.ToUpper(*req.VehicleNumber)
+		carriage.VehicleNumber = &v
+	}
+	if req.TransporterID != nil {
+		v := strings.ToUpper(*req.TransporterID)
+		carriage.TransporterID = &v
+	}
+	if err := h.bills.RetryEwayBill(c.UserContext(), orderID, id, carriage); err != nil {
+		return err
+	}
+	fs, err := h.svc.ForOrder(c.UserContext(), orderID)
+	if err != nil {
+		return err
+	}
+	for i := range fs {
+		if fs[i].ID == id {
+			v, err := h.view(c, &fs[i])
+			if err != nil {
+				return err
+			}
+			return c.Status(fiber.StatusAccepted).JSON(v)
+		}
+	}
+	return apperr.Missing("fulfillment")
 }

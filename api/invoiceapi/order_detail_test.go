@@ -17,7 +17,7 @@ import (
 // summaryFields are the fields of a document that an order's detail
 // carries: the document without its parties and lines.
 var summaryFields = []string{"id", "type", "number", "issuedAt", "references", "taxableValue", "cgstTotal", "sgstTotal",
-	"igstTotal", "cessTotal", "total", "currency"}
+	"igstTotal", "cessTotal", "total", "currency", "eInvoice"}
 
 // The admin order detail (GET /admin/orders/{id}, api/orderapi) carries its
 // tax documents as GET /admin/invoices?orderId= lists them, newest first,

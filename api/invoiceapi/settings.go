@@ -33,6 +33,9 @@ type settingsRequest struct {
 	// ShippingTax is "with_goods" or "own_rate"; absent keeps the one set
 	// ("with_goods" until one is).
 	ShippingTax *string `json:"shippingTax"`
+	// EInvoicing and EwayBillIntraStates: absent keeps the ones set.
+	EInvoicing          *bool    `json:"eInvoicing"`
+	EwayBillIntraStates []string `json:"ewayBillIntraStates" validate:"omitempty,max=40,dive,max=100"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -61,6 +64,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 		in.B2CLLimit = *req.B2CLLimit
 	}
 	in.SignatureImage, in.ShippingTax = req.SignatureImage, req.ShippingTax
+	in.EInvoicing, in.EwayBillIntraStates = req.EInvoicing, req.EwayBillIntraStates
 	s, err := h.invoices.PutSettings(c.UserContext(), in)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package orderapi
 
 import (
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/order"
@@ -126,6 +127,9 @@ func (h *handlers) detailOf(c *fiber.Ctx, d *order.Detail) (detailView, error) {
 		return detailView{}, err
 	}
 	v := newDetailView(d, fs)
+	if err := fulfillmentapi.WithEwayBills(c.UserContext(), h.ewayBills, v.Fulfillments); err != nil {
+		return detailView{}, err
+	}
 	v.TaxDocuments = docs
 	return v, nil
 }

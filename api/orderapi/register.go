@@ -5,6 +5,7 @@ package orderapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/orderedit"
@@ -37,9 +38,12 @@ type Services struct {
 	Refunds *refund.Service
 	// Edits changes the lines of a placed order.
 	Edits *orderedit.Service
+	// EwayBills shows the e-way bills of the order's shipments.
+	EwayBills fulfillmentapi.EwayBillReader
 }
 
 type handlers struct {
+	ewayBills fulfillmentapi.EwayBillReader
 	orders    *order.Service
 	shipments *fulfillment.Service
 	exports   *orderexport.Service
@@ -51,7 +55,7 @@ type handlers struct {
 // Register mounts the order routes on a.
 func Register(a *adminroute.Router, svc Services) {
 	h := &handlers{orders: svc.Orders, shipments: svc.Fulfillments, exports: svc.Exports, invoices: svc.Invoices,
-		refunds: svc.Refunds, edits: svc.Edits}
+		refunds: svc.Refunds, edits: svc.Edits, ewayBills: svc.EwayBills}
 	a.Get("/orders", rbac.OrdersRead, h.list)
 	// Before /orders/:orderId, which would take "export" for an id.
 	a.Get("/orders/export", rbac.OrdersRead, h.exportNow, adminroute.RateBucket(adminroute.Bulk))

@@ -41,6 +41,8 @@ type taxDocumentView struct {
 	CessTotal    money.Amount        `json:"cessTotal"`
 	Total        money.Amount        `json:"total"`
 	Currency     string              `json:"currency"`
+	// EInvoice is the document's report to the IRP, null when none.
+	EInvoice *invoice.EInvoice `json:"eInvoice"`
 }
 
 // taxDocumentsOf returns order id's documents, newest first, or nil when
@@ -59,7 +61,7 @@ func (h *handlers) taxDocumentsOf(c *fiber.Ctx, id uuid.UUID) ([]taxDocumentView
 		for _, d := range docs {
 			out = append(out, taxDocumentView{ID: d.ID, Type: d.Type, Number: d.Number, IssuedAt: httpx.Timestamp(d.IssuedAt),
 				References: d.References, TaxableValue: d.TaxableValue, CGSTTotal: d.CGSTTotal, SGSTTotal: d.SGSTTotal,
-				IGSTTotal: d.IGSTTotal, CessTotal: d.CessTotal, Total: d.Total, Currency: d.Currency})
+				IGSTTotal: d.IGSTTotal, CessTotal: d.CessTotal, Total: d.Total, Currency: d.Currency, EInvoice: d.EInvoice})
 		}
 		if len(docs) == 0 || int64(len(out)) >= total {
 			return out, nil

@@ -19,6 +19,10 @@ type servicesView struct {
 	External externalView `json:"external"`
 	// TaxDocuments: docs/DECISIONS.md "Tax documents".
 	TaxDocuments string `json:"taxDocuments"`
+	// EInvoicesUnreported and EwayBillsFailed: docs/DECISIONS.md
+	// "E-invoices and e-way bills".
+	EInvoicesUnreported int64 `json:"eInvoicesUnreported"`
+	EwayBillsFailed     int64 `json:"ewayBillsFailed"`
 }
 
 type poolView struct {
@@ -49,7 +53,8 @@ func (h *handlers) health(c *fiber.Ctx) error {
 		Status:    r.Status,
 		Timestamp: httpx.Timestamp(r.Timestamp),
 		Services: servicesView{Database: r.Database, Redis: r.Redis,
-			External: externalView{Gateway: r.Gateway, Email: r.Email}, TaxDocuments: r.TaxDocuments},
+			External: externalView{Gateway: r.Gateway, Email: r.Email}, TaxDocuments: r.TaxDocuments,
+			EInvoicesUnreported: r.EInvoicesUnreported, EwayBillsFailed: r.EwayBillsFailed},
 		Metrics: metricsView{
 			Uptime:            r.Uptime.Round(time.Second).String(),
 			Memory:            system.FormatBytes(r.HeapBytes) + " heap, " + system.FormatBytes(r.SysBytes) + " from the OS",

@@ -71,7 +71,7 @@ func (b *bench) env(extra ...string) []string {
 		"CHECKOUT_SESSION_TTL=2h", "COOKIE_SECURE=false",
 		// The api stores uploads, the worker renders them: one directory.
 		"MEDIA_DIR=" + filepath.Join(b.work, "media"),
-	}, append(carrierEnv(), extra...)...)
+	}, append(append(carrierEnv(), gstEnv()...), extra...)...)
 }
 
 func (b *bench) startAPI(extra ...string) error {

@@ -87,6 +87,7 @@ func (b *bench) targets() []target {
 		b.rpsTarget("GET /admin/analytics/orders p99 < 25 ms over 100k orders (16 conns)", "GET /admin/analytics/orders", 16, 0, 25*time.Millisecond),
 		b.invoicingTarget(),
 		b.courierTargets()[0], b.courierTargets()[1],
+		b.eInvoicingTarget(),
 		{"API peak RSS < 150 MB", func(b *bench) (string, bool) {
 			return fmt.Sprintf("%.0f MiB", b.apiRSS), b.apiRSS > 0 && b.apiRSS < 150
 		}},

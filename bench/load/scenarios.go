@@ -51,11 +51,14 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		// Two fifths of the level's open orders ship without invoicing, two
-		// fifths with; the last fifth ships with the courier, half booked,
-		// half with typed tracking (courier.go).
+		// fifths with (a third of those each for B2B with e-invoicing off
+		// and on); the last fifth ships with the courier, half booked, half
+		// with typed tracking (courier.go).
 		n := len(open)
 		open, invoiced, couriered := open[:2*n/5], open[2*n/5:4*n/5], open[4*n/5:]
 		booked, manual := couriered[:len(couriered)/2], couriered[len(couriered)/2:]
+		third := len(invoiced) / 3
+		invoiced, b2bOff, b2bOn := invoiced[:third], invoiced[third:2*third], invoiced[2*third:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
 		for _, s := range append([]scenario{
@@ -77,6 +80,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: fulfilManualName, once: b.fulfilManual(manual)},
 			{name: fulfilCourierName, once: b.fulfilCourier(booked)},
 			{name: scanName, once: b.scans(booked)},
+			{name: fulfilB2BName, once: b.fulfilEInvoicing(b2bOff, false)},
+			{name: fulfilEInvoicedName, once: b.fulfilEInvoicing(b2bOn, true)},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {

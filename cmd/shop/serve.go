@@ -104,6 +104,9 @@ func runProcesses(env string, run processes) error {
 	if err := startDevCarrierSim(ctx, run.Prepare, a.Config, a.Log); err != nil {
 		return err
 	}
+	if run.Prepare {
+		startDevGSTSim(ctx, a.Config, a.Log)
+	}
 	if addr := a.Config.PprofAddr; addr != "" {
 		servePprof(ctx, addr, a.Log)
 	}

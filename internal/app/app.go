@@ -27,14 +27,17 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/draft"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/fulfillment"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/gstportal"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/identity"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/location"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/media"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/orderedit"
 	"github.com/gocommerce/shop/internal/orderexport"
@@ -172,6 +175,9 @@ type App struct {
 	// Invoices issues the GST tax invoices and credit notes of fulfilments
 	// and refunds, renders them and reports them (docs/DECISIONS.md "Tax documents").
 	Invoices *invoice.Service
+	// EInvoices reports documents to the IRP and generates e-way bills
+	// through the GST portal (GST_PROVIDER).
+	EInvoices *einvoice.Service
 	// Refunds refunds orders and returns, with what a refund changes in
 	// returns, invoices and fulfilments (package refund).
 	Refunds *refund.Service
@@ -428,6 +434,12 @@ func (a *App) build() error {
 		a.Invoices.WithSigner(signer)
 		log.Info("tax documents are digitally signed", "certificate", signer.Subject(), "expires", signer.NotAfter())
 	}
+	a.Invoices.WithEwayBillThreshold(money.FromMajor(cfg.EwayBillThreshold))
+	gst, err := gstportal.FromConfig(cfg, a.Tracing.Transport(nil, true))
+	if err != nil {
+		return err
+	}
+	a.EInvoices = einvoice.New(a.DB, a.Invoices, gst, a.Tasks, log.With("component", "einvoice"))
 	a.Inventory.UseDocuments(a.Invoices)
 	a.Returns = returns.New(a.DB, a.Tasks, log.With("component", "returns"), returns.Settings{WindowDays: cfg.ReturnWindowDays})
 	a.Fulfillments = fulfillment.New(a.DB, a.Tasks, log.With("component", "fulfillment"), a.Invoices, a.Returns)

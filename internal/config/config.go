@@ -116,6 +116,21 @@ type Config struct {
 	GatewayTimeout       time.Duration `env:"GATEWAY_TIMEOUT" envDefault:"10s"`
 	GatewayWebhookSecret string        `env:"GATEWAY_WEBHOOK_SECRET"`
 
+	// GST portal: e-invoices (IRN) and e-way bills (docs/DECISIONS.md
+	// "E-invoices and e-way bills"). GSTProvider is none, nic or simulator
+	// (`shop gst-sim` at GSTAPIURL, which `shop dev` starts itself);
+	// GSTIRPPublicKey is the PEM file of the key the IRP signs with (nic).
+	// EwayBillThreshold is in rupees.
+	GSTProvider       string        `env:"GST_PROVIDER" envDefault:"none"`
+	GSTAPIURL         string        `env:"GST_API_URL"`
+	GSTAPIUser        string        `env:"GST_API_USER"`
+	GSTAPIPassword    string        `env:"GST_API_PASSWORD"`
+	GSTClientID       string        `env:"GST_CLIENT_ID"`
+	GSTClientSecret   string        `env:"GST_CLIENT_SECRET"`
+	GSTIRPPublicKey   string        `env:"GST_IRP_PUBLIC_KEY"`
+	GSTTimeout        time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
+	EwayBillThreshold int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
+
 	SMTPURL   string `env:"SMTP_URL"`
 	EmailFrom string `env:"EMAIL_FROM" envDefault:"Shop <no-reply@localhost>"`
 
@@ -257,6 +272,41 @@ func (c *Config) AccessPolicy() (slow time.Duration, every uint64, err error) {
 	return 0, 0, fieldErr("ACCESS_LOG", "must be all, errors, slow or sample:N with N a positive integer")
 }
 
+// validateGST checks the GST portal's settings: a known provider, and
+// what it needs.
+func (c *Config) validateGST() error {
+	switch c.GSTProvider {
+	case "none":
+	case "simulator":
+		if u, err := url.Parse(c.GSTAPIURL); err != nil || u.Scheme != "http" || u.Host == "" {
+			return fieldErr("GST_API_URL", "must be the http:// address of `shop gst-sim` when GST_PROVIDER=simulator")
+		}
+	case "nic":
+		if u, err := url.Parse(c.GSTAPIURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return fieldErr("GST_API_URL", "must be the https:// URL of the NIC API or the GSP when GST_PROVIDER=nic")
+		}
+		if c.GSTAPIUser == "" || c.GSTAPIPassword == "" || c.GSTClientID == "" || c.GSTClientSecret == "" {
+			return fieldErr("GST_API_USER", "GST_API_PASSWORD, GST_CLIENT_ID and GST_CLIENT_SECRET must be set when GST_PROVIDER=nic")
+		}
+		if c.GSTIRPPublicKey == "" {
+			return fieldErr("GST_IRP_PUBLIC_KEY", "must name the PEM file of the IRP's public key when GST_PROVIDER=nic")
+		}
+	default:
+		return fieldErr("GST_PROVIDER", "must be none, nic or simulator")
+	}
+	if c.GSTTimeout <= 0 {
+		return fieldErr("GST_TIMEOUT", "must be positive")
+	}
+	if c.EwayBillThreshold < 0 {
+		return fieldErr("EWAY_BILL_THRESHOLD", "must be 0 or more (rupees)")
+	}
+	return nil
+}
+
+// DevGSTSimURL is where `shop dev` runs the GST portal simulator unless
+// GST_API_URL says otherwise.
+const DevGSTSimURL = "http://127.0.0.1:8095"
+
 // IsDev reports whether the process runs in development mode.
 func (c *Config) IsDev() bool { return c.AppEnv == Development }
 
@@ -271,6 +321,9 @@ func (c *Config) applyDevDefaults() {
 	}
 	if c.GatewayWebhookSecret == "" {
 		c.GatewayWebhookSecret = devGatewaySecret
+	}
+	if c.GSTProvider == "simulator" && c.GSTAPIURL == "" {
+		c.GSTAPIURL = DevGSTSimURL
 	}
 	if !envSet("COOKIE_SECURE") {
 		c.CookieSecure = false
@@ -370,6 +423,9 @@ func (c *Config) validate() error {
 	default:
 		return fieldErr("PAYMENT_PROVIDER", "must be simulator or razorpay")
 	}
+	if err := c.validateGST(); err != nil {
+		return err
+	}
 	if err := c.Tracing.validate(); err != nil {
 		return err
 	}
@@ -448,6 +504,8 @@ func (c *Config) Redacted() map[string]any {
 		"mediaStorage": c.Media.Storage, "s3SecretAccessKey": mask(c.Media.S3.SecretAccessKey),
 		"dscP12File": c.DSCP12File, "dscP12Password": mask(c.DSCP12Password),
 		"carrier": c.Carrier, "carrierPassword": mask(c.CarrierPassword), "carrierWebhookToken": mask(c.CarrierWebhookToken),
+		"gstProvider": c.GSTProvider, "gstApiUrl": redactURL(c.GSTAPIURL), "gstApiPassword": mask(c.GSTAPIPassword),
+		"gstClientSecret": mask(c.GSTClientSecret),
 	}
 }
 

@@ -33,6 +33,10 @@ type Shipment struct {
 	// RequireTracking refuses a shipment without carrier and tracking
 	// number unless a courier books it (POST .../fulfillments).
 	RequireTracking bool
+	// VehicleNumber, TransporterID and DistanceKm are how the goods travel,
+	// for an e-way bill (docs/DECISIONS.md "E-invoices and e-way bills").
+	VehicleNumber, TransporterID *string
+	DistanceKm                   *int
 }
 
 // Create ships sh of order orderID (docs/DECISIONS.md "Fulfilment") and returns the new
@@ -142,7 +146,8 @@ func (s *Service) stageShipment(u *uow.Unit, o *models.Order, sh Shipment) (*mod
 	// back from the row (made), is the first answer.
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	f := models.Fulfillment{ID: uuid.New(), OrderID: o.ID, Status: models.ShipmentShipped, Carrier: sh.Carrier,
-		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, LocationID: &from.ID, ShippedAt: now, CreatedAt: now, UpdatedAt: now}
+		TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL, LocationID: &from.ID, ShippedAt: now, CreatedAt: now, UpdatedAt: now,
+		VehicleNumber: sh.VehicleNumber, TransporterID: sh.TransporterID, DistanceKm: sh.DistanceKm}
 	if sh.By.AdminID != uuid.Nil {
 		f.AdminID = &sh.By.AdminID
 	}

@@ -67,6 +67,10 @@ type Document struct {
 	// DeliveryAddress is where the goods go, recorded when the recipient
 	// is unregistered or it differs from the billing address; else nil.
 	DeliveryAddress *DeliveryAddress `json:"deliveryAddress"`
+
+	// EInvoice is the document's report to the IRP; nil when it is not
+	// reported (a B2C document, or e-invoicing off when it was issued).
+	EInvoice *EInvoice `json:"eInvoice"`
 }
 
 // view renders stored document d with its lines and the invoices it

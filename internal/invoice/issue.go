@@ -65,6 +65,11 @@ type identity struct {
 	InvoicePrefix, CreditNotePrefix string
 	B2CLLimit                       money.Amount `gorm:"column:b2cl_limit"`
 	UpdatedAt                       time.Time
+	// EInvoicing reports B2B documents to the IRP; EwayIntraStates are the
+	// states where a consignment within the state needs an e-way bill too
+	// (einvoice.go).
+	EInvoicing      bool               `gorm:"column:e_invoicing"`
+	EwayIntraStates models.StringArray `gorm:"column:eway_bill_intra_states;type:text[]"`
 }
 
 func (id identity) supplier() (Supplier, error) {
@@ -84,8 +89,8 @@ func (s *Service) identityAt(tx *gorm.DB, at time.Time) (*identity, error) {
 		return c, nil
 	}
 	var id identity
-	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at
-		FROM tax_settings`).Scan(&id).Error; err != nil {
+	if err := tx.Raw(`SELECT legal_name, trade_name, gstin, address, invoice_prefix, credit_note_prefix, b2cl_limit, updated_at,
+		e_invoicing, eway_bill_intra_states FROM tax_settings`).Scan(&id).Error; err != nil {
 		return nil, fmt.Errorf("invoice.identity: %w", err)
 	}
 	s.identity.Store(&id)
@@ -147,7 +152,11 @@ func (s *Service) StageFulfillmentInvoice(u *uow.Unit, o *models.Order, f *model
 	for i := range doc.Lines {
 		doc.Lines[i].Class = doc.Class
 	}
-	return s.stage(u, o, doc, prefix, nil)
+	if err := s.stage(u, o, doc, prefix, nil); err != nil {
+		return err
+	}
+	s.stageEwayBill(u, f, doc, id)
+	return nil
 }
 
 // pools returns what is left to bill of each order line a shipment of

@@ -76,6 +76,7 @@ func PDF(d *Document, signature []byte) ([]byte, error) {
 	}
 	p.AddPage()
 	p.header(d)
+	p.eInvoice(d)
 	p.parties(d)
 	p.table(d)
 	p.totals(d)

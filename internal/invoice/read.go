@@ -100,12 +100,17 @@ func (s *Service) views(db *gorm.DB, docs []models.TaxDocument) ([]Document, err
 			refs[r.ID] = Reference{ID: r.ID, Number: r.Number, IssuedAt: r.IssuedAt.UTC()}
 		}
 	}
+	reports, err := eInvoicesOf(db, ids)
+	if err != nil {
+		return nil, err
+	}
 	for i := range docs {
 		docs[i].Lines = byDoc[docs[i].ID]
 		v, err := view(&docs[i], refs)
 		if err != nil {
 			return nil, err
 		}
+		v.EInvoice = reports[v.ID]
 		out = append(out, v)
 	}
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gocommerce/shop/internal/money"
 	"gorm.io/gorm"
 )
 
@@ -21,6 +22,8 @@ type Service struct {
 	identity atomic.Pointer[identity]
 	// signer signs every PDF when set (DSC_P12_FILE).
 	signer *Signer
+	// ewayThreshold is EWAY_BILL_THRESHOLD (einvoice.go); 0: no e-way bills.
+	ewayThreshold money.Amount
 }
 
 // New returns the service; currency is STORE_CURRENCY.

@@ -51,6 +51,13 @@ type Settings struct {
 	// models.ShippingTaxOwnRate (docs/DECISIONS.md "Shipping taxed with
 	// the goods"); nil in a PUT keeps the one set.
 	ShippingTax *string `json:"shippingTax"`
+	// EInvoicing reports every invoice and credit note to a registered
+	// buyer to the IRP (docs/DECISIONS.md "E-invoices and e-way bills");
+	// nil in a PUT keeps the one set.
+	EInvoicing *bool `json:"eInvoicing"`
+	// EwayBillIntraStates are the states where goods moving within the
+	// state need an e-way bill too; nil in a PUT keeps the list set.
+	EwayBillIntraStates []string `json:"ewayBillIntraStates"`
 }
 
 // withGoods is the default shippingTax.
@@ -82,8 +89,9 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 		return nil, database.Translate(q.Error, "tax settings")
 	}
 	if q.RowsAffected == 0 {
+		off := false
 		return &Settings{InvoicePrefix: DefaultInvoicePrefix, CreditNotePrefix: DefaultCreditNotePrefix, B2CLLimit: DefaultB2CLLimit,
-			ShippingTax: &withGoods}, nil
+			ShippingTax: &withGoods, EInvoicing: &off, EwayBillIntraStates: []string{}}, nil
 	}
 	return settingsOf(&row)
 }
@@ -91,7 +99,8 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 func settingsOf(row *models.TaxSettings) (*Settings, error) {
 	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
 		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true,
-		SignatureImage: signatureURL(row.SignatureImage), ShippingTax: &row.ShippingTax}
+		SignatureImage: signatureURL(row.SignatureImage), ShippingTax: &row.ShippingTax, EInvoicing: &row.EInvoicing,
+		EwayBillIntraStates: orNone(row.EwayBillIntraStates)}
 	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
 		return nil, fmt.Errorf("invoice.settings: address: %w", err)
 	}
@@ -172,6 +181,13 @@ func (in *Settings) Check() error {
 			return err
 		}
 	}
+	for i, st := range in.EwayBillIntraStates {
+		name, ok := region.Canonical(st)
+		if !ok {
+			return apperr.Invalid(fmt.Sprintf("ewayBillIntraStates[%d]", i), "must be a state or union territory of India")
+		}
+		in.EwayBillIntraStates[i] = name
+	}
 	if t := in.ShippingTax; t != nil && *t != models.ShippingTaxWithGoods && *t != models.ShippingTaxOwnRate {
 		return apperr.Invalid("shippingTax", `must be "with_goods" or "own_rate"`)
 	}
@@ -198,6 +214,10 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 		}
 	}
 	var shippingTax string
+	var gst struct {
+		EInvoicing          bool
+		EwayBillIntraStates models.StringArray
+	}
 	now := time.Now().UTC()
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
 		InvoicePrefix: in.InvoicePrefix, CreditNotePrefix: in.CreditNotePrefix, B2CLLimit: in.B2CLLimit,
@@ -223,7 +243,21 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 				return err
 			}
 		}
+		if in.EInvoicing != nil {
+			if err := tx.Exec(`UPDATE tax_settings SET e_invoicing = ? WHERE id = 1`, *in.EInvoicing).Error; err != nil {
+				return err
+			}
+		}
+		if in.EwayBillIntraStates != nil {
+			if err := tx.Exec(`UPDATE tax_settings SET eway_bill_intra_states = ? WHERE id = 1`,
+				models.StringArray(in.EwayBillIntraStates)).Error; err != nil {
+				return err
+			}
+		}
 		if err := tx.Raw(`SELECT shipping_tax FROM tax_settings WHERE id = 1`).Scan(&shippingTax).Error; err != nil {
+			return err
+		}
+		if err := tx.Raw(`SELECT e_invoicing, eway_bill_intra_states FROM tax_settings WHERE id = 1`).Scan(&gst).Error; err != nil {
 			return err
 		}
 		signature, err = signatureImage(tx)
@@ -247,6 +281,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	in.Configured = true
 	in.SignatureImage = signatureURL(signature)
 	in.ShippingTax = &shippingTax
+	in.EInvoicing, in.EwayBillIntraStates = &gst.EInvoicing, orNone(gst.EwayBillIntraStates)
 	return &in, nil
 }
 
@@ -265,4 +300,12 @@ func checkHomeState(tx *gorm.DB, in Settings) error {
 	}
 	return apperr.Invalid("gstin", fmt.Sprintf("is registered in %s, but the default location, whose state checkout "+
 		"charges GST from, is in %s: the store's GSTIN must be of the state it sells from", in.Address.State, *home))
+}
+
+// orNone is states, or an empty list for none (JSON [] rather than null).
+func orNone(states []string) []string {
+	if states == nil {
+		return []string{}
+	}
+	return states
 }

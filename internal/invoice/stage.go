@@ -73,6 +73,7 @@ func (s *Service) stage(u *uow.Unit, o *models.Order, doc *models.TaxDocument, p
 			l.CessRate, l.Cess, l.Total}
 	}
 	u.Insert("tax_document_lines", lineColumns, rows...)
+	s.nudgeEInvoice(u, doc)
 	return nil
 }
 

@@ -10,3 +10,7 @@ var (
 	InvoicesRead     = Permission{"invoices.read", Viewer}
 	GSTR1Read        = Permission{"reports.gstr1", Admin}
 )
+
+// EInvoicesRetry lets staff send again a document the IRP refused
+// (docs/DECISIONS.md "E-invoices and e-way bills").
+var EInvoicesRetry = Permission{"einvoices.retry", Staff}

@@ -131,6 +131,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 		{"consistency", s.consistency},
 		{"returns", s.returns},
 		{"tax_documents", s.taxDocuments},
+		{"gst_portal", s.gstPortal},
 		{"rollups", s.rollups},
 		{"settle_refunds", s.settleRefunds},
 		{"refund_duplicates", s.refundDuplicates},

@@ -47,6 +47,10 @@ type Health struct {
 	// TaxDocuments: ok once the store's tax identity is set, else
 	// not_configured (no invoice or credit note is issued).
 	TaxDocuments string
+	// EInvoicesUnreported counts the documents not registered by the IRP a
+	// day after their issue; EwayBillsFailed the failed e-way bills
+	// (gst.go). Both -1 when the database cannot say.
+	EInvoicesUnreported, EwayBillsFailed int64
 }
 
 // Health probes Postgres, Redis and the mail server, each within a second,
@@ -66,9 +70,11 @@ func (s *Service) Health(ctx context.Context) Health {
 	if h.Database == StateOK {
 		tCtx, cancel := context.WithTimeout(ctx, checkTimeout)
 		h.TaxDocuments = s.taxDocumentsState(tCtx)
+		h.EInvoicesUnreported, h.EwayBillsFailed = s.gstPortalCounts(tCtx)
 		cancel()
 	} else {
 		h.TaxDocuments = StateError
+		h.EInvoicesUnreported, h.EwayBillsFailed = -1, -1
 	}
 	h.Gateway = s.gatewayState()
 	h.Email = s.emailState(ctx)

@@ -84,7 +84,7 @@ export async function orderPage({ params, rerender }) {
       section('Actions', actions(o, rerender))),
     hasFulfillments ? fulfillmentSection(o, rerender, title) : null,
     orderReturns(o, returns, rerender, variants),
-    orderDocuments(o),
+    orderDocuments(o, rerender),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
       { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },
@@ -300,12 +300,14 @@ function fulfillmentSection(o, rerender, title) {
         { name: 'trackingNumber', label: 'Tracking number', maxlength: 100 },
         { name: 'trackingUrl', label: 'Tracking link', type: 'url', maxlength: 500 },
         { name: 'notifyCustomer', label: 'Email the customer the tracking link', type: 'checkbox' },
+        { name: 'vehicleNumber', label: 'Vehicle number (for an e-way bill)', maxlength: 20 },
       ],
       extra: [allowed('GET', '/locations') ? locationSelect('Ship from', 'Automatic (highest priority able to ship)') : null, h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', { class: 'num' }, 'Unshipped'), h('th', {}, 'Ship now'))),
         h('tbody', {}, rows.map((r) => r.row)))],
       submit: 'Create fulfilment',
       onSubmit: (v, { key }) => api('POST', `/orders/${o.id}/fulfillments`, {
         ...v,
+        vehicleNumber: v.vehicleNumber || undefined,
         locationId: fulfilForm.querySelector('select[name=locationId]')?.value || undefined,
         items: rows.filter((r) => Number(r.qty.value) > 0).map((r) => ({ orderItemId: r.line.id, quantity: Number(r.qty.value) })),
       }, { headers: { 'Idempotency-Key': key } }),
@@ -333,6 +335,7 @@ function fulfillmentSection(o, rerender, title) {
         : (f.trackingNumber || '')) },
       { label: 'Status', cell: (f) => h('span', {}, badge(f.status), f.deliveredAt ? h('span', { class: 'muted' }, ' ' + fmtTime(f.deliveredAt)) : null) },
       { label: 'Courier', cell: (f) => courierCell(o, f, status, rerender) },
+      { label: 'E-way bill', cell: (f) => ewayBillCell(f.ewayBill) },
       { label: '', cell: (f) => (f.status === 'shipped' ? h('span', { class: 'row-actions' },
         allowed('POST', '/orders/{}/fulfillments/{}/deliver') ? button('Mark delivered', act(f, 'deliver', 'Fulfilment delivered.'), { kind: 'small' }) : null,
         allowed('POST', '/orders/{}/fulfillments/{}/cancel') ? button('Cancel shipment', async () => {
@@ -372,6 +375,16 @@ function courierCell(o, f, status, rerender) {
       button('Return to us', decide('return', 'The courier will bring the parcel back.'), { kind: 'small danger' })) : null,
     (s.events || []).length ? h('details', { class: 'timeline' }, h('summary', {}, `Tracking (${s.events.length})`),
       h('ol', { class: 'plain' }, s.events.map((e) => h('li', {}, fmtTime(e.at), ' ', badge(e.status), e.location ? ' ' + e.location : '', e.remark ? h('span', { class: 'muted' }, ' ' + e.remark) : null)))) : null);
+}
+
+// ewayBillCell is a fulfilment's e-way bill: none needed, or its status
+// with the number and validity, or the portal's error.
+function ewayBillCell(b) {
+  if (!b) return '—';
+  return h('span', { class: 'eway-bill' }, badge(b.status),
+    b.number ? h('span', {}, ` ${b.number}`) : null,
+    b.validUntil ? h('span', { class: 'muted' }, ` valid until ${fmtTime(b.validUntil)}`) : null,
+    b.error ? h('span', { class: 'error', role: 'note' }, ' ' + b.error) : null);
 }
 
 // cancelUnshippedButton cancels every unit not yet shipped (their stock is

@@ -1,0 +1,51 @@
+package gstportal
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/gocommerce/shop/internal/config"
+)
+
+// FromConfig returns the provider GST_PROVIDER names, its calls made
+// through transport with GST_TIMEOUT. Errors: an unknown provider, an
+// unreadable GST_IRP_PUBLIC_KEY.
+func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, error) {
+	client := &http.Client{Timeout: cfg.GSTTimeout, Transport: transport}
+	switch cfg.GSTProvider {
+	case "", None:
+		return NewNone(), nil
+	case Simulator:
+		return NewNIC(NICConfig{BaseURL: cfg.GSTAPIURL, User: cfg.GSTAPIUser, Password: cfg.GSTAPIPassword,
+			ClientID: orDefault(cfg.GSTClientID, "sim-client"), ClientSecret: orDefault(cfg.GSTClientSecret, "sim-secret"),
+			Client: client, Name: Simulator, KeyURL: strings.TrimRight(cfg.GSTAPIURL, "/") + "/sim/key"}).withSimUser(), nil
+	case NICName:
+		raw, err := os.ReadFile(cfg.GSTIRPPublicKey)
+		if err != nil {
+			return nil, fmt.Errorf("gstportal: GST_IRP_PUBLIC_KEY: %w", err)
+		}
+		key, err := ParsePublicKey(raw)
+		if err != nil {
+			return nil, fmt.Errorf("gstportal: GST_IRP_PUBLIC_KEY: %w", err)
+		}
+		return NewNIC(NICConfig{BaseURL: cfg.GSTAPIURL, User: cfg.GSTAPIUser, Password: cfg.GSTAPIPassword,
+			ClientID: cfg.GSTClientID, ClientSecret: cfg.GSTClientSecret, PublicKey: key, Client: client}), nil
+	}
+	return nil, fmt.Errorf("gstportal: unknown provider %q", cfg.GSTProvider)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// withSimUser fills the simulator's user and password when unset: it
+// takes any that are not empty.
+func (n *NIC) withSimUser() *NIC {
+	n.cfg.User, n.cfg.Password = orDefault(n.cfg.User, "sim-user"), orDefault(n.cfg.Password, "sim-password")
+	return n
+}

@@ -1,0 +1,437 @@
+package gstportal
+
+import (
+	"bytes"
+	"context"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Paths of the NIC APIs (e-invoice v1.03, authentication v1.04, e-way
+// bill v1.03) under GST_API_URL.
+const (
+	PathAuth          = "/eivital/v1.04/auth"
+	PathInvoice       = "/eicore/v1.03/Invoice"
+	PathIRNByDoc      = "/eicore/v1.03/Invoice/irnbydocdetails"
+	PathEwbByIRN      = "/eiewb/v1.03/ewaybill"
+	PathEwayBill      = "/ewaybillapi/v1.03/ewayapi"
+	ActionGenEwayBill = "GENEWAYBILL"
+)
+
+// NICConfig configures the NIC adapter: the API's base URL and the
+// taxpayer's API credentials (GST_API_*), and
+// the portal's public key (nil: read from KeyURL, the simulator's).
+type NICConfig struct {
+	BaseURL, User, Password, ClientID, ClientSecret string
+	PublicKey                                       *rsa.PublicKey
+	KeyURL                                          string
+	Client                                          *http.Client
+	Name                                            string
+}
+
+// NIC speaks the NIC e-invoice and e-way bill APIs: an access token from
+// the auth API (kept until it expires), then one call per request.
+type NIC struct {
+	cfg NICConfig
+
+	mu     sync.Mutex
+	tokens map[string]token // by GSTIN
+	key    *rsa.PublicKey
+}
+
+// token is an access token of one GSTIN and when it expires.
+type token struct {
+	value   string
+	expires time.Time
+}
+
+// NewNIC returns the adapter of cfg.
+func NewNIC(cfg NICConfig) *NIC {
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Timeout: 15 * time.Second}
+	}
+	if cfg.Name == "" {
+		cfg.Name = NICName
+	}
+	return &NIC{cfg: cfg, key: cfg.PublicKey, tokens: map[string]token{}}
+}
+
+// Name is nic, or simulator when it speaks to `shop gst-sim`.
+func (n *NIC) Name() string { return n.cfg.Name }
+
+// envelope is every NIC answer: Status 1 with Data (a JSON string once
+// decrypted), or Status 0 with ErrorDetails and InfoDtls.
+type envelope struct {
+	Status       json.RawMessage `json:"Status"`
+	Data         json.RawMessage `json:"Data"`
+	ErrorDetails []struct {
+		ErrorCode    string `json:"ErrorCode"`
+		ErrorMessage string `json:"ErrorMessage"`
+	} `json:"ErrorDetails"`
+	InfoDtls []Info `json:"InfoDtls"`
+}
+
+// Info is an IRP remark: DUPIRN carries the duplicate's Ack, EWBPPD the
+// distance it took from the pincodes.
+type Info struct {
+	InfCd string          `json:"InfCd"`
+	Desc  json.RawMessage `json:"Desc"`
+}
+
+func (e *envelope) ok() bool { return strings.Trim(string(e.Status), `"`) == "1" }
+
+// refusal is the portal's error of a Status 0 answer.
+func (e *envelope) refusal() *Error {
+	out := &Error{Code: "0", Message: "refused"}
+	if len(e.ErrorDetails) > 0 {
+		out.Code, out.Message = e.ErrorDetails[0].ErrorCode, e.ErrorDetails[0].ErrorMessage
+		for _, d := range e.ErrorDetails[1:] {
+			out.Message += "; " + d.ErrorCode + ": " + d.ErrorMessage
+		}
+	}
+	for _, in := range e.InfoDtls {
+		if in.InfCd == "DUPIRN" {
+			var a Ack
+			if json.Unmarshal(in.Desc, &a) == nil && a.Irn != "" {
+				out.Duplicate = &a
+			}
+		}
+	}
+	return out
+}
+
+// data decodes the Data of an answer, which the APIs send as a JSON
+// string (a plain object is taken too).
+func (e *envelope) data(v any) error {
+	raw := e.Data
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = []byte(s)
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// auth returns a valid access token of gstin, asking for one when none
+// is kept.
+func (n *NIC) auth(ctx context.Context, gstin string) (string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if t := n.tokens[gstin]; t.value != "" && time.Now().Before(t.expires.Add(-5*time.Minute)) {
+		return t.value, nil
+	}
+	body, _ := json.Marshal(map[string]any{"UserName": n.cfg.User, "Password": n.cfg.Password, "ForceRefreshAccessToken": false})
+	var env envelope
+	if err := n.call(ctx, "auth", http.MethodPost, PathAuth, nil, body, gstin, "", &env); err != nil {
+		return "", err
+	}
+	if !env.ok() {
+		return "", env.refusal()
+	}
+	var d struct {
+		AuthToken   string `json:"AuthToken"`
+		TokenExpiry string `json:"TokenExpiry"`
+	}
+	if err := env.data(&d); err != nil || d.AuthToken == "" {
+		return "", unavailable("auth", fmt.Errorf("no token in the answer: %v", err))
+	}
+	t := token{value: d.AuthToken, expires: time.Now().Add(time.Hour)}
+	if at, err := time.ParseInLocation(AckLayout, d.TokenExpiry, IST); err == nil {
+		t.expires = at
+	}
+	n.tokens[gstin] = t
+	return t.value, nil
+}
+
+// call sends one request and decodes the envelope. A transport failure or
+// an answer that is not an envelope is ErrUnavailable.
+func (n *NIC) call(ctx context.Context, op, method, path string, query url.Values, body []byte, gstin, token string, out *envelope) error {
+	u := strings.TrimRight(n.cfg.BaseURL, "/") + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
+	if err != nil {
+		return unavailable(op, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("client_id", n.cfg.ClientID)
+	req.Header.Set("client_secret", n.cfg.ClientSecret)
+	req.Header.Set("Gstin", gstin)
+	req.Header.Set("user_name", n.cfg.User)
+	if token != "" {
+		req.Header.Set("AuthToken", token)
+	}
+	start := time.Now()
+	resp, err := n.cfg.Client.Do(req)
+	outcome := "error"
+	defer func() { observe(op, outcome, time.Since(start)) }()
+	if err != nil {
+		return unavailable(op, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return unavailable(op, err)
+	}
+	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusUnauthorized {
+		return unavailable(op, fmt.Errorf("status %d", resp.StatusCode))
+	}
+	if err := json.Unmarshal(raw, out); err != nil || len(out.Status) == 0 {
+		return unavailable(op, fmt.Errorf("status %d: not an answer of the portal", resp.StatusCode))
+	}
+	outcome = "ok"
+	if !out.ok() {
+		outcome = "refused"
+	}
+	return nil
+}
+
+// authed sends an authenticated request; a refused token is asked again
+// once.
+func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query url.Values, body any) (*envelope, error) {
+	var raw []byte
+	if body != nil {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
+		}
+	}
+	token, err := n.auth(ctx, gstin)
+	if err != nil {
+		return nil, err
+	}
+	var env envelope
+	if err := n.call(ctx, op, method, path, query, raw, gstin, token, &env); err != nil {
+		return nil, err
+	}
+	return &env, nil
+}
+
+// GenerateIRN posts inv to the IRP (Generate IRN).
+func (n *NIC) GenerateIRN(ctx context.Context, inv *Invoice) (*IRN, error) {
+	env, err := n.authed(ctx, "generate_irn", inv.SellerDtls.Gstin, http.MethodPost, PathInvoice, nil, inv)
+	if err != nil {
+		return nil, err
+	}
+	return irnOf(env, "generate_irn")
+}
+
+// IRNByDocument asks the IRP for the e-invoice of a document (Get IRN by
+// document details).
+func (n *NIC) IRNByDocument(ctx context.Context, gstin, typ, no, date string) (*IRN, error) {
+	q := url.Values{"doctype": {typ}, "docnum": {no}, "docdate": {date}}
+	env, err := n.authed(ctx, "irn_by_document", gstin, http.MethodGet, PathIRNByDoc, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	return irnOf(env, "irn_by_document")
+}
+
+func irnOf(env *envelope, op string) (*IRN, error) {
+	if !env.ok() {
+		return nil, env.refusal()
+	}
+	var out IRN
+	if err := env.data(&out); err != nil || out.Irn == "" {
+		return nil, unavailable(op, fmt.Errorf("no IRN in the answer: %v", err))
+	}
+	return &out, nil
+}
+
+// ppd reads the distance of an EWBPPD remark ("Pin-Pin calc distance: 2467KM").
+var ppd = regexp.MustCompile(`([0-9]+)\s*KM`)
+
+// EwayBillByIRN generates the e-way bill of e-invoice irn (Generate e-way
+// bill by IRN).
+func (n *NIC) EwayBillByIRN(ctx context.Context, gstin, irn string, t Transport) (*EwayBill, error) {
+	body := EwbByIRN{Irn: irn, Distance: t.DistanceKm, TransId: t.TransporterID}
+	if t.VehicleNumber != "" {
+		body.TransMode, body.VehNo, body.VehType = "1", t.VehicleNumber, "R"
+	}
+	env, err := n.authed(ctx, "ewaybill_by_irn", gstin, http.MethodPost, PathEwbByIRN, nil, body)
+	if err != nil {
+		return nil, err
+	}
+	if !env.ok() {
+		return nil, env.refusal()
+	}
+	var d struct {
+		EwbNo        int64  `json:"EwbNo"`
+		EwbDt        string `json:"EwbDt"`
+		EwbValidTill string `json:"EwbValidTill"`
+	}
+	if err := env.data(&d); err != nil || d.EwbNo == 0 {
+		return nil, unavailable("ewaybill_by_irn", fmt.Errorf("no e-way bill in the answer: %v", err))
+	}
+	out := &EwayBill{Number: d.EwbNo, DistanceKm: t.DistanceKm}
+	var e1, e2 error
+	out.Date, e1 = time.ParseInLocation(AckLayout, d.EwbDt, IST)
+	out.ValidUntil, e2 = time.ParseInLocation(AckLayout, d.EwbValidTill, IST)
+	if e1 != nil || e2 != nil {
+		return nil, unavailable("ewaybill_by_irn", fmt.Errorf("dates %q, %q", d.EwbDt, d.EwbValidTill))
+	}
+	for _, in := range env.InfoDtls {
+		var desc string
+		if in.InfCd == "EWBPPD" && json.Unmarshal(in.Desc, &desc) == nil {
+			if m := ppd.FindStringSubmatch(desc); m != nil {
+				out.DistanceKm, _ = strconv.Atoi(m[1])
+			}
+		}
+	}
+	return out, nil
+}
+
+// ewbEnvelope is the e-way bill system's answer: status "1" with data, or
+// "0" with error.
+type ewbEnvelope struct {
+	Status json.RawMessage `json:"status"`
+	Data   json.RawMessage `json:"data"`
+	Error  json.RawMessage `json:"error"`
+	Info   string          `json:"info"`
+}
+
+// EwayBill generates an e-way bill (GENEWAYBILL).
+func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) {
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("gstportal.ewaybill: %w", err)
+	}
+	token, err := n.auth(ctx, req.FromGstin)
+	if err != nil {
+		return nil, err
+	}
+	u := strings.TrimRight(n.cfg.BaseURL, "/") + PathEwayBill + "?action=" + ActionGenEwayBill
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(raw))
+	if err != nil {
+		return nil, unavailable("ewaybill", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("client_id", n.cfg.ClientID)
+	hreq.Header.Set("client_secret", n.cfg.ClientSecret)
+	hreq.Header.Set("gstin", req.FromGstin)
+	hreq.Header.Set("authtoken", token)
+	start := time.Now()
+	outcome := "error"
+	defer func() { observe("ewaybill", outcome, time.Since(start)) }()
+	resp, err := n.cfg.Client.Do(hreq)
+	if err != nil {
+		return nil, unavailable("ewaybill", err)
+	}
+	defer resp.Body.Close()
+	var env ewbEnvelope
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&env); err != nil || resp.StatusCode >= 500 {
+		return nil, unavailable("ewaybill", fmt.Errorf("status %d", resp.StatusCode))
+	}
+	if strings.Trim(string(env.Status), `"`) != "1" {
+		outcome = "refused"
+		var e struct {
+			ErrorCodes string `json:"errorCodes"`
+			Message    string `json:"message"`
+		}
+		var s string
+		if json.Unmarshal(env.Error, &s) == nil {
+			_ = json.Unmarshal([]byte(s), &e)
+		} else {
+			_ = json.Unmarshal(env.Error, &e)
+		}
+		return nil, &Error{Code: strings.Trim(e.ErrorCodes, ","), Message: e.Message}
+	}
+	outcome = "ok"
+	var d struct {
+		EwayBillNo   int64  `json:"ewayBillNo"`
+		EwayBillDate string `json:"ewayBillDate"`
+		ValidUpto    string `json:"validUpto"`
+		Distance     int    `json:"distance"`
+	}
+	raw = env.Data
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = []byte(s)
+	}
+	if err := json.Unmarshal(raw, &d); err != nil || d.EwayBillNo == 0 {
+		return nil, unavailable("ewaybill", fmt.Errorf("no e-way bill in the answer: %v", err))
+	}
+	out := &EwayBill{Number: d.EwayBillNo, DistanceKm: req.TransDistance}
+	var e1, e2 error
+	out.Date, e1 = time.ParseInLocation(EwbLayout, d.EwayBillDate, IST)
+	out.ValidUntil, e2 = time.ParseInLocation(EwbLayout, d.ValidUpto, IST)
+	if e1 != nil || e2 != nil {
+		return nil, unavailable("ewaybill", fmt.Errorf("dates %q, %q", d.EwayBillDate, d.ValidUpto))
+	}
+	if out.DistanceKm == 0 {
+		out.DistanceKm = d.Distance
+	}
+	return out, nil
+}
+
+// PublicKey returns the portal's signing key: the configured one, or the
+// simulator's GET /sim/key (read once).
+func (n *NIC) PublicKey(ctx context.Context) (*rsa.PublicKey, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.key != nil {
+		return n.key, nil
+	}
+	if n.cfg.KeyURL == "" {
+		return nil, errors.New("gstportal: GST_IRP_PUBLIC_KEY is not set")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.cfg.KeyURL, nil)
+	if err != nil {
+		return nil, unavailable("key", err)
+	}
+	resp, err := n.cfg.Client.Do(req)
+	if err != nil {
+		return nil, unavailable("key", err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return nil, unavailable("key", fmt.Errorf("status %d: %v", resp.StatusCode, err))
+	}
+	key, err := ParsePublicKey(raw)
+	if err != nil {
+		return nil, unavailable("key", err)
+	}
+	n.key = key
+	return key, nil
+}
+
+// ParsePublicKey reads an RSA public key in PEM (PKIX "PUBLIC KEY", or a
+// certificate, as NIC publishes it).
+func ParsePublicKey(pemBytes []byte) (*rsa.PublicKey, error) {
+	block, _ := pem.Decode(pemBytes)
+	if block == nil {
+		return nil, errors.New("gstportal: not a PEM public key")
+	}
+	var pub any
+	var err error
+	switch block.Type {
+	case "CERTIFICATE":
+		var cert *x509.Certificate
+		if cert, err = x509.ParseCertificate(block.Bytes); err == nil {
+			pub = cert.PublicKey
+		}
+	default:
+		pub, err = x509.ParsePKIXPublicKey(block.Bytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gstportal: public key: %w", err)
+	}
+	key, ok := pub.(*rsa.PublicKey)
+	if !ok {
+		return nil, errors.New("gstportal: the public key is not RSA")
+	}
+	return key, nil
+}
