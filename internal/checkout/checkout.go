@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/uow"
@@ -59,6 +60,8 @@ type Service struct {
 	now      func() time.Time
 	// units opens the units of work of the changes that place an order.
 	units uow.Runner
+	// otps checks the codes of COD orders confirmed by OTP (WithOTPs).
+	otps *cod.OTPs
 }
 
 // New returns the service. provider creates intents and refunds duplicate
@@ -110,6 +113,9 @@ type Input struct {
 	// Buyer is the business buying, for a B2B tax invoice; its GSTIN is
 	// validated by the caller (docs/DECISIONS.md "Tax documents").
 	Buyer models.TaxBuyer
+	// CODOTP is the code sent to the buyer's phone, for a COD checkout the
+	// payment settings want confirmed by OTP.
+	CODOTP string
 }
 
 // Result is a checkout's session. Created is false when a pending session of

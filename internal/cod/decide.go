@@ -18,6 +18,8 @@ const (
 	ReasonAboveLimit    = "above_limit"
 	ReasonZone          = "zone"
 	ReasonTooManyUnpaid = "too_many_unpaid"
+	// ReasonPincode: COD is not offered at the shipping pincode.
+	ReasonPincode = "pincode"
 )
 
 // reasonText says each reason to a shopper.
@@ -26,6 +28,7 @@ var reasonText = map[string]string{
 	ReasonAboveLimit:    "the order is above the cash on delivery limit",
 	ReasonZone:          "cash on delivery is not offered for this shipping address",
 	ReasonTooManyUnpaid: "too many unpaid cash on delivery orders for this email or phone",
+	ReasonPincode:       "cash on delivery is not offered at this pincode",
 }
 
 // Explain is the sentence of a reason.
@@ -39,6 +42,8 @@ type Quote struct {
 	Total money.Amount
 	Email string
 	Phone string
+	// Pincode is the shipping pincode ("" when not known yet).
+	Pincode string
 }
 
 // Decision is whether COD is available for a quote, with the fee it adds
@@ -77,6 +82,10 @@ func Decide(tx *gorm.DB, q Quote, lockBuyer bool) (Decision, error) {
 			d.Reason = ReasonZone
 			return d, nil
 		}
+	}
+	if blockedPincode(c, q.Pincode) {
+		d.Reason = ReasonPincode
+		return d, nil
 	}
 	if c.MaxOrderAmount > 0 && q.Total+c.Fee > c.MaxOrderAmount {
 		d.Reason = ReasonAboveLimit
