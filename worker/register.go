@@ -18,6 +18,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerMail(mux, a)
 	registerExports(mux, a)
 	registerMedia(mux, a)
+	registerMessages(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

@@ -33,9 +33,9 @@ type MSG91Inbound struct {
 	Message string `json:"message"`
 }
 
-// msg91Status maps a report's status code to the message's status ("" when
+// MSG91Status maps a report's status code to the message's status ("" when
 // it says nothing new).
-func msg91Status(code, desc string) string {
+func MSG91Status(code, desc string) string {
 	switch code {
 	case "1":
 		return StatusDelivered
