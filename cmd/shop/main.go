@@ -20,6 +20,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(apiCmd(), workerCmd(), schedulerCmd(), devCmd(), migrateCmd(), adminCmd(), seedCmd(), gatewayCmd(), versionCmd())
+	root.AddCommand(messagingSimCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "shop:", err)
 		os.Exit(1)

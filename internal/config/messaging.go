@@ -13,7 +13,15 @@ const (
 	devWhatsAppVerifyToken = "dev-whatsapp-verify-token"
 )
 
+// applyMessagingDevDefaults makes `make run` send through the simulator
+// that `shop dev` starts, unless the providers are set.
 func (c *Config) applyMessagingDevDefaults() {
+	if !envSet("SMS_PROVIDER") {
+		c.SMSProvider = "simulator"
+	}
+	if !envSet("WHATSAPP_PROVIDER") {
+		c.WhatsAppProvider = "simulator"
+	}
 	if c.SMSWebhookToken == "" {
 		c.SMSWebhookToken = devSMSWebhookToken
 	}
