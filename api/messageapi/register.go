@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/idempotent"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/customer"
@@ -38,6 +39,8 @@ type Services struct {
 	Orders    *order.Service
 	Customers *customer.Service
 	Limiter   *ratelimit.Limiter
+	// Idempotency runs the storefront writes' Idempotency-Key.
+	Idempotency *idempotent.Middleware
 }
 
 // Settings are the webhooks' secrets, the link token's key and the code
@@ -66,10 +69,12 @@ func Register(root fiber.Router, admin *adminroute.Router, svc Services, set Set
 	admin.Get("/orders/:orderId/messages", rbac.OrdersRead, h.orderMessages)
 
 	auth := storeapi.RequireCustomer(svc.Customers)
+	// After the customer is known, so a customer's key is the customer's.
+	keyed := svc.Idempotency.Handler(storeapi.IdempotencyCaller)
 	root.Get("/customers/me/message-preferences", auth, h.getPreferences)
-	root.Put("/customers/me/message-preferences", auth, h.putPreferences)
-	root.Post("/cart/cod-otp", h.codOTP)
-	root.Post("/orders/cod-confirmation", h.codConfirmation)
+	root.Put("/customers/me/message-preferences", auth, keyed, h.putPreferences)
+	root.Post("/cart/cod-otp", keyed, h.codOTP)
+	root.Post("/orders/cod-confirmation", keyed, h.codConfirmation)
 
 	root.Post(SMSReceiptsPath, h.smsReceipts)
 	root.Post(SMSInboundPath, h.smsInbound)
