@@ -113,7 +113,10 @@ func TestEventsReachTheirChannelsOnce(t *testing.T) {
 	// Planned here for certain (the worker's fan-out may come before or
 	// after; either plans the same): nothing for the stopped phone.
 	var created uuid.UUID
-	s.DB.Raw(`SELECT id FROM events WHERE type = 'order.created' AND data->>'orderId' = ?`, again.ID.String()).Scan(&created)
+	s.DB.Raw(`SELECT id::text FROM events WHERE type = 'order.created' AND data->>'orderId' = ?`, again.ID.String()).Row().Scan(&created)
+	if created == uuid.Nil {
+		t.Fatal("no order.created event")
+	}
 	if err := s.Messages.FromEvent(context.Background(), created); err != nil {
 		t.Fatal(err)
 	}
