@@ -27,6 +27,8 @@ type shop struct {
 	sim    *messagingsim.Server
 	simURL string
 	super  string
+	// variant is the product the COD link test orders.
+	variant uuid.UUID
 }
 
 // newShop starts the simulator (refusing WhatsApp to numbers not opted in)
