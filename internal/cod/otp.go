@@ -47,8 +47,12 @@ func NewOTPs(db *gorm.DB, q tasks.Enqueuer, log *slog.Logger, messages *messagin
 // WithClock makes now the codes' clock (tests).
 func (o *OTPs) WithClock(now func() time.Time) { o.now = now }
 
-func (o *OTPs) hash(phone, code string) string {
-	m := hmac.New(sha256.New, o.secret)
+func (o *OTPs) hash(phone, code string) string { return OTPHash(o.secret, phone, code) }
+
+// OTPHash is the kept hash of code sent to phone (international digits)
+// under secret.
+func OTPHash(secret []byte, phone, code string) string {
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(phone + ":" + code))
 	return hex.EncodeToString(m.Sum(nil))
 }
