@@ -373,10 +373,10 @@ type PaymentSettings struct {
 	CODZoneIDs            StringArray  `gorm:"column:cod_zone_ids"`
 	CODMaxOpenPerCustomer int          `gorm:"column:cod_max_open_per_customer"`
 	// COD confirmation (migrations/00054_messages_cod_confirmation.sql).
-	CODConfirmation      string       `gorm:"column:cod_confirmation"`
+	CODConfirmation      string       `gorm:"column:cod_confirmation;default:none"`
 	CODConfirmAbove      money.Amount `gorm:"column:cod_confirm_above"`
 	CODConfirmFirstOrder bool         `gorm:"column:cod_confirm_first_order"`
-	CODBlockedPincodes   StringArray  `gorm:"column:cod_blocked_pincodes"`
+	CODBlockedPincodes   StringArray  `gorm:"column:cod_blocked_pincodes;default:'{}'"`
 	UpdatedAt            time.Time
 }
 
