@@ -24,7 +24,7 @@ const (
 // OrderStatuses lists every order status, in lifecycle order; reports count
 // each, zero included, and filters accept exactly these.
 var OrderStatuses = []string{
-	OrderPending, OrderConfirmed, OrderProcessing,
+	OrderPending, OrderPendingConfirmation, OrderConfirmed, OrderProcessing,
 	OrderShipped, OrderDelivered, OrderCancelled,
 }
 

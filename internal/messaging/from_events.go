@@ -24,16 +24,27 @@ const (
 var EventTypes = []string{orderCreated, orderFulfillmentCreated, orderStatusChanged}
 
 // Wanting adds EventTypes to the event types wanted returns, for the
-// outbox's dispatch: events of these types are fanned out whether or not
-// a webhook subscription takes them.
+// outbox's dispatch, while the message settings send any of the events
+// planned from them: those events are then fanned out whether or not a
+// webhook subscription takes them (and cost nothing more while no message
+// is set up).
 func Wanting(wanted func(context.Context, *gorm.DB) (map[string]bool, error)) func(context.Context, *gorm.DB) (map[string]bool, error) {
 	return func(ctx context.Context, tx *gorm.DB) (map[string]bool, error) {
 		m, err := wanted(ctx, tx)
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range EventTypes {
-			m[t] = true
+		set, err := loadSettings(tx)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range []string{EventOrderConfirmed, EventCODConfirmation, EventShipped, EventDelivered} {
+			if len(set.Events[e].Channels) > 0 {
+				for _, t := range EventTypes {
+					m[t] = true
+				}
+				break
+			}
 		}
 		return m, nil
 	}
