@@ -31,8 +31,7 @@ type ShipmentScan struct {
 // StageShipmentScan stages in u, the unit applying scan, the message it
 // asks for: "out for delivery", or the NDR asking the customer what to do.
 // Other statuses send nothing. Each (fulfilment, status, attempt) sends
-// once. The courier integration (issue 43) calls it where it applies a
-// scan. Errors: the database's.
+// once. The courier integration calls it where it applies a scan. Errors: the database's.
 func (s *Service) StageShipmentScan(u *uow.Unit, scan ShipmentScan) error {
 	var event string
 	switch scan.Status {
