@@ -374,8 +374,9 @@ func (s *Server) post(url string, body []byte, signature string) error {
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		s.log.Warn("messaging-sim: webhook not delivered", "url", url, "err", err)
-		return err
+		// The target's query holds the shop's token: logged without it.
+		s.log.Warn("messaging-sim: webhook not delivered", "url", req.URL.Scheme+"://"+req.URL.Host+req.URL.Path)
+		return fmt.Errorf("messaging-sim: webhook %s not delivered", req.URL.Path)
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 300 {
