@@ -158,6 +158,7 @@ func New(a *app.App) *Server {
 		DiscountWindow:       time.Duration(cfg.DiscountCodeRateWindowS) * time.Second,
 	})
 	mediaapi.Register(root, admin, mediaapi.Services{Media: a.Media})
+	registerMessages(root, admin, a, keyed)
 	console.Mount(root, admin, cfg)
 	return &Server{App: root, Admin: admin, log: a.Log, shutdownTimeout: cfg.ShutdownTimeout}
 }

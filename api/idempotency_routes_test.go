@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/shop/api/courierapi"
 	"github.com/gocommerce/shop/api/gatewayapi"
+	"github.com/gocommerce/shop/api/messageapi"
 	"github.com/gocommerce/shop/docs"
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/rbac"
@@ -25,6 +26,11 @@ var unkeyedWrites = map[string]string{
 	"POST /api/v1/admin/auth/login":      "auth endpoint",
 	"POST /api/v1/admin/auth/refresh":    "auth endpoint",
 	"POST /api/v1/admin/auth/2fa/verify": "auth endpoint",
+	// Customer messages (api/messageapi): a receipt or reply applied twice
+	// changes nothing (statuses only move forward; a STOP is kept once).
+	"POST " + messageapi.SMSReceiptsPath: "provider webhook: applying it twice changes nothing",
+	"POST " + messageapi.SMSInboundPath:  "provider webhook: applying it twice changes nothing",
+	"POST " + messageapi.WhatsAppPath:    "provider webhook: applying it twice changes nothing",
 }
 
 var routeParam = regexp.MustCompile(`:[A-Za-z0-9_]+`)

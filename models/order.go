@@ -9,18 +9,22 @@ import (
 
 // Order statuses.
 const (
-	OrderPending    = "pending"
-	OrderConfirmed  = "confirmed"
-	OrderProcessing = "processing"
-	OrderShipped    = "shipped"
-	OrderDelivered  = "delivered"
-	OrderCancelled  = "cancelled"
+	OrderPending   = "pending"
+	OrderConfirmed = "confirmed"
+	// OrderPendingConfirmation: a COD order placed with a confirmation
+	// link, waiting for the customer's answer (docs/DECISIONS.md "Customer
+	// messages and COD confirmation").
+	OrderPendingConfirmation = "pending_confirmation"
+	OrderProcessing          = "processing"
+	OrderShipped             = "shipped"
+	OrderDelivered           = "delivered"
+	OrderCancelled           = "cancelled"
 )
 
 // OrderStatuses lists every order status, in lifecycle order; reports count
 // each, zero included, and filters accept exactly these.
 var OrderStatuses = []string{
-	OrderPending, OrderConfirmed, OrderProcessing,
+	OrderPending, OrderPendingConfirmation, OrderConfirmed, OrderProcessing,
 	OrderShipped, OrderDelivered, OrderCancelled,
 }
 
@@ -384,7 +388,12 @@ type PaymentSettings struct {
 	CODFeeGSTRate         money.Rate   `gorm:"column:cod_fee_gst_rate"`
 	CODZoneIDs            StringArray  `gorm:"column:cod_zone_ids"`
 	CODMaxOpenPerCustomer int          `gorm:"column:cod_max_open_per_customer"`
-	UpdatedAt             time.Time
+	// COD confirmation (migrations/00054_messages_cod_confirmation.sql).
+	CODConfirmation      string       `gorm:"column:cod_confirmation;default:none"`
+	CODConfirmAbove      money.Amount `gorm:"column:cod_confirm_above"`
+	CODConfirmFirstOrder bool         `gorm:"column:cod_confirm_first_order"`
+	CODBlockedPincodes   StringArray  `gorm:"column:cod_blocked_pincodes;default:'{}'"`
+	UpdatedAt            time.Time
 }
 
 // TableName pins the table name.

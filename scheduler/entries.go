@@ -12,6 +12,8 @@ import (
 func Entries() []Entry {
 	return []Entry{
 		analyticsRollup, reconcileNightly, compactOrderCounters, retentionDaily,
+		// Customer messages and COD confirmation (scheduler/messages.go).
+		messageSweep, codConfirmExpire,
 		// The email outboxes (internal/mail), for emails whose post-commit
 		// nudge was lost: each a minute, at its own second.
 		emailSweep("admin-emails", 15, tasks.NewAdminEmailsTask),

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gocommerce/shop/internal/app"
+	"github.com/gocommerce/shop/internal/messaging"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/webhooks"
 	"github.com/gocommerce/shop/tasks"
@@ -12,7 +13,8 @@ import (
 
 func registerOutbox(mux *asynq.ServeMux, a *app.App) {
 	mux.HandleFunc(tasks.TypeOutboxDispatch, func(ctx context.Context, t *asynq.Task) error {
-		n, err := outbox.Dispatch(ctx, a.DB, a.Queue, webhooks.SubscribedTypes)
+		// Events customers get messages about are fanned out too (worker/messages.go).
+		n, err := outbox.Dispatch(ctx, a.DB, a.Queue, messaging.Wanting(webhooks.SubscribedTypes))
 		if n > 0 {
 			a.Log.DebugContext(ctx, "outbox dispatched", "events", n)
 		}

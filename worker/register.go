@@ -20,6 +20,7 @@ func register(mux *asynq.ServeMux, a *app.App) {
 	registerMedia(mux, a)
 	registerCourier(mux, a)
 	registerGST(mux, a)
+	registerMessages(mux, a)
 }
 
 func sprint(args []any) string { return fmt.Sprint(args...) }

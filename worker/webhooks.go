@@ -24,6 +24,10 @@ func registerWebhooks(mux *asynq.ServeMux, a *app.App) {
 		if err != nil {
 			return fmt.Errorf("event fan-out: event id %q: %w", p.EventID, asynq.SkipRetry)
 		}
+		// The customer's messages about the event (worker/messages.go).
+		if err := a.Messages.FromEvent(ctx, id); err != nil {
+			return err
+		}
 		_, err = deliverer.Fanout(ctx, id)
 		return err
 	})

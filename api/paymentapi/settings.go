@@ -18,6 +18,11 @@ type codRequest struct {
 	FeeGSTRate         *money.Rate   `json:"feeGstRate"`
 	ZoneIDs            []string      `json:"zoneIds" validate:"omitempty,max=100,dive,uuid"`
 	MaxOpenPerCustomer *int          `json:"maxOpenPerCustomer" validate:"omitempty,gte=0,lte=1000"`
+	// COD confirmation (internal/cod/confirm.go).
+	Confirmation      *string       `json:"confirmation" validate:"omitempty,oneof=none otp link"`
+	ConfirmAbove      *money.Amount `json:"confirmAbove" validate:"omitempty,gte=0"`
+	ConfirmFirstOrder *bool         `json:"confirmFirstOrder"`
+	BlockedPincodes   []string      `json:"blockedPincodes" validate:"omitempty,max=5000"`
 }
 
 type settingsRequest struct {
@@ -57,6 +62,18 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 	}
 	for _, z := range r.ZoneIDs {
 		in.COD.ZoneIDs = append(in.COD.ZoneIDs, uuid.MustParse(z))
+	}
+	if r.Confirmation != nil {
+		in.COD.Confirmation = *r.Confirmation
+	}
+	if r.ConfirmAbove != nil {
+		in.COD.ConfirmAbove = *r.ConfirmAbove
+	}
+	if r.ConfirmFirstOrder != nil {
+		in.COD.ConfirmFirstOrder = *r.ConfirmFirstOrder
+	}
+	if r.BlockedPincodes != nil {
+		in.COD.BlockedPincodes = r.BlockedPincodes
 	}
 	s, err := h.settings.Put(c.UserContext(), in)
 	if err != nil {

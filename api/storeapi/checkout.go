@@ -17,6 +17,7 @@ type customerCheckoutRequest struct {
 	ShippingMethodID  string        `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost      *money.Amount `json:"shippingCost" validate:"omitempty,gte=0"`
 	PaymentMethod     string        `json:"paymentMethod" validate:"omitempty,oneof=online cod"`
+	CODOTP            string        `json:"codOtp" validate:"omitempty,max=12"`
 	taxBuyerRequest
 }
 
@@ -30,6 +31,7 @@ type guestCheckoutRequest struct {
 	ShippingMethodID string         `json:"shippingMethodId" validate:"omitempty,uuid"`
 	ShippingCost     *money.Amount  `json:"shippingCost" validate:"omitempty,gte=0"`
 	PaymentMethod    string         `json:"paymentMethod" validate:"omitempty,oneof=online cod"`
+	CODOTP           string         `json:"codOtp" validate:"omitempty,max=12"`
 	taxBuyerRequest
 }
 
@@ -90,7 +92,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		method = orDefault(req.PaymentMethod, method)
 		in = checkout.Input{Customer: cu, ShippingAddressID: uuid.MustParse(req.ShippingAddressID),
 			BillingAddressID: uuid.MustParse(req.BillingAddressID), ShippingCost: req.ShippingCost,
-			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
+			ShippingMethodID: optionalUUID(req.ShippingMethodID), CODOTP: req.CODOTP}
 		if in.Buyer, err = req.buyer(); err != nil {
 			return err
 		}
@@ -109,7 +111,7 @@ func (h *handlers) checkoutOrder(c *fiber.Ctx) error {
 		}
 		in = checkout.Input{Guest: &checkout.Guest{Email: customer.NormalizeEmail(req.Email), Name: req.Name, Phone: req.Phone,
 			Address: addr, Password: req.Password}, ShippingCost: req.ShippingCost,
-			ShippingMethodID: optionalUUID(req.ShippingMethodID)}
+			ShippingMethodID: optionalUUID(req.ShippingMethodID), CODOTP: req.CODOTP}
 		if in.Buyer, err = req.buyer(); err != nil {
 			return err
 		}

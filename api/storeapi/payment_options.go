@@ -27,7 +27,8 @@ type paymentOptionsBody struct {
 
 // paymentOptions: GET /cart/payment-options?state= (or addressId) → online
 // always, and cod with its fee and whether it is available for this cart
-// (docs/DECISIONS.md "Cash on delivery and offline payments"). The limit is
+// (docs/DECISIONS.md "Cash on delivery and offline payments"); pincode=
+// names the shipping pincode, where COD may be refused. The limit is
 // compared with the cart after discounts, the shipping (the method named by
 // shippingMethodId, else the cheapest offered for the state) and the fee.
 // A signed-in customer's email and phone count against the cap; a guest
@@ -49,6 +50,13 @@ func (h *handlers) paymentOptions(c *fiber.Ctx) error {
 	q := cod.Quote{State: state}
 	if q.Courier, err = h.courierQuote(c); err != nil {
 		return err
+	}
+	// COD may be refused at the shipping pincode (reason "pincode").
+	if q.Pincode, err = httpx.QueryText(c, "pincode"); err != nil {
+		return err
+	}
+	if len(q.Pincode) > 10 {
+		return apperr.Invalid("pincode", "must be a 6-digit pincode")
 	}
 	if cu := customerOf(c); cu != nil {
 		q.Email, q.Phone = cu.Email, cu.Phone

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gocommerce/shop/internal/messaging/messagingsim"
 	"log"
 	"net/http"
 	"os"
@@ -53,9 +54,12 @@ type bench struct {
 	apiRSS, workerRSS   float64
 	webhookOrdersPerSec float64
 	webhookOrders       int
-	media               mediaFigures
-	scale               scaleFigures
-	soak                soakFigures
+	// sim is the messaging simulator (messages.go) at simURL.
+	sim    *messagingsim.Server
+	simURL string
+	media  mediaFigures
+	scale  scaleFigures
+	soak   soakFigures
 }
 
 // env is the production configuration the processes run with; rate limits
@@ -71,7 +75,7 @@ func (b *bench) env(extra ...string) []string {
 		"CHECKOUT_SESSION_TTL=2h", "COOKIE_SECURE=false",
 		// The api stores uploads, the worker renders them: one directory.
 		"MEDIA_DIR=" + filepath.Join(b.work, "media"),
-	}, append(append(carrierEnv(), gstEnv()...), extra...)...)
+	}, append(append(append(carrierEnv(), gstEnv()...), b.messagingEnv()...), extra...)...)
 }
 
 func (b *bench) startAPI(extra ...string) error {

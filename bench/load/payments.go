@@ -19,6 +19,8 @@ const (
 	plainCheckout checkoutMode = iota
 	shippedCheckout
 	codCheckout
+	// codOTPCheckout: COD confirmed by OTP, each buyer's code prepared.
+	codOTPCheckout
 )
 
 // checkout drives POST /orders over the pre-filled guest carts for
@@ -36,12 +38,21 @@ func (b *bench) checkout(carts []string, mode checkoutMode) func(name string, co
 	return func(name string, conns int) (Result, error) {
 		extra := map[string]any{"shippingCost": 0}
 		counted := `SELECT count(*) FROM checkout_sessions`
-		if mode == codCheckout {
-			if err := b.db.Exec(`INSERT INTO payment_settings (id, cod_enabled, cod_max_open_per_customer) VALUES (1, true, 1000000)
-				ON CONFLICT (id) DO UPDATE SET cod_enabled = true, cod_max_open_per_customer = 1000000`).Error; err != nil {
+		if mode == codCheckout || mode == codOTPCheckout {
+			confirmation := "none"
+			if mode == codOTPCheckout {
+				confirmation = "otp"
+				if err := b.prepareOTPs(carts); err != nil {
+					return Result{}, err
+				}
+				extra["codOtp"] = benchOTP
+			}
+			if err := b.db.Exec(`INSERT INTO payment_settings (id, cod_enabled, cod_max_open_per_customer, cod_confirmation) VALUES (1, true, 1000000, ?)
+				ON CONFLICT (id) DO UPDATE SET cod_enabled = true, cod_max_open_per_customer = 1000000, cod_confirmation = EXCLUDED.cod_confirmation`,
+				confirmation).Error; err != nil {
 				return Result{}, err
 			}
-			defer b.db.Exec(`UPDATE payment_settings SET cod_enabled = false`)
+			defer b.db.Exec(`UPDATE payment_settings SET cod_enabled = false, cod_confirmation = 'none'`)
 			extra["paymentMethod"] = "cod"
 			counted = `SELECT count(*) FROM orders WHERE payment_method = 'cod'`
 		}
@@ -85,7 +96,7 @@ func (b *bench) checkout(carts []string, mode checkoutMode) func(name string, co
 				if status != http.StatusCreated || json.Unmarshal(body, &a) != nil {
 					return false
 				}
-				if mode == codCheckout {
+				if mode == codCheckout || mode == codOTPCheckout {
 					return a.PaymentMethod == "cod"
 				}
 				return a.PaymentIntent.PaymentIntentID != ""

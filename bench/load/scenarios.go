@@ -11,6 +11,9 @@ import (
 
 func (b *bench) runScenarios(ctx context.Context) error {
 	var err error
+	if err := b.startMessagingSim(); err != nil {
+		return err
+	}
 	if b.worker, err = start("worker", b.work, b.bin, []string{"worker"}, b.env()); err != nil {
 		return err
 	}
@@ -48,6 +51,10 @@ func (b *bench) runScenarios(ctx context.Context) error {
 	for i, c := range b.o.conns {
 		carts := b.data.CheckoutSessions[i*share : (i+1)*share]
 		plain, shipped, cod := carts[:share/3], carts[share/3:2*share/3], carts[2*share/3:]
+		// Half the COD carts check out with an OTP (docs/DECISIONS.md
+		// "Customer messages and COD confirmation"), alternating with the
+		// other half in the same run.
+		cod, codOTP := cod[:len(cod)/2], cod[len(cod)/2:]
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
 		// Two fifths of the level's open orders ship without invoicing, two
@@ -75,6 +82,7 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "POST /orders (guest checkout, apparel rule)", once: b.checkout(apparel, plainCheckout)},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, shippedCheckout)},
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
+			{name: "POST /orders (guest checkout, COD with OTP)", once: b.checkout(codOTP, codOTPCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
 			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
 			{name: fulfilManualName, once: b.fulfilManual(manual)},
@@ -91,6 +99,11 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			if _, err := b.measure(s, c); err != nil {
 				return err
 			}
+		}
+	}
+	if b.wanted(messagesName) {
+		if err := b.measureMessageSends(ctx); err != nil {
+			return err
 		}
 	}
 	if b.wanted("webhook") {

@@ -22,6 +22,7 @@ func main() {
 	root.AddCommand(apiCmd(), workerCmd(), schedulerCmd(), devCmd(), migrateCmd(), adminCmd(), seedCmd(), gatewayCmd(), versionCmd())
 	root.AddCommand(carrierSimCmd())
 	root.AddCommand(gstSimCmd())
+	root.AddCommand(messagingSimCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "shop:", err)
 		os.Exit(1)

@@ -116,6 +116,11 @@ func runProcesses(env string, run processes) error {
 	if run.name() == "api" {
 		limitMemory(a.Config, a.Log)
 	}
+	if run.Prepare {
+		if err := startDevMessagingSim(ctx, g, a.Config, a.Log); err != nil {
+			return err
+		}
+	}
 	if run.API {
 		srv := api.New(a)
 		ln, err := net.Listen("tcp", fmt.Sprintf(":%d", a.Config.Port))

@@ -37,6 +37,7 @@ import (
 	"github.com/gocommerce/shop/internal/location"
 	"github.com/gocommerce/shop/internal/mail"
 	"github.com/gocommerce/shop/internal/media"
+	"github.com/gocommerce/shop/internal/messaging"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/orderedit"
@@ -168,6 +169,10 @@ type App struct {
 	// payment-link emails.
 	Drafts      *draft.Service
 	DraftMailer *mail.Outbox
+	// Messages sends the customers' SMS and WhatsApp messages; CODOTPs the
+	// codes that confirm COD orders (messaging.go).
+	Messages *messaging.Service
+	CODOTPs  *cod.OTPs
 	// Returns takes units of shipped orders back (Refunds refunds them);
 	// ReturnMailer sends the customers' emails about them.
 	Returns      *returns.Service
@@ -454,6 +459,7 @@ func (a *App) build() error {
 	a.Drafts = draft.New(a.DB, a.Tasks, a.Checkout, links, draft.Settings{LinkTTL: cfg.DraftLinkTTL, Currency: cfg.StoreCurrency,
 		StoreState: storeState}, log.With("component", "draft"))
 	a.DraftMailer = draft.NewMailer(a.DB, sender, cfg.AppName)
+	a.buildMessaging()
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
 	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency, a.Inventory)

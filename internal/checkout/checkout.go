@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/gateway"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/uow"
@@ -62,6 +63,8 @@ type Service struct {
 	units uow.Runner
 	// couriers refuses addresses the courier cannot serve; nil: none.
 	couriers Deliverability
+	// otps checks the codes of COD orders confirmed by OTP (WithOTPs).
+	otps *cod.OTPs
 }
 
 // New returns the service. provider creates intents and refunds duplicate
@@ -116,6 +119,9 @@ type Input struct {
 	// courier is the courier's answer for the shipping pincode, set by
 	// the checkout itself (deliverable); nil without a courier.
 	courier *courier.Serviceability
+	// CODOTP is the code sent to the buyer's phone, for a COD checkout the
+	// payment settings want confirmed by OTP.
+	CODOTP string
 }
 
 // Result is a checkout's session. Created is false when a pending session of

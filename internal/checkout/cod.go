@@ -142,12 +142,16 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 		phone = in.Guest.Phone
 	}
 	d, err := cod.Decide(tx, cod.Quote{State: stateOf(ship), Total: priced.Total + charge.Cost, Email: buyer.Email, Phone: phone,
-		Courier: in.courier}, true)
+		Courier: in.courier, Pincode: pincodeOf(ship)}, true)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !d.Available {
 		return nil, nil, Unavailable(d.Reason)
+	}
+	pending, err := s.confirmCOD(tx, priced.Total+charge.Cost+d.Fee, buyer.Email, phone, in.CODOTP)
+	if err != nil {
+		return nil, nil, err
 	}
 	sess, err := s.session(c, in, buyer, ship, bill, priced, charge)
 	if err != nil {
@@ -179,6 +183,9 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 		}
 	}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
+		if pending {
+			return order.CreateCODPending(u, sess, lines, fee, s.set.StoreState)
+		}
 		return order.CreateCOD(u, sess, lines, fee, s.set.StoreState)
 	})
 	if err != nil {

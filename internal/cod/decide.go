@@ -19,7 +19,8 @@ const (
 	ReasonAboveLimit    = "above_limit"
 	ReasonZone          = "zone"
 	ReasonTooManyUnpaid = "too_many_unpaid"
-	// ReasonPincode: the courier cannot collect cash at the pincode.
+	// ReasonPincode: COD is not offered at the shipping pincode: the
+	// merchant blocks it there, or the courier cannot collect cash there.
 	ReasonPincode = "pincode"
 )
 
@@ -46,6 +47,8 @@ type Quote struct {
 	// Courier is the courier's answer for the shipping pincode; nil when
 	// no courier was asked.
 	Courier *courier.Serviceability
+	// Pincode is the shipping pincode ("" when not known yet).
+	Pincode string
 }
 
 // Decision is whether COD is available for a quote, with the fee it adds
@@ -85,7 +88,7 @@ func Decide(tx *gorm.DB, q Quote, lockBuyer bool) (Decision, error) {
 			return d, nil
 		}
 	}
-	if !q.Courier.CODAllowed() {
+	if blockedPincode(c, q.Pincode) || !q.Courier.CODAllowed() {
 		d.Reason = ReasonPincode
 		return d, nil
 	}

@@ -33,6 +33,15 @@ type CODSettings struct {
 	// MaxOpenPerCustomer caps a buyer's COD orders neither paid nor
 	// cancelled, counted by email and by phone; 0 refuses COD to everyone.
 	MaxOpenPerCustomer int `json:"maxOpenPerCustomer"`
+	// Confirmation is how a COD order is confirmed before it ships
+	// (confirm.go): ConfirmNone, ConfirmOTP or ConfirmLink; it applies to
+	// orders above ConfirmAbove (0: every order) and, with
+	// ConfirmFirstOrder, to every first order of a buyer whatever its total.
+	Confirmation      string       `json:"confirmation"`
+	ConfirmAbove      money.Amount `json:"confirmAbove"`
+	ConfirmFirstOrder bool         `json:"confirmFirstOrder"`
+	// BlockedPincodes are the pincodes COD is refused at.
+	BlockedPincodes []string `json:"blockedPincodes"`
 }
 
 // Defaults of a store that never set its payment settings.
@@ -46,7 +55,7 @@ const (
 // Defaults are the settings before an administrator sets any: COD off.
 func Defaults() Settings {
 	return Settings{COD: CODSettings{FeeGSTRate: DefaultFeeGSTRate, ZoneIDs: []uuid.UUID{},
-		MaxOpenPerCustomer: DefaultMaxOpenPerCustomer}}
+		MaxOpenPerCustomer: DefaultMaxOpenPerCustomer, Confirmation: ConfirmNone, BlockedPincodes: []string{}}}
 }
 
 // Service reads and writes the payment settings.
@@ -78,7 +87,9 @@ func load(db *gorm.DB) (*Settings, error) {
 		return &d, nil
 	}
 	c := CODSettings{Enabled: row.CODEnabled, MaxOrderAmount: row.CODMaxOrderAmount, Fee: row.CODFee,
-		FeeGSTRate: row.CODFeeGSTRate, MaxOpenPerCustomer: row.CODMaxOpenPerCustomer, ZoneIDs: []uuid.UUID{}}
+		FeeGSTRate: row.CODFeeGSTRate, MaxOpenPerCustomer: row.CODMaxOpenPerCustomer, ZoneIDs: []uuid.UUID{},
+		Confirmation: row.CODConfirmation, ConfirmAbove: row.CODConfirmAbove, ConfirmFirstOrder: row.CODConfirmFirstOrder,
+		BlockedPincodes: append([]string{}, row.CODBlockedPincodes...)}
 	for _, z := range row.CODZoneIDs {
 		if id, err := uuid.Parse(z); err == nil {
 			c.ZoneIDs = append(c.ZoneIDs, id)
@@ -105,7 +116,7 @@ func (in *Settings) Check() error {
 	case c.MaxOrderAmount > 0 && c.Fee >= c.MaxOrderAmount:
 		return apperr.Invalid("cod.fee", "must be below maxOrderAmount: no order could pay on delivery")
 	}
-	return nil
+	return in.checkConfirmation()
 }
 
 // Put validates in and makes it the store's payment settings; checkouts
@@ -115,6 +126,10 @@ func (s *Service) Put(ctx context.Context, in Settings) (*Settings, error) {
 	if in.COD.ZoneIDs == nil {
 		in.COD.ZoneIDs = []uuid.UUID{}
 	}
+	if in.COD.Confirmation == "" {
+		in.COD.Confirmation = ConfirmNone
+	}
+	in.COD.BlockedPincodes = normalPincodes(in.COD.BlockedPincodes)
 	if err := in.Check(); err != nil {
 		return nil, err
 	}
@@ -138,11 +153,14 @@ func (s *Service) Put(ctx context.Context, in Settings) (*Settings, error) {
 	}
 	row := models.PaymentSettings{ID: 1, CODEnabled: in.COD.Enabled, CODMaxOrderAmount: in.COD.MaxOrderAmount,
 		CODFee: in.COD.Fee, CODFeeGSTRate: in.COD.FeeGSTRate, CODZoneIDs: zones,
-		CODMaxOpenPerCustomer: in.COD.MaxOpenPerCustomer, UpdatedAt: time.Now().UTC()}
+		CODMaxOpenPerCustomer: in.COD.MaxOpenPerCustomer, CODConfirmation: in.COD.Confirmation,
+		CODConfirmAbove: in.COD.ConfirmAbove, CODConfirmFirstOrder: in.COD.ConfirmFirstOrder,
+		CODBlockedPincodes: models.StringArray(in.COD.BlockedPincodes), UpdatedAt: time.Now().UTC()}
 	err := db.Clauses(clause.OnConflict{
 		Columns: []clause.Column{{Name: "id"}},
 		DoUpdates: clause.AssignmentColumns([]string{"cod_enabled", "cod_max_order_amount", "cod_fee", "cod_fee_gst_rate",
-			"cod_zone_ids", "cod_max_open_per_customer", "updated_at"}),
+			"cod_zone_ids", "cod_max_open_per_customer", "cod_confirmation", "cod_confirm_above", "cod_confirm_first_order",
+			"cod_blocked_pincodes", "updated_at"}),
 	}).Create(&row).Error
 	if err != nil {
 		return nil, database.Translate(err, "payment settings")

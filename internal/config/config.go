@@ -130,6 +130,26 @@ type Config struct {
 	GSTIRPPublicKey   string        `env:"GST_IRP_PUBLIC_KEY"`
 	GSTTimeout        time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
 	EwayBillThreshold int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
+	// Customer messages on SMS and WhatsApp, and COD confirmation
+	// (messaging.go; docs/DECISIONS.md "Customer messages and COD
+	// confirmation").
+	SMSProvider           string        `env:"SMS_PROVIDER" envDefault:"none"`
+	MSG91BaseURL          string        `env:"MSG91_BASE_URL" envDefault:"https://control.msg91.com"`
+	MSG91AuthKey          string        `env:"MSG91_AUTH_KEY"`
+	SMSWebhookToken       string        `env:"SMS_WEBHOOK_TOKEN"`
+	WhatsAppProvider      string        `env:"WHATSAPP_PROVIDER" envDefault:"none"`
+	WhatsAppAPIURL        string        `env:"WHATSAPP_API_URL" envDefault:"https://graph.facebook.com"`
+	WhatsAppAPIVersion    string        `env:"WHATSAPP_API_VERSION" envDefault:"v21.0"`
+	WhatsAppPhoneNumberID string        `env:"WHATSAPP_PHONE_NUMBER_ID"`
+	WhatsAppAccessToken   string        `env:"WHATSAPP_ACCESS_TOKEN"`
+	WhatsAppAppSecret     string        `env:"WHATSAPP_APP_SECRET"`
+	WhatsAppVerifyToken   string        `env:"WHATSAPP_VERIFY_TOKEN"`
+	MessagingSimURL       string        `env:"MESSAGING_SIM_URL" envDefault:"http://127.0.0.1:8091"`
+	MessagingTimeout      time.Duration `env:"MESSAGING_TIMEOUT" envDefault:"10s"`
+	CODConfirmHours       int           `env:"COD_CONFIRM_HOURS" envDefault:"24"`
+	CODOTPPhoneLimit      int           `env:"COD_OTP_PHONE_RATE_LIMIT" envDefault:"5"`
+	CODOTPAddressLimit    int           `env:"COD_OTP_ADDRESS_RATE_LIMIT" envDefault:"20"`
+	CODOTPWindowS         int           `env:"COD_OTP_RATE_WINDOW" envDefault:"3600"`
 
 	SMTPURL   string `env:"SMTP_URL"`
 	EmailFrom string `env:"EMAIL_FROM" envDefault:"Shop <no-reply@localhost>"`
@@ -328,6 +348,7 @@ func (c *Config) applyDevDefaults() {
 	if !envSet("COOKIE_SECURE") {
 		c.CookieSecure = false
 	}
+	c.applyMessagingDevDefaults()
 	// Links in emails (a guest's claim link) lead to this very server.
 	if !envSet("PUBLIC_URL") {
 		c.PublicURL = fmt.Sprintf("http://localhost:%d", c.Port)
@@ -424,6 +445,9 @@ func (c *Config) validate() error {
 		return fieldErr("PAYMENT_PROVIDER", "must be simulator or razorpay")
 	}
 	if err := c.validateGST(); err != nil {
+		return err
+	}
+	if err := c.validateMessaging(); err != nil {
 		return err
 	}
 	if err := c.Tracing.validate(); err != nil {

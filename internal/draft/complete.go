@@ -151,6 +151,9 @@ func (s *Service) CompleteLink(ctx context.Context, id uuid.UUID, by audit.Actor
 		u.Add(`INSERT INTO customer_emails (kind, ref, customer_id) VALUES (?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
 			models.EmailPaymentLink, sess.ID.String(), sess.CustomerID)
 		u.AfterCommit("draft.emails", nudgeEmails)
+		if err := s.stageLinkMessage(u, link.ID, link.URL, d.Name, d.Phone, sess.CustomerID, sess.Total); err != nil {
+			return err
+		}
 		// Recorded with the link, not with the session: a request that died
 		// before the link was made is resumed by its retry, as above.
 		return idempotency.RecordChange(u, id.String())

@@ -44,6 +44,8 @@ type Service struct {
 	set      Settings
 	log      *slog.Logger
 	now      func() time.Time
+	// messages sends the payment link by SMS or WhatsApp (WithMessages).
+	messages LinkMessenger
 }
 
 // New returns the service. checkout opens the sessions of payment links and

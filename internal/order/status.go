@@ -24,10 +24,12 @@ import (
 // transitions are the moves an administrator may make (README "API overview:
 // back office"; docs/DECISIONS.md "Back office").
 var transitions = map[string][]string{
-	models.OrderPending:    {models.OrderConfirmed, models.OrderCancelled},
-	models.OrderConfirmed:  {models.OrderProcessing, models.OrderCancelled},
-	models.OrderProcessing: {models.OrderShipped, models.OrderCancelled},
-	models.OrderShipped:    {models.OrderDelivered},
+	models.OrderPending: {models.OrderConfirmed, models.OrderCancelled},
+	// A COD order waiting for the customer's confirmation (cod_confirmation.go).
+	models.OrderPendingConfirmation: {models.OrderConfirmed, models.OrderCancelled},
+	models.OrderConfirmed:           {models.OrderProcessing, models.OrderCancelled},
+	models.OrderProcessing:          {models.OrderShipped, models.OrderCancelled},
+	models.OrderShipped:             {models.OrderDelivered},
 }
 
 // Allowed reports whether an order may move from one status to another.
@@ -53,7 +55,8 @@ func CheckMove(o *models.Order, to string) error {
 // HoldsStock reports whether an order in status still has its unshipped
 // units committed (sold but not shipped).
 func HoldsStock(status string) bool {
-	return status == models.OrderPending || status == models.OrderConfirmed || status == models.OrderProcessing
+	return status == models.OrderPending || status == models.OrderConfirmed || status == models.OrderProcessing ||
+		status == models.OrderPendingConfirmation
 }
 
 // StatusChange is an order status move asked for by an administrator.
