@@ -121,7 +121,11 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if in.Customer != nil {
 		group = in.Customer.CustomerGroupID
 	}
-	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, discount.Fresh, s.now())
+	pb, err := PricingBuyer(tx, buyer.ID, group, stateOf(ship))
+	if err != nil {
+		return nil, nil, err
+	}
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, pb, discount.Fresh, s.now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -133,6 +137,7 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if err != nil {
 		return nil, nil, err
 	}
+	charge = WaiveShipping(priced, charge)
 	phone := buyer.Phone
 	if in.Guest != nil {
 		phone = in.Guest.Phone
@@ -168,10 +173,8 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if err := stock.CommitDirect(tx, items); err != nil {
 		return nil, nil, err
 	}
-	if sess.DiscountID != nil {
-		if err := holdDiscount(tx, *sess.DiscountID, buyer.ID, sess.ID); err != nil {
-			return nil, nil, err
-		}
+	if err := holdDiscounts(tx, sess, buyer.ID); err != nil {
+		return nil, nil, err
 	}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
 		return order.CreateCOD(u, sess, lines, fee, s.set.StoreState)
