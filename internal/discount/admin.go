@@ -104,6 +104,7 @@ func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
 	if err != nil {
 		return nil, translate(err)
 	}
+	changed()
 	return a.Get(ctx, d.ID)
 }
 
@@ -182,6 +183,7 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 	if err != nil {
 		return nil, translate(err)
 	}
+	changed()
 	return a.Get(ctx, id)
 }
 
@@ -274,6 +276,9 @@ func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
 		}
 		return idempotency.RecordRow(ctx, tx, id)
 	})
+	if err == nil {
+		changed()
+	}
 	return translate(err)
 }
 
