@@ -144,6 +144,7 @@ type orderItem struct {
 	LineTotal      money.Amount `json:"lineTotal"`
 	GSTRate        money.Rate   `json:"gstRate"`
 	TaxAmount      money.Amount `json:"taxAmount"`
+	HSNCode        string       `json:"hsnCode"`
 }
 
 type orderView struct {
@@ -339,19 +340,16 @@ func shippingTax(o orderView) money.Amount {
 var apparel = taxrule.Rule{Threshold: 250000, RateUpTo: 500, RateAbove: 1800}
 
 // mustTaxFollow fails t unless the line's tax is the GST in its
-// discounted total, at the apparel rule's rate for its discounted value
-// (HSN 6109 lines at 18 % or 5 %, the others at 18 %).
+// discounted total at the rate its discounted value decides: the apparel
+// rule's for HSN 6109, the products' 18 % otherwise.
 func mustTaxFollow(t *testing.T, it orderItem) {
 	t.Helper()
 	want := money.Rate(1800)
-	if it.GSTRate == 500 || it.GSTRate == 1800 {
-		if r := taxrule.Rate(1800, &apparel, it.LineTotal, it.Quantity, 0); it.GSTRate != r && it.GSTRate != 1800 {
-			t.Fatalf("line %+v at %v, its value decides %v", it, it.GSTRate, r)
-		}
-		want = it.GSTRate
+	if it.HSNCode == "6109" {
+		want = taxrule.Rate(1800, &apparel, it.LineTotal, it.Quantity, 0)
 	}
-	if tax, _ := money.IncludedGST(it.LineTotal, want, 0); tax != it.TaxAmount || it.LineTotal < 0 {
-		t.Fatalf("line %+v: tax %v, want %v", it, it.TaxAmount, tax)
+	if tax, _ := money.IncludedGST(it.LineTotal, want, 0); it.GSTRate != want || tax != it.TaxAmount || it.LineTotal < 0 {
+		t.Fatalf("line %+v: tax %v at %v, want %v at %v", it, it.TaxAmount, it.GSTRate, tax, want)
 	}
 }
 
