@@ -54,6 +54,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		open, invoiced := open[:len(open)/2], open[len(open)/2:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
+		perPromo := len(b.data.PromotionSessions) / len(b.o.conns)
+		promo := b.data.PromotionSessions[i*perPromo : (i+1)*perPromo]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
@@ -63,9 +65,14 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			// rates that depend on value") against the line above.
 			{name: "POST /cart/items (apparel rule)", path: "/", script: "cart_add.lua", ids: b.data.ApparelVariantIDs,
 				env: []string{"SESSION_PREFIX=bench-cart-apparel-"}},
+			// The same with 50 automatic promotions active: their cost
+			// (docs/DECISIONS.md "Promotions") against the line above.
+			{name: promotionsCartName, path: "/", script: "cart_add.lua", ids: b.data.VariantIDs,
+				env: []string{"SESSION_PREFIX=bench-cart-promo-"}, setup: b.withPromotions},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
 			{name: "POST /orders (guest checkout)", once: b.checkout(plain, plainCheckout)},
 			{name: "POST /orders (guest checkout, apparel rule)", once: b.checkout(apparel, plainCheckout)},
+			{name: promotionsCheckoutName, once: b.checkout(promo, plainCheckout), setup: b.withPromotions},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, shippedCheckout)},
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
