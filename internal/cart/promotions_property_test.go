@@ -61,7 +61,7 @@ func TestPromotionsProperty(t *testing.T) {
 		var autos []discount.Target
 		for k := range rng.IntN(7) {
 			d := models.Discount{ID: uuid.New(), IsActive: true, Scope: models.DiscountScopeOrder,
-				CreatedAt: now.Add(-time.Duration(rng.IntN(5)) * time.Hour).Add(time.Duration(k) * time.Microsecond),
+				CreatedAt:    now.Add(-time.Duration(rng.IntN(5)) * time.Hour).Add(time.Duration(k) * time.Microsecond),
 				CombinesWith: models.CombinesWith{Product: rng.IntN(2) == 0, Order: rng.IntN(2) == 0, Shipping: rng.IntN(2) == 0}}
 			tgt := discount.Target{ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
 			switch rng.IntN(5) {
