@@ -36,7 +36,7 @@ type discountRequest struct {
 	promotionRequest
 }
 
-// promotionRequest is the settings of a promotion type (section 27):
+// promotionRequest is the settings of a promotion type (docs/DECISIONS.md "Promotions"):
 // buy, get and maxApplications for buy_x_get_y, tiers for tiered,
 // minSubtotal and zoneIds for free_shipping; combinesWith for any type.
 type promotionRequest struct {

@@ -16,7 +16,7 @@ type line struct {
 	discount money.Amount
 }
 
-// Every promotion of section 27 through the storefront: the cart shows
+// Every promotion type through the storefront: the cart shows
 // which discounts applied and each line's share; the order agrees to the
 // paisa; its invoice bills each line's discount; a full return refunds
 // and credits exactly the order. Each case's discounts are automatic and

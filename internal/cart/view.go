@@ -21,7 +21,7 @@ type Item struct {
 	// LineTotal is UnitPrice × Quantity, before the cart discount.
 	LineTotal money.Amount `json:"lineTotal"`
 	// DiscountAmount is the line's share of the cart discount; Discount
-	// the same (section 27's name): bundle and cart discounts together.
+	// the same (the name the promotions contract gives it): bundle and cart discounts together.
 	DiscountAmount money.Amount `json:"discountAmount"`
 	Discount       money.Amount `json:"discount"`
 	// GSTRate is the rate the line is taxed at: a value rule's for its
