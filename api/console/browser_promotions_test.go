@@ -12,12 +12,12 @@ import (
 // The discounts page creates each promotion type (buy X get Y over a
 // product, spend tiers, free shipping), shows what each gives and what it
 // combines with, puts the API's complaint beside the field it names, and
-// edits a tier.
+// edits a tier. A draft order's preview lists the promotions applied.
 func TestConsolePromotions(t *testing.T) {
 	bin := needChromium(t)
 	app := testkit.MustApp(t)
-	admin, _ := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
-	testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Indigo kurta", Price: 99900})
+	admin, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
+	kurta := testkit.MustStoreProduct(t, app.DB, testkit.StoreProduct{Title: "Indigo kurta", Price: 99900})
 	row := func(b *browser, text string) string {
 		return eval[string](b, `(() => {
 			const tr = [...document.querySelectorAll('main tbody tr')].find((r) => r.innerText.includes(`+"`"+text+"`"+`));
@@ -84,5 +84,16 @@ func TestConsolePromotions(t *testing.T) {
 	if len(d.Rules.Tiers) != 2 || d.Rules.Tiers[0].AmountOff == nil || *d.Rules.Tiers[0].AmountOff != 25000 {
 		t.Fatalf("stored tiers %+v", d.Rules.Tiers)
 	}
+
+	// Three kurtas in a draft: the automatic buy 2 get 1 frees one, and
+	// the preview says so.
+	var draft struct{ ID string }
+	app.Do(t, "POST", "/api/v1/admin/draft-orders", testkit.Req{Token: token, Body: map[string]any{
+		"email": "kiran@example.com", "name": "Kiran Rao", "phone": "+91 98450 11111", "shippingCost": 0,
+		"items":           []any{map[string]any{"variantId": kurta.Variants[0].ID.String(), "quantity": 3}},
+		"shippingAddress": map[string]any{"street": "3 Park Street", "city": "Mysuru", "state": "Karnataka", "pincode": "570001", "country": "India"}}}).
+		Expect(t, 201).JSON(t, &draft)
+	b.open("/admin/draft-orders/"+draft.ID, "Draft order for Kiran Rao")
+	b.waitUntil("the promotions applied", `(document.querySelector('.draft-totals ul.applied-discounts') || {}).innerText === 'Kurta: buy 2 get 1 − ₹999.00'`)
 	b.accessible()
 }
