@@ -178,29 +178,41 @@ func (s *store) cart(t *testing.T, g guest) cartView {
 	return c
 }
 
-// placeCOD checks the cart out, cash on delivery, to Karnataka (state) by
-// the Karnataka method, or for another state by the default zone's.
+// placeCOD checks the cart out, cash on delivery, to state by the first
+// method the shipping options offer, sending the price they showed (0
+// under free shipping); it fails t unless the order charges that.
 func (s *store) placeCOD(t *testing.T, g guest, state string) orderView {
 	t.Helper()
-	var methods []struct {
-		ID string `json:"id"`
-	}
+	return s.place(t, g, state, true)
+}
+
+// place is placeCOD, sending the options' price only when withCost.
+func (s *store) place(t *testing.T, g guest, state string, withCost bool) orderView {
+	t.Helper()
 	var opts struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID    string       `json:"id"`
+			Price money.Amount `json:"price"`
 		} `json:"data"`
 	}
 	s.app.Do(t, http.MethodGet, "/cart/shipping-options?state="+state, testkit.Req{Headers: g.headers}).Expect(t, http.StatusOK).JSON(t, &opts)
-	methods = opts.Data
+	methods := opts.Data
 	if len(methods) == 0 {
 		t.Fatalf("no shipping option for %s", state)
+	}
+	var cost any
+	if withCost {
+		cost = methods[0].Price
 	}
 	var o orderView
 	s.app.Do(t, http.MethodPost, "/orders", testkit.Req{Headers: g.headers, Body: map[string]any{
 		"email": "promo-" + uuid.NewString()[:8] + "@example.com", "name": "Asha", "phone": "+91 98450 11111",
 		"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": state,
 			"pincode": "560001", "district": "Bengaluru Urban", "country": "India"},
-		"shippingMethodId": methods[0].ID, "paymentMethod": "cod"}}).Expect(t, http.StatusCreated).JSON(t, &o)
+		"shippingMethodId": methods[0].ID, "shippingCost": cost, "paymentMethod": "cod"}}).Expect(t, http.StatusCreated).JSON(t, &o)
+	if withCost && o.ShippingCost != methods[0].Price {
+		t.Fatalf("the options showed %v for shipping, the order charged %v", methods[0].Price, o.ShippingCost)
+	}
 	return o
 }
 

@@ -133,7 +133,7 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 		return nil, nil, err
 	}
 	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
-		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+		CartTotal: priced.Total, ClientCost: in.ShippingCost, Waived: priced.FreeShipping() != nil})
 	if err != nil {
 		return nil, nil, err
 	}

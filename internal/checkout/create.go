@@ -121,7 +121,7 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 		return nil, err
 	}
 	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
-		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+		CartTotal: priced.Total, ClientCost: in.ShippingCost, Waived: priced.FreeShipping() != nil})
 	if err != nil {
 		return nil, err
 	}

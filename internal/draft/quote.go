@@ -60,7 +60,7 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, d *models.DraftOrder, 
 	}
 	out := &priced{lines: p}
 	out.charge, err = shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: d.ShippingMethodID, State: ship.State,
-		CartTotal: p.Total, ClientCost: d.ShippingCost})
+		CartTotal: p.Total, ClientCost: d.ShippingCost, Waived: p.FreeShipping() != nil})
 	if err != nil {
 		e, ok := apperr.As(err)
 		if !ok || e.Code != apperr.Validation {
