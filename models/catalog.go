@@ -159,8 +159,12 @@ type Discount struct {
 	StartDate          *time.Time
 	EndDate            *time.Time
 	IsActive           bool
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// Rules are a promotion type's settings; CombinesWith the classes it
+	// may be applied with (models/promotion.go).
+	Rules        DiscountRules `gorm:"column:rules"`
+	CombinesWith CombinesWith  `gorm:"column:combines_with"`
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // DiscountProduct limits a PRODUCT-scope discount to a product.

@@ -68,24 +68,26 @@ type CheckoutSession struct {
 	ShippingAddress JSON
 	BillingAddress  JSON
 	// Lines is a JSON array of CheckoutLine: the priced snapshot.
-	Lines           JSON
-	Subtotal        money.Amount
-	DiscountTotal   money.Amount
-	TaxTotal        money.Amount
-	ShippingCost    money.Amount
-	Total           money.Amount
-	Currency        string
-	DiscountID      *uuid.UUID `gorm:"type:uuid"`
-	DiscountCode    *string
-	PaymentProvider string
-	PaymentIntentID *string
-	PaymentStatus   string
-	ReviewReason    *string
-	OrderID         *uuid.UUID `gorm:"type:uuid"`
-	ExpiresAt       time.Time
-	CompletedAt     *time.Time
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	Lines         JSON
+	Subtotal      money.Amount
+	DiscountTotal money.Amount
+	TaxTotal      money.Amount
+	ShippingCost  money.Amount
+	Total         money.Amount
+	Currency      string
+	DiscountID    *uuid.UUID `gorm:"type:uuid"`
+	DiscountCode  *string
+	// AppliedDiscounts are every discount applied (DiscountID is the first).
+	AppliedDiscounts AppliedDiscounts `gorm:"column:applied_discounts"`
+	PaymentProvider  string
+	PaymentIntentID  *string
+	PaymentStatus    string
+	ReviewReason     *string
+	OrderID          *uuid.UUID `gorm:"type:uuid"`
+	ExpiresAt        time.Time
+	CompletedAt      *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 
 	// PurchaseID is the first session of the purchase this session is an
 	// attempt at (nil: this one is the first). Sessions of one purchase

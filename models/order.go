@@ -79,10 +79,12 @@ type Order struct {
 	// owed (docs/DECISIONS.md "Order edits").
 	BalanceDue money.Amount
 	// EditCount is how many edits the order has had.
-	EditCount         int
-	Currency          string
-	DiscountID        *uuid.UUID `gorm:"type:uuid"`
-	DiscountCode      *string
+	EditCount    int
+	Currency     string
+	DiscountID   *uuid.UUID `gorm:"type:uuid"`
+	DiscountCode *string
+	// AppliedDiscounts are every discount applied (DiscountID is the first).
+	AppliedDiscounts  AppliedDiscounts `gorm:"column:applied_discounts"`
 	PaymentProvider   string
 	PaymentIntentID   string
 	FulfillmentStatus string `gorm:"default:unfulfilled"`

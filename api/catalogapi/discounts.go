@@ -33,6 +33,25 @@ type discountRequest struct {
 	IsActive           *bool        `json:"isActive"`
 	ProductIDs         []jsonUUID   `json:"productIds"`
 	CategoryIDs        []jsonUUID   `json:"categoryIds"`
+	promotionRequest
+}
+
+// promotionRequest is the settings of a promotion type (docs/DECISIONS.md "Promotions"):
+// buy, get and maxApplications for buy_x_get_y, tiers for tiered,
+// minSubtotal and zoneIds for free_shipping; combinesWith for any type.
+type promotionRequest struct {
+	Buy             *models.PromotionTargets `json:"buy"`
+	Get             *models.PromotionGet     `json:"get"`
+	MaxApplications *int                     `json:"maxApplications"`
+	Tiers           []models.PromotionTier   `json:"tiers"`
+	MinSubtotal     money.Amount             `json:"minSubtotal"`
+	ZoneIDs         []jsonUUID               `json:"zoneIds"`
+	CombinesWith    *models.CombinesWith     `json:"combinesWith"`
+}
+
+func (r promotionRequest) rules() models.DiscountRules {
+	return models.DiscountRules{Buy: r.Buy, Get: r.Get, MaxApplications: r.MaxApplications, Tiers: r.Tiers,
+		MinSubtotal: r.MinSubtotal, ZoneIDs: uuids(r.ZoneIDs)}
 }
 
 type discountPatchRequest struct {
@@ -51,6 +70,14 @@ type discountPatchRequest struct {
 	IsActive           patch.Field[bool]         `json:"isActive"`
 	ProductIDs         patch.Field[[]jsonUUID]   `json:"productIds"`
 	CategoryIDs        patch.Field[[]jsonUUID]   `json:"categoryIds"`
+
+	Buy             patch.Field[models.PromotionTargets] `json:"buy"`
+	Get             patch.Field[models.PromotionGet]     `json:"get"`
+	MaxApplications patch.Field[int]                     `json:"maxApplications"`
+	Tiers           patch.Field[[]models.PromotionTier]  `json:"tiers"`
+	MinSubtotal     patch.Field[money.Amount]            `json:"minSubtotal"`
+	ZoneIDs         patch.Field[[]jsonUUID]              `json:"zoneIds"`
+	CombinesWith    patch.Field[models.CombinesWith]     `json:"combinesWith"`
 }
 
 // discountResponse returns type and valueType, always equal.
@@ -72,8 +99,17 @@ type discountResponse struct {
 	IsActive           bool         `json:"isActive"`
 	ProductIDs         []uuid.UUID  `json:"productIds"`
 	CategoryIDs        []uuid.UUID  `json:"categoryIds"`
-	CreatedAt          time.Time    `json:"createdAt"`
-	UpdatedAt          time.Time    `json:"updatedAt"`
+	// Promotion settings: null (tiers, zoneIds: empty) unless the type
+	// uses them.
+	Buy             *models.PromotionTargets `json:"buy"`
+	Get             *models.PromotionGet     `json:"get"`
+	MaxApplications *int                     `json:"maxApplications"`
+	Tiers           []models.PromotionTier   `json:"tiers"`
+	MinSubtotal     money.Amount             `json:"minSubtotal"`
+	ZoneIDs         []uuid.UUID              `json:"zoneIds"`
+	CombinesWith    models.CombinesWith      `json:"combinesWith"`
+	CreatedAt       time.Time                `json:"createdAt"`
+	UpdatedAt       time.Time                `json:"updatedAt"`
 }
 
 func utc(t *time.Time) *time.Time {
@@ -85,13 +121,22 @@ func utc(t *time.Time) *time.Time {
 }
 
 func newDiscount(d *discount.Detail) discountResponse {
-	return discountResponse{
+	r := discountResponse{
 		ID: d.ID, Code: d.Code, Description: d.Description, Type: d.Type, ValueType: d.Type, Value: money.Rate(d.Value),
 		ApplicationType: d.ApplicationType, Scope: d.Scope, MinOrderAmount: d.MinOrderAmount, UsageLimit: d.UsageLimit,
 		CustomerUsageLimit: d.CustomerUsageLimit, UsageCount: d.UsageCount, StartDate: utc(d.StartDate), EndDate: utc(d.EndDate),
 		IsActive: d.IsActive, ProductIDs: d.ProductIDs, CategoryIDs: d.CategoryIDs,
+		Buy: d.Rules.Buy, Get: d.Rules.Get, MaxApplications: d.Rules.MaxApplications, Tiers: d.Rules.Tiers,
+		MinSubtotal: d.Rules.MinSubtotal, ZoneIDs: d.Rules.ZoneIDs, CombinesWith: d.CombinesWith,
 		CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(),
 	}
+	if r.Tiers == nil {
+		r.Tiers = []models.PromotionTier{}
+	}
+	if r.ZoneIDs == nil {
+		r.ZoneIDs = []uuid.UUID{}
+	}
+	return r
 }
 
 func timePtr(t *jsonTime) *time.Time {
@@ -111,12 +156,17 @@ func (h *handlers) createDiscount(c *fiber.Ctx) error {
 	if req.IsActive != nil {
 		active = *req.IsActive
 	}
+	var combines models.CombinesWith
+	if req.CombinesWith != nil {
+		combines = *req.CombinesWith
+	}
 	d, err := h.discounts.Create(c.UserContext(), discount.Fields{
 		Code: req.Code, Description: req.Description, Type: req.Type, ValueType: req.ValueType, Value: int64(req.Value),
 		ApplicationType: req.ApplicationType, Scope: req.Scope, MinOrderAmount: req.MinOrderAmount,
 		UsageLimit: req.UsageLimit, CustomerUsageLimit: req.CustomerUsageLimit,
 		StartDate: timePtr(req.StartDate), EndDate: timePtr(req.EndDate), IsActive: active,
 		ProductIDs: uuids(req.ProductIDs), CategoryIDs: uuids(req.CategoryIDs),
+		Rules: req.rules(), CombinesWith: combines,
 	})
 	if err != nil {
 		return err
@@ -179,6 +229,8 @@ func (h *handlers) updateDiscount(c *fiber.Ctx) error {
 		UsageLimit: req.UsageLimit, CustomerUsageLimit: req.CustomerUsageLimit,
 		StartDate: patch.Map(req.StartDate, jsonTime.time), EndDate: patch.Map(req.EndDate, jsonTime.time),
 		IsActive: req.IsActive, ProductIDs: patch.Map(req.ProductIDs, uuids), CategoryIDs: patch.Map(req.CategoryIDs, uuids),
+		Buy: req.Buy, Get: req.Get, MaxApplications: req.MaxApplications, Tiers: req.Tiers, MinSubtotal: req.MinSubtotal,
+		ZoneIDs: patch.Map(req.ZoneIDs, uuids), CombinesWith: req.CombinesWith,
 	})
 	if err != nil {
 		return err

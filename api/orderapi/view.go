@@ -130,13 +130,15 @@ type detailView struct {
 	Subtotal          money.Amount          `json:"subtotal"`
 	DiscountTotal     money.Amount          `json:"discountTotal"`
 	DiscountCode      *string               `json:"discountCode"`
-	TaxTotal          money.Amount          `json:"taxTotal"`
-	Tax               taxView               `json:"tax"`
-	ShippingCost      money.Amount          `json:"shippingCost"`
-	ShippingMethod    *shipping.Ref         `json:"shippingMethod"`
-	Total             money.Amount          `json:"total"`
-	PaidTotal         money.Amount          `json:"paidTotal"`
-	RefundedTotal     money.Amount          `json:"refundedTotal"`
+	// Discounts are every discount the order applied.
+	Discounts      []models.AppliedDiscount `json:"discounts"`
+	TaxTotal       money.Amount             `json:"taxTotal"`
+	Tax            taxView                  `json:"tax"`
+	ShippingCost   money.Amount             `json:"shippingCost"`
+	ShippingMethod *shipping.Ref            `json:"shippingMethod"`
+	Total          money.Amount             `json:"total"`
+	PaidTotal      money.Amount             `json:"paidTotal"`
+	RefundedTotal  money.Amount             `json:"refundedTotal"`
 	// BalanceDue is what an edit that raised the total left owed.
 	BalanceDue      money.Amount      `json:"balanceDue"`
 	Currency        string            `json:"currency"`
@@ -194,7 +196,7 @@ func newDetailView(d *order.Detail, fs []models.Fulfillment) detailView {
 		ID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		FulfillmentStatus: o.FulfillmentStatus, Fulfillments: fulfillmentapi.Views(fs),
 		CustomerID: o.CustomerID.String(), Email: o.Email, Name: o.Name, Phone: o.Phone,
-		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode,
+		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, DiscountCode: o.DiscountCode, Discounts: o.AppliedDiscounts.OrEmpty(),
 		TaxTotal: o.TaxTotal, Tax: taxView{CGST: o.CGSTTotal, SGST: o.SGSTTotal, IGST: o.IGSTTotal, Cess: o.CessTotal},
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, PaidTotal: o.PaidTotal, RefundedTotal: o.RefundedTotal,
 		BalanceDue: o.BalanceDue, Edits: make([]editView, 0, len(d.Edits)), PaymentLinks: make([]paymentLinkView, 0, len(d.Links)),

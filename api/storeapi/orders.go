@@ -34,11 +34,14 @@ type orderBody struct {
 	ShippingMethod    *shipping.Ref `json:"shippingMethod"`
 	Total             money.Amount  `json:"total"`
 	// BalanceDue is what an edit that raised the total left to pay.
-	BalanceDue      money.Amount    `json:"balanceDue"`
-	Currency        string          `json:"currency"`
-	DiscountCode    *string         `json:"discountCode"`
-	ShippingAddress json.RawMessage `json:"shippingAddress"`
-	CreatedAt       time.Time       `json:"createdAt"`
+	BalanceDue   money.Amount `json:"balanceDue"`
+	Currency     string       `json:"currency"`
+	DiscountCode *string      `json:"discountCode"`
+	// Discounts are every discount the order applied (a free-shipping
+	// one's amount is the shipping it waived).
+	Discounts       []models.AppliedDiscount `json:"discounts"`
+	ShippingAddress json.RawMessage          `json:"shippingAddress"`
+	CreatedAt       time.Time                `json:"createdAt"`
 
 	// BuyerGSTIN and BuyerName: the B2B buyer given at checkout.
 	BuyerGSTIN *string `json:"buyerGstin"`
@@ -50,7 +53,7 @@ func toOrder(o *models.Order) orderBody {
 		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, FulfillmentStatus: o.FulfillmentStatus,
 		Items: order.Lines(o.Items), Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal,
 		ShippingCost: o.ShippingCost, ShippingMethod: shipping.RefOf(o.ShippingChoice), Total: o.Total, BalanceDue: o.BalanceDue, Currency: o.Currency, DiscountCode: o.DiscountCode,
-		ShippingAddress: json.RawMessage(o.ShippingAddress), BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName, CreatedAt: o.CreatedAt.UTC()}
+		Discounts: o.AppliedDiscounts.OrEmpty(), ShippingAddress: json.RawMessage(o.ShippingAddress), BuyerGSTIN: o.BuyerGSTIN, BuyerName: o.BuyerName, CreatedAt: o.CreatedAt.UTC()}
 	if len(b.ShippingAddress) == 0 {
 		b.ShippingAddress = json.RawMessage("null")
 	}

@@ -30,7 +30,8 @@ type shippingOptionsBody struct {
 
 // shippingOptions: GET /cart/shipping-options?state= (or addressId, one of
 // the signed-in customer's addresses) → the methods offered for the state,
-// priced for the current cart (docs/DECISIONS.md "Shipping"). An unknown state or no
+// priced for the current cart (docs/DECISIONS.md "Shipping"; 0 when a
+// free-shipping discount applies, "Promotions"). An unknown state or no
 // method is an empty list. Errors: VALIDATION_ERROR (no state, a malformed
 // or foreign addressId, no cart owner).
 func (h *handlers) shippingOptions(c *fiber.Ctx) error {
@@ -63,6 +64,17 @@ func (h *handlers) shippingOptions(c *fiber.Ctx) error {
 	opts, err := h.shipping.Options(c.UserContext(), state, cart.Total)
 	if err != nil {
 		return err
+	}
+	if cart.ID != nil && len(opts) > 0 {
+		free, err := h.carts.FreeShippingTo(c.UserContext(), *cart.ID, cart.DiscountCode, o, state)
+		if err != nil {
+			return err
+		}
+		for i := range opts {
+			if free {
+				opts[i].Price = 0 // checkout.WaiveShipping charges it so
+			}
+		}
 	}
 	body := shippingOptionsBody{Data: make([]shippingOption, len(opts)), Currency: cart.Currency}
 	for i, op := range opts {

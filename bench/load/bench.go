@@ -177,6 +177,9 @@ type scenario struct {
 	// single-use, so it sends each item once, the warm-up's included
 	// (onceRun), and calls startCPU when the warm-up ends.
 	once func(name string, conns int) (Result, error)
+	// setup, if set, prepares the store before the scenario (warm-up
+	// included) and returns what undoes it after.
+	setup func() (func(), error)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
@@ -191,6 +194,13 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 	b.waitQuiet()
 	b.compactCounters(context.Background())
 	b.vacuumDue(context.Background())
+	if s.setup != nil {
+		undo, err := s.setup()
+		if err != nil {
+			return Result{}, err
+		}
+		defer undo()
+	}
 	r, err := b.drive(s, conns)
 	if err != nil {
 		return r, err

@@ -26,6 +26,9 @@ type dataset struct {
 	// rule" scenarios.
 	ApparelVariantIDs []string
 	ApparelSessions   []string
+	// PromotionSessions are guest carts of two units of one variant each,
+	// for the checkout with 50 promotions active.
+	PromotionSessions []string
 	// OpenOrders are ids of confirmed and processing orders, whose units are
 	// committed, for POST /admin/orders/{id}/fulfillments (each ships once).
 	OpenOrders []string
@@ -133,6 +136,11 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		      n AS (SELECT count(*) AS cnt FROM v),
 		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-apparel-%')
 		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 1 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
+		// As many again for the checkout with 50 promotions active.
+		fmt.Sprintf(`INSERT INTO carts (session_id) SELECT 'bench-promo-' || g FROM generate_series(1, %d) g`, carts/3),
+		`WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM variants), n AS (SELECT count(*) AS cnt FROM variants),
+		      c AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM carts WHERE session_id LIKE 'bench-promo-%')
+		 INSERT INTO cart_items (cart_id, variant_id, quantity) SELECT c.id, v.id, 2 FROM c, n, v WHERE v.rn = 1 + (c.rn * 7919 % n.cnt)`,
 	}
 	steps = append(steps, spreadOver(locations)...)
 	for _, s := range steps {
@@ -164,6 +172,9 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		return nil, err
 	}
 	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-apparel-%' ORDER BY session_id`).Scan(&ds.ApparelSessions).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Raw(`SELECT session_id FROM carts WHERE session_id LIKE 'bench-promo-%' ORDER BY session_id`).Scan(&ds.PromotionSessions).Error; err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -70,6 +70,10 @@ func (b *bench) targets() []target {
 			"POST /cart/items (apparel rule)", "POST /cart/items", 16, 5),
 		b.closeTarget("POST /orders of apparel under the value rule within 5 % of POST /orders (16 conns)",
 			"POST /orders (guest checkout, apparel rule)", "POST /orders (guest checkout)", 16, 5),
+		b.closeTarget("POST /cart/items with 50 automatic promotions within 20 % of none (16 conns)",
+			promotionsCartName, "POST /cart/items", 16, 20),
+		b.closeTarget("POST /orders with 50 automatic promotions within 20 % of none (16 conns)",
+			promotionsCheckoutName, "POST /orders (guest checkout)", 16, 20),
 		{"webhook → order ≥ 300 orders/s end to end", func(b *bench) (string, bool) {
 			if b.webhookOrders == 0 {
 				return "not measured", false

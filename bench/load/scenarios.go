@@ -68,6 +68,8 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		invoiced, b2bOff, b2bOn := invoiced[:third], invoiced[third:2*third], invoiced[2*third:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
+		perPromo := len(b.data.PromotionSessions) / len(b.o.conns)
+		promo := b.data.PromotionSessions[i*perPromo : (i+1)*perPromo]
 		for _, s := range append([]scenario{
 			{name: "GET /products/{id}", path: "/", script: "product_get.lua", ids: b.data.ProductIDs},
 			{name: "GET /products (page of 20)", path: "/", script: "products_list.lua"},
@@ -77,9 +79,14 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			// rates that depend on value") against the line above.
 			{name: "POST /cart/items (apparel rule)", path: "/", script: "cart_add.lua", ids: b.data.ApparelVariantIDs,
 				env: []string{"SESSION_PREFIX=bench-cart-apparel-"}},
+			// The same with 50 automatic promotions active: their cost
+			// (docs/DECISIONS.md "Promotions") against the line above.
+			{name: promotionsCartName, path: "/", script: "cart_add.lua", ids: b.data.VariantIDs,
+				env: []string{"SESSION_PREFIX=bench-cart-promo-"}, setup: b.withPromotions},
 			{name: "GET /cart", path: "/", script: "cart_get.lua"},
 			{name: "POST /orders (guest checkout)", once: b.checkout(plain, plainCheckout)},
 			{name: "POST /orders (guest checkout, apparel rule)", once: b.checkout(apparel, plainCheckout)},
+			{name: promotionsCheckoutName, once: b.checkout(promo, plainCheckout), setup: b.withPromotions},
 			{name: "POST /orders (guest checkout, shipping method)", once: b.checkout(shipped, shippedCheckout)},
 			{name: "POST /orders (guest checkout, COD)", once: b.checkout(cod, codCheckout)},
 			{name: "POST /orders (guest checkout, COD with OTP)", once: b.checkout(codOTP, codOTPCheckout)},

@@ -107,17 +107,26 @@ func loadLines(ctx context.Context, db *gorm.DB, q string, owner uuid.UUID, grou
 }
 
 // Buyer is who the discount rules are checked for: a customer (per-customer
-// limits apply) or nobody yet (a guest before checkout).
+// limits apply) or nobody yet (a guest before checkout). At checkout the
+// shipping zone is known (ZoneKnown; Zone nil when none covers the
+// address), and a free-shipping discount limited to zones is checked
+// against it.
 type Buyer struct {
 	CustomerID *uuid.UUID
 	Group      *uuid.UUID
+	Zone       *uuid.UUID
+	ZoneKnown  bool
 }
 
-// Priced is a cart priced now: its lines, totals and the discount applied.
+// Priced is a cart priced now: its lines, totals and the discounts applied.
 type Priced struct {
 	Lines []Line
 	Totals
-	// Discount is the discount applied, nil for none.
+	// Applied are the discounts applied, goods discounts first, then a
+	// free-shipping one (which takes nothing off the lines: checkout
+	// waives the shipping charge with it). Discount is the first, nil for
+	// none.
+	Applied  []discount.Applied
 	Discount *discount.Target
 	// Code is the cart's discount code; CodeReason says why it does not
 	// apply now (discount.Messages has the text), "" when it does.
@@ -125,9 +134,17 @@ type Priced struct {
 	CodeReason string
 }
 
+// FreeShipping returns the free-shipping discount applied, nil for none.
+func (p *Priced) FreeShipping() *discount.Target {
+	if a := (discount.Selection{Applied: p.Applied}).Shipping(); a != nil {
+		return a.Target
+	}
+	return nil
+}
+
 // Price prices cartID for buyer with code (the cart's discount code, or
-// nil): current effective prices, then the code if it applies, else the
-// automatic discount of autos taking the most off. db may be a transaction.
+// nil): current effective prices, then the discounts (PriceLines). db may
+// be a transaction.
 func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buyer Buyer, autos discount.AutomaticSource, now time.Time) (*Priced, error) {
 	lines, err := Lines(ctx, db, cartID, buyer.Group)
 	if err != nil {
@@ -137,67 +154,85 @@ func Price(ctx context.Context, db *gorm.DB, cartID uuid.UUID, code *string, buy
 }
 
 // PriceLines prices loaded lines (Lines, DraftLines) for buyer with code:
-// bundle selections, then the code if it applies, else the automatic
-// discount of autos taking the most off, then each line's share and tax.
-// Checkout and draft orders both price through it. db may be a transaction.
+// bundle selections, then the best allowed combination of the code (when
+// it applies) and the automatic discounts of autos (discount.Choose), then
+// each line's share of them and its tax. Checkout and draft orders both
+// price through it. db may be a transaction.
 func PriceLines(ctx context.Context, db *gorm.DB, lines []Line, code *string, buyer Buyer, autos discount.AutomaticSource, now time.Time) (*Priced, error) {
-	var err error
 	if err := priceBundles(ctx, db, lines, buyer.Group); err != nil {
 		return nil, err
 	}
 	p := &Priced{Lines: lines, Code: code}
-	base := discount.Input{Lines: DiscountLines(lines), HasCustomer: buyer.CustomerID != nil, Now: now}
-	var res discount.Result
+	base := discount.Input{Lines: DiscountLines(lines), HasCustomer: buyer.CustomerID != nil, Now: now,
+		Zone: buyer.Zone, ZoneKnown: buyer.ZoneKnown}
+	var target *discount.Target
 	if code != nil {
-		target, err := discount.LoadByCode(ctx, db, *code)
+		t, err := discount.LoadByCode(ctx, db, *code)
 		switch {
 		case apperr.CodeOf(err) == apperr.NotFound:
 			p.CodeReason = discount.ReasonInactive
 		case err != nil:
 			return nil, err
 		default:
-			in := base
-			in.Target = *target
-			if buyer.CustomerID != nil && target.Discount.CustomerUsageLimit != nil {
-				if in.CustomerUses, err = discount.CustomerUses(ctx, db, target.Discount.ID, *buyer.CustomerID); err != nil {
-					return nil, err
-				}
-			}
-			if res = discount.Evaluate(in); res.Applies() {
-				p.Discount = target
-			} else {
-				p.CodeReason = res.Reason
-			}
+			target = t
 		}
 	}
-	if p.Discount == nil && len(lines) > 0 {
-		if p.Discount, res, err = bestAutomatic(ctx, db, autos, base, buyer); err != nil {
+	var list []discount.Target
+	if len(lines) > 0 {
+		var err error
+		if list, err = autos.Automatic(ctx, db); err != nil {
 			return nil, err
 		}
 	}
-	if p.Discount != nil {
-		p.Totals = Compute(p.Lines, &res)
-	} else {
-		p.Totals = Compute(p.Lines, nil)
+	uses, err := customerUses(ctx, db, buyer, target, list)
+	if err != nil {
+		return nil, err
 	}
+	if target != nil || len(list) > 0 {
+		sel := discount.Choose(target, list, base, func(id uuid.UUID) int { return uses[id] })
+		if target != nil && sel.CodeReason != "" {
+			p.CodeReason = sel.CodeReason
+		}
+		p.Applied = sel.Applied
+		if len(sel.Applied) > 0 {
+			p.Discount = sel.Applied[0].Target
+		}
+		p.Totals = Compute(p.Lines, &discount.Result{PerLine: sel.PerLine(len(lines))})
+		return p, nil
+	}
+	p.Totals = Compute(p.Lines, nil)
 	return p, nil
 }
 
-func bestAutomatic(ctx context.Context, db *gorm.DB, source discount.AutomaticSource, base discount.Input, buyer Buyer) (*discount.Target, discount.Result, error) {
-	autos, err := source.Automatic(ctx, db)
-	if err != nil || len(autos) == 0 {
-		return nil, discount.Result{}, err
-	}
+// customerUses counts, in one statement, the buyer's orders that used
+// each discount with a per-customer limit among code and autos.
+func customerUses(ctx context.Context, db *gorm.DB, buyer Buyer, code *discount.Target, autos []discount.Target) (map[uuid.UUID]int, error) {
 	uses := map[uuid.UUID]int{}
-	if buyer.CustomerID != nil {
-		for _, a := range autos {
-			if a.Discount.CustomerUsageLimit != nil {
-				if uses[a.Discount.ID], err = discount.CustomerUses(ctx, db, a.Discount.ID, *buyer.CustomerID); err != nil {
-					return nil, discount.Result{}, err
-				}
-			}
+	if buyer.CustomerID == nil {
+		return uses, nil
+	}
+	var ids []uuid.UUID
+	if code != nil && code.Discount.CustomerUsageLimit != nil {
+		ids = append(ids, code.Discount.ID)
+	}
+	for _, a := range autos {
+		if a.Discount.CustomerUsageLimit != nil {
+			ids = append(ids, a.Discount.ID)
 		}
 	}
-	best, res := discount.Best(autos, base, func(id uuid.UUID) int { return uses[id] })
-	return best, res, nil
+	if len(ids) == 0 {
+		return uses, nil
+	}
+	var rows []struct {
+		DiscountID uuid.UUID
+		N          int
+	}
+	if err := db.WithContext(ctx).Raw(`SELECT discount_id, count(*) AS n FROM discount_usages
+		WHERE customer_id = ? AND discount_id IN ? GROUP BY discount_id`, *buyer.CustomerID, ids).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("cart.discount_uses: %w", err)
+	}
+	for _, r := range rows {
+		uses[r.DiscountID] = r.N
+	}
+	return uses, nil
 }

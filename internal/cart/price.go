@@ -72,7 +72,8 @@ func DiscountLines(lines []Line) []discount.Line {
 	out := make([]discount.Line, len(lines))
 	for i, l := range lines {
 		out[i] = discount.Line{ProductID: l.ProductID, CategoryID: l.CategoryID,
-			Total: l.UnitPrice*money.Amount(l.Quantity) - l.BundleDiscount}
+			Total: l.UnitPrice*money.Amount(l.Quantity) - l.BundleDiscount, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+			Bundled: l.BundleID != nil}
 	}
 	return out
 }

@@ -20,8 +20,10 @@ type Item struct {
 	UnitPrice money.Amount `json:"unitPrice"`
 	// LineTotal is UnitPrice × Quantity, before the cart discount.
 	LineTotal money.Amount `json:"lineTotal"`
-	// DiscountAmount is the line's share of the cart discount.
+	// DiscountAmount is the line's share of the cart discount; Discount
+	// the same (the name the promotions contract gives it): bundle and cart discounts together.
 	DiscountAmount money.Amount `json:"discountAmount"`
+	Discount       money.Amount `json:"discount"`
 	// GSTRate is the rate the line is taxed at: a value rule's for its
 	// discounted value when one covers the product, else the product's.
 	GSTRate  money.Rate `json:"gstRate"`
@@ -46,6 +48,9 @@ type View struct {
 	Total        money.Amount `json:"total"`
 	Currency     string       `json:"currency"`
 	DiscountCode *string      `json:"discountCode"`
+	// Discounts are the discounts applied, with what each takes off (a
+	// free-shipping one shows 0 until checkout charges shipping).
+	Discounts []models.AppliedDiscount `json:"discounts"`
 	// DiscountMessage says why the cart's code takes nothing off now.
 	DiscountMessage *string `json:"discountMessage,omitempty"`
 	// Locked is true while a pending checkout holds the cart.
@@ -57,7 +62,7 @@ type View struct {
 
 // view prices cart c for owner and maps it to the answer.
 func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View, error) {
-	v := &View{Items: []Item{}, Currency: s.currency}
+	v := &View{Items: []Item{}, Currency: s.currency, Discounts: []models.AppliedDiscount{}}
 	if c == nil {
 		return v, nil
 	}
@@ -68,14 +73,14 @@ func (s *Service) view(ctx context.Context, c *models.Cart, owner Owner) (*View,
 	id := c.ID
 	v.ID, v.DiscountCode, v.Locked = &id, c.DiscountCode, c.LockedBy != nil
 	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.Total = p.Subtotal, p.DiscountTotal, p.TaxTotal, p.Total
-	v.CessTotal = p.CessTotal
+	v.CessTotal, v.Discounts = p.CessTotal, discount.Records(p.Applied).OrEmpty()
 	if p.CodeReason != "" {
 		msg := discount.Messages[p.CodeReason]
 		v.DiscountMessage = &msg
 	}
 	for _, l := range p.Lines {
 		v.Items = append(v.Items, Item{ID: l.ItemID, VariantID: l.VariantID, ProductID: l.ProductID, Title: l.Title,
-			SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice, LineTotal: l.Gross, DiscountAmount: l.Discount,
+			SKU: l.SKU, Quantity: l.Quantity, UnitPrice: l.UnitPrice, LineTotal: l.Gross, DiscountAmount: l.Discount, Discount: l.Discount,
 			GSTRate: l.GSTRate, BundleID: l.BundleID, BundleSelection: l.BundleSelection, BundleIssue: l.BundleIssue})
 	}
 	return v, nil

@@ -125,7 +125,11 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if in.Customer != nil {
 		group = in.Customer.CustomerGroupID
 	}
-	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, discount.Fresh, s.now())
+	pb, err := PricingBuyer(tx, buyer.ID, group, stateOf(ship))
+	if err != nil {
+		return nil, nil, err
+	}
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, pb, discount.Fresh, s.now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -133,10 +137,11 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 		return nil, nil, err
 	}
 	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
-		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+		CartTotal: priced.Total, ClientCost: in.ShippingCost, Waived: priced.FreeShipping() != nil})
 	if err != nil {
 		return nil, nil, err
 	}
+	charge = WaiveShipping(priced, charge)
 	phone := buyer.Phone
 	if in.Guest != nil {
 		phone = in.Guest.Phone
@@ -177,10 +182,8 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if err := stock.CommitDirect(tx, items); err != nil {
 		return nil, nil, err
 	}
-	if sess.DiscountID != nil {
-		if err := holdDiscount(tx, *sess.DiscountID, buyer.ID, sess.ID); err != nil {
-			return nil, nil, err
-		}
+	if err := holdDiscounts(tx, sess, buyer.ID); err != nil {
+		return nil, nil, err
 	}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {
 		if pending {

@@ -113,7 +113,11 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if in.Customer != nil {
 		group = in.Customer.CustomerGroupID
 	}
-	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, cart.Buyer{CustomerID: &buyer.ID, Group: group}, discount.Fresh, s.now())
+	pb, err := PricingBuyer(tx, buyer.ID, group, stateOf(ship))
+	if err != nil {
+		return nil, err
+	}
+	priced, err := cart.Price(ctx, tx, c.ID, c.DiscountCode, pb, discount.Fresh, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -121,10 +125,11 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 		return nil, err
 	}
 	charge, err := shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: in.ShippingMethodID, State: stateOf(ship),
-		CartTotal: priced.Total, ClientCost: in.ShippingCost})
+		CartTotal: priced.Total, ClientCost: in.ShippingCost, Waived: priced.FreeShipping() != nil})
 	if err != nil {
 		return nil, err
 	}
+	charge = WaiveShipping(priced, charge)
 	sess, err := s.session(c, in, buyer, ship, bill, priced, charge)
 	if err != nil {
 		return nil, err
@@ -145,10 +150,8 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if err := stock.StageReserve(u, sess.ID, items); err != nil {
 		return nil, err
 	}
-	if sess.DiscountID != nil {
-		if err := holdDiscount(tx, *sess.DiscountID, buyer.ID, sess.ID); err != nil {
-			return nil, err
-		}
+	if err := holdDiscounts(tx, sess, buyer.ID); err != nil {
+		return nil, err
 	}
 	stageCartLock(u, c, sess.ID)
 	if err := u.Flush(); err != nil {

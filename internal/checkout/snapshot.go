@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/shop/internal/cart"
 	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -128,6 +129,7 @@ func (s *Service) quotedSession(cartID uuid.UUID, buyer *models.Customer, ship, 
 	if p.Discount != nil {
 		sess.DiscountID = &p.Discount.Discount.ID
 	}
+	sess.AppliedDiscounts = discount.Records(p.Applied)
 	return sess, nil
 }
 

@@ -53,6 +53,15 @@ type Patch struct {
 	IsActive           patch.Field[bool]
 	ProductIDs         patch.Field[[]uuid.UUID]
 	CategoryIDs        patch.Field[[]uuid.UUID]
+	// The settings of a promotion type and combinesWith; when the type
+	// changes, the settings of the old type are dropped.
+	Buy             patch.Field[models.PromotionTargets]
+	Get             patch.Field[models.PromotionGet]
+	MaxApplications patch.Field[int]
+	Tiers           patch.Field[[]models.PromotionTier]
+	MinSubtotal     patch.Field[money.Amount]
+	ZoneIDs         patch.Field[[]uuid.UUID]
+	CombinesWith    patch.Field[models.CombinesWith]
 }
 
 const resDiscount = "discount"
@@ -81,6 +90,9 @@ func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
 		if err := checkTargets(tx, f); err != nil {
 			return err
 		}
+		if err := checkRuleTargets(tx, f.Rules); err != nil {
+			return err
+		}
 		if err := tx.Create(&d).Error; err != nil {
 			return err
 		}
@@ -92,6 +104,7 @@ func (a *Admin) Create(ctx context.Context, f Fields) (*Detail, error) {
 	if err != nil {
 		return nil, translate(err)
 	}
+	changed()
 	return a.Get(ctx, d.ID)
 }
 
@@ -100,6 +113,7 @@ func apply(d *models.Discount, f Fields) {
 	d.Code, d.Description, d.Type, d.Value = f.Code, f.Description, f.Type, f.Value
 	d.ApplicationType, d.Scope, d.MinOrderAmount = f.ApplicationType, f.Scope, f.MinOrderAmount
 	d.UsageLimit, d.CustomerUsageLimit, d.StartDate, d.EndDate, d.IsActive = f.UsageLimit, f.CustomerUsageLimit, f.StartDate, f.EndDate, f.IsActive
+	d.Rules, d.CombinesWith = f.Rules, f.CombinesWith
 }
 
 // Get returns a discount with its targets. Errors: NOT_FOUND.
@@ -147,6 +161,9 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 		if err := checkTargets(tx, f); err != nil {
 			return err
 		}
+		if err := checkRuleTargets(tx, f.Rules); err != nil {
+			return err
+		}
 		apply(&cur, f)
 		cur.UpdatedAt = time.Now().UTC()
 		if err := tx.Model(&models.Discount{}).Where("id = ?", id).Updates(map[string]any{
@@ -154,6 +171,7 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 			"application_type": cur.ApplicationType, "scope": cur.Scope, "min_order_amount": cur.MinOrderAmount,
 			"usage_limit": cur.UsageLimit, "customer_usage_limit": cur.CustomerUsageLimit, "start_date": cur.StartDate,
 			"end_date": cur.EndDate, "is_active": cur.IsActive, "updated_at": cur.UpdatedAt,
+			"rules": cur.Rules, "combines_with": cur.CombinesWith,
 		}).Error; err != nil {
 			return err
 		}
@@ -165,6 +183,7 @@ func (a *Admin) Update(ctx context.Context, id uuid.UUID, p Patch) (*Detail, err
 	if err != nil {
 		return nil, translate(err)
 	}
+	changed()
 	return a.Get(ctx, id)
 }
 
@@ -174,7 +193,8 @@ func merge(cur Detail, p Patch) Fields {
 	f := Fields{Code: cur.Code, Description: cur.Description, Type: cur.Type, ValueType: cur.Type, Value: cur.Value,
 		ApplicationType: cur.ApplicationType, Scope: cur.Scope, MinOrderAmount: cur.MinOrderAmount,
 		UsageLimit: cur.UsageLimit, CustomerUsageLimit: cur.CustomerUsageLimit, StartDate: cur.StartDate,
-		EndDate: cur.EndDate, IsActive: cur.IsActive, ProductIDs: cur.ProductIDs, CategoryIDs: cur.CategoryIDs}
+		EndDate: cur.EndDate, IsActive: cur.IsActive, ProductIDs: cur.ProductIDs, CategoryIDs: cur.CategoryIDs,
+		Rules: cur.Rules, CombinesWith: cur.CombinesWith}
 	if p.Code.Present() {
 		f.Code = p.Code.Ptr()
 	}
@@ -191,9 +211,16 @@ func merge(cur Detail, p Patch) Fields {
 	case hasVT:
 		f.Type, f.ValueType = vt, vt
 	}
+	if f.Type != cur.Type {
+		f.Rules = models.DiscountRules{}
+		if isPromotion(f.Type) {
+			f.Value = 0
+		}
+	}
 	if v, ok := p.Value.Get(); ok {
 		f.Value = int64(v)
 	}
+	mergeRules(&f, p)
 	if v, ok := p.ApplicationType.Get(); ok {
 		f.ApplicationType = v
 	}
@@ -249,6 +276,9 @@ func (a *Admin) Delete(ctx context.Context, id uuid.UUID) error {
 		}
 		return idempotency.RecordRow(ctx, tx, id)
 	})
+	if err == nil {
+		changed()
+	}
 	return translate(err)
 }
 
@@ -366,4 +396,30 @@ func writeTargets(tx *gorm.DB, id uuid.UUID, f Fields) error {
 		return tx.Create(&rows).Error
 	}
 	return nil
+}
+
+// mergeRules applies the patch's promotion settings: a field present
+// replaces the current one, null clears it.
+func mergeRules(f *Fields, p Patch) {
+	if p.Buy.Present() {
+		f.Rules.Buy = p.Buy.Ptr()
+	}
+	if p.Get.Present() {
+		f.Rules.Get = p.Get.Ptr()
+	}
+	if p.MaxApplications.Present() {
+		f.Rules.MaxApplications = p.MaxApplications.Ptr()
+	}
+	if p.Tiers.Present() {
+		f.Rules.Tiers, _ = p.Tiers.Get()
+	}
+	if p.MinSubtotal.Present() {
+		f.Rules.MinSubtotal, _ = p.MinSubtotal.Get()
+	}
+	if p.ZoneIDs.Present() {
+		f.Rules.ZoneIDs, _ = p.ZoneIDs.Get()
+	}
+	if v, ok := p.CombinesWith.Get(); ok {
+		f.CombinesWith = v
+	}
 }

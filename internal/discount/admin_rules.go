@@ -35,6 +35,10 @@ type Fields struct {
 	IsActive           bool
 	ProductIDs         []uuid.UUID
 	CategoryIDs        []uuid.UUID
+	// Rules are the settings of a promotion type (buy_x_get_y, tiered,
+	// free_shipping); CombinesWith the classes it may be applied with.
+	Rules        models.DiscountRules
+	CombinesWith models.CombinesWith
 }
 
 var codePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_-]{2,49}$`)
@@ -73,10 +77,14 @@ func (f *Fields) validate() error {
 	if err := f.normalize(); err != nil {
 		return err
 	}
-	if f.Type != models.DiscountPercentage && f.Type != models.DiscountFixedAmount {
-		return apperr.Invalid("type", "must be one of: PERCENTAGE, FIXED_AMOUNT")
+	if f.Type != models.DiscountPercentage && f.Type != models.DiscountFixedAmount && !isPromotion(f.Type) {
+		return apperr.Invalid("type", "must be one of: PERCENTAGE, FIXED_AMOUNT, buy_x_get_y, tiered, free_shipping")
+	}
+	if err := f.validateRules(); err != nil {
+		return err
 	}
 	switch {
+	case isPromotion(f.Type):
 	case f.Value <= 0:
 		return apperr.Invalid("value", "must be greater than 0")
 	case f.Type == models.DiscountPercentage && f.Value > 10000:

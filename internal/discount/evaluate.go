@@ -25,6 +25,12 @@ const (
 	ReasonCustomerLimit    = "customer_usage_limit_reached"
 	ReasonNoEligibleItems  = "no_eligible_items"
 	ReasonCustomerRequired = "customer_required"
+	// ReasonZone: a free-shipping discount limited to zones that do not
+	// cover the shipping address.
+	ReasonZone = "shipping_zone_not_eligible"
+	// ReasonNotCombinable: the code applies alone but not with the
+	// discounts the cart already takes (never answered: the code wins).
+	ReasonNotCombinable = "not_combinable"
 )
 
 // Messages are the client-facing texts of the reasons.
@@ -37,22 +43,43 @@ var Messages = map[string]string{
 	ReasonCustomerLimit:    "you have already used this discount code",
 	ReasonNoEligibleItems:  "no item in the cart is eligible for this discount",
 	ReasonCustomerRequired: "sign in or give an email to use this discount code",
+	ReasonZone:             "this discount does not cover the shipping address",
+	ReasonNotCombinable:    "this discount cannot be combined with the cart's other discounts",
 }
 
 // Line is a cart line after pricing.
 type Line struct {
 	ProductID  uuid.UUID
 	CategoryID *uuid.UUID
-	// Total is the line's price: unit price × quantity.
+	// Total is what is left of the line's price: unit price × quantity
+	// less its bundle's discount and the discounts applied before this one.
 	Total money.Amount
+	// Quantity and UnitPrice are the units a buy X get Y counts; Bundled
+	// lines (priced by their bundle) take no buy X get Y.
+	Quantity  int
+	UnitPrice money.Amount
+	Bundled   bool
 }
 
 // Target is a discount with the products and categories a PRODUCT-scope
-// discount is limited to.
+// discount is limited to, and for a buy X get Y the products of each side
+// (its collections resolved to their products when loaded).
 type Target struct {
 	Discount    models.Discount
 	ProductIDs  map[uuid.UUID]bool
 	CategoryIDs map[uuid.UUID]bool
+	Buy, Get    Matcher
+}
+
+// Matcher is a set of products and categories.
+type Matcher struct {
+	ProductIDs  map[uuid.UUID]bool
+	CategoryIDs map[uuid.UUID]bool
+}
+
+// Covers reports whether line l is a product of the set.
+func (m Matcher) Covers(l Line) bool {
+	return m.ProductIDs[l.ProductID] || (l.CategoryID != nil && m.CategoryIDs[*l.CategoryID])
 }
 
 // Input is everything Evaluate needs.
@@ -65,6 +92,12 @@ type Input struct {
 	// checkout); a per-customer limit is then checked at checkout.
 	HasCustomer bool
 	Now         time.Time
+	// Zone is the shipping zone of the address when it is known
+	// (checkout); a free-shipping discount limited to zones is then checked
+	// against it. ShippingCost is the charge it would waive.
+	Zone         *uuid.UUID
+	ZoneKnown    bool
+	ShippingCost money.Amount
 }
 
 // Result is the outcome. When Reason is empty the discount applies: Amount
@@ -101,6 +134,14 @@ func Evaluate(in Input) Result {
 		return Result{Reason: ReasonUsageLimit}
 	case in.HasCustomer && d.CustomerUsageLimit != nil && in.CustomerUses >= *d.CustomerUsageLimit:
 		return Result{Reason: ReasonCustomerLimit}
+	}
+	switch d.Type {
+	case models.DiscountBuyXGetY:
+		return buyXGetY(in)
+	case models.DiscountTiered:
+		return tiered(in)
+	case models.DiscountFreeShipping:
+		return freeShipping(in)
 	}
 	var subtotal, eligible money.Amount
 	weights := make([]money.Amount, len(in.Lines))

@@ -40,26 +40,101 @@ func LoadByID(ctx context.Context, db *gorm.DB, id uuid.UUID) (*Target, error) {
 	return loadTargets(ctx, db, d)
 }
 
-// LoadAutomatic returns every active AUTOMATIC discount with its targets.
+// LoadAutomatic returns every active AUTOMATIC discount with its targets,
+// oldest first, in four statements however many there are: checkout reads
+// them afresh on every order (Fresh).
 func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 	var ds []models.Discount
 	if err := db.WithContext(ctx).Where("application_type = ? AND is_active", models.DiscountAutomatic).
-		Order("created_at").Find(&ds).Error; err != nil {
+		Order("created_at, id").Find(&ds).Error; err != nil {
 		return nil, fmt.Errorf("discount.automatic: %w", err)
 	}
-	out := make([]Target, 0, len(ds))
-	for _, d := range ds {
-		t, err := loadTargets(ctx, db, d)
-		if err != nil {
-			return nil, err
+	out := make([]Target, len(ds))
+	ids := make([]uuid.UUID, 0, len(ds))
+	var collections []uuid.UUID
+	at := make(map[uuid.UUID]*Target, len(ds))
+	for i, d := range ds {
+		out[i] = Target{Discount: d, ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
+		at[d.ID] = &out[i]
+		if d.Scope == models.DiscountScopeProduct && d.Type != models.DiscountBuyXGetY {
+			ids = append(ids, d.ID)
 		}
-		out = append(out, *t)
+		if d.Rules.Buy != nil {
+			collections = append(collections, d.Rules.Buy.CollectionIDs...)
+		}
+		if d.Rules.Get != nil {
+			collections = append(collections, d.Rules.Get.CollectionIDs...)
+		}
+	}
+	if len(ids) > 0 {
+		var ps []models.DiscountProduct
+		if err := db.WithContext(ctx).Where("discount_id IN ?", ids).Find(&ps).Error; err != nil {
+			return nil, fmt.Errorf("discount.automatic: %w", err)
+		}
+		for _, p := range ps {
+			at[p.DiscountID].ProductIDs[p.ProductID] = true
+		}
+		var cs []models.DiscountCategory
+		if err := db.WithContext(ctx).Where("discount_id IN ?", ids).Find(&cs).Error; err != nil {
+			return nil, fmt.Errorf("discount.automatic: %w", err)
+		}
+		for _, c := range cs {
+			at[c.DiscountID].CategoryIDs[c.CategoryID] = true
+		}
+	}
+	members := map[uuid.UUID][]uuid.UUID{}
+	if len(collections) > 0 {
+		var cps []models.CollectionProduct
+		if err := db.WithContext(ctx).Where("collection_id IN ?", collections).Find(&cps).Error; err != nil {
+			return nil, fmt.Errorf("discount.automatic: %w", err)
+		}
+		for _, cp := range cps {
+			members[cp.CollectionID] = append(members[cp.CollectionID], cp.ProductID)
+		}
+	}
+	for i := range out {
+		if r := out[i].Discount.Rules; out[i].Discount.Type == models.DiscountBuyXGetY {
+			out[i].Buy = matcherFrom(r.Buy, members)
+			if r.Get != nil {
+				out[i].Get = matcherFrom(&r.Get.PromotionTargets, members)
+			}
+		}
 	}
 	return out, nil
 }
 
+// matcherFrom is a side's matcher with its collections' members given.
+func matcherFrom(side *models.PromotionTargets, members map[uuid.UUID][]uuid.UUID) Matcher {
+	m := Matcher{ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
+	if side == nil {
+		return m
+	}
+	for _, id := range side.ProductIDs {
+		m.ProductIDs[id] = true
+	}
+	for _, id := range side.CategoryIDs {
+		m.CategoryIDs[id] = true
+	}
+	for _, c := range side.CollectionIDs {
+		for _, id := range members[c] {
+			m.ProductIDs[id] = true
+		}
+	}
+	return m
+}
+
 func loadTargets(ctx context.Context, db *gorm.DB, d models.Discount) (*Target, error) {
 	t := &Target{Discount: d, ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
+	if d.Type == models.DiscountBuyXGetY {
+		var err error
+		if t.Buy, err = matcherOf(ctx, db, d.Rules.Buy); err != nil {
+			return nil, err
+		}
+		if d.Rules.Get != nil {
+			t.Get, err = matcherOf(ctx, db, &d.Rules.Get.PromotionTargets)
+		}
+		return t, err
+	}
 	if d.Scope != models.DiscountScopeProduct {
 		return t, nil
 	}
@@ -108,4 +183,21 @@ func Best(autos []Target, base Input, uses func(discountID uuid.UUID) int) (*Tar
 		}
 	}
 	return best, bestRes
+}
+
+// matcherOf resolves a buy X get Y side: its products, the products of its
+// collections (as they are when read: a product added to a collection
+// counts once the discounts are read again) and its categories.
+func matcherOf(ctx context.Context, db *gorm.DB, side *models.PromotionTargets) (Matcher, error) {
+	members := map[uuid.UUID][]uuid.UUID{}
+	if side != nil && len(side.CollectionIDs) > 0 {
+		var cps []models.CollectionProduct
+		if err := db.WithContext(ctx).Where("collection_id IN ?", side.CollectionIDs).Find(&cps).Error; err != nil {
+			return Matcher{}, fmt.Errorf("discount.collections: %w", err)
+		}
+		for _, cp := range cps {
+			members[cp.CollectionID] = append(members[cp.CollectionID], cp.ProductID)
+		}
+	}
+	return matcherFrom(side, members), nil
 }

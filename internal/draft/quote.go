@@ -46,17 +46,21 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, d *models.DraftOrder, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := cart.PriceLines(ctx, tx, lines, d.DiscountCode, cart.Buyer{CustomerID: &c.ID, Group: groupOf(c)}, s.autos, s.now())
-	if err != nil {
-		return nil, err
-	}
 	var ship models.Address
 	if err := json.Unmarshal(d.ShippingAddress, &ship); err != nil {
 		return nil, fmt.Errorf("draft.price: address: %w", err)
 	}
+	pb, err := checkout.PricingBuyer(tx, c.ID, groupOf(c), ship.State)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cart.PriceLines(ctx, tx, lines, d.DiscountCode, pb, s.autos, s.now())
+	if err != nil {
+		return nil, err
+	}
 	out := &priced{lines: p}
 	out.charge, err = shipping.ChargeFor(tx, shipping.ChargeInput{MethodID: d.ShippingMethodID, State: ship.State,
-		CartTotal: p.Total, ClientCost: d.ShippingCost})
+		CartTotal: p.Total, ClientCost: d.ShippingCost, Waived: p.FreeShipping() != nil})
 	if err != nil {
 		e, ok := apperr.As(err)
 		if !ok || e.Code != apperr.Validation {
@@ -64,6 +68,7 @@ func (s *Service) price(ctx context.Context, tx *gorm.DB, d *models.DraftOrder, 
 		}
 		out.shippingErr, out.charge = e, shipping.Charge{}
 	}
+	out.charge = checkout.WaiveShipping(p, out.charge)
 	out.Quote = checkout.QuoteOf(p, out.charge)
 	out.CGST, out.SGST, out.IGST = order.GSTSplit(out.TaxTotal, ship.State, s.set.StoreState)
 	return out, nil

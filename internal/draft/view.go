@@ -85,27 +85,29 @@ type View struct {
 	ShippingMethod   *ShippingMethod `json:"shippingMethod"`
 	DiscountCode     *string         `json:"discountCode"`
 	// DiscountMessage says why the code takes nothing off now.
-	DiscountMessage *string      `json:"discountMessage,omitempty"`
-	BuyerGSTIN      *string      `json:"buyerGstin"`
-	BuyerName       string       `json:"buyerName"`
-	Note            string       `json:"note"`
-	Items           []Line       `json:"items"`
-	Subtotal        money.Amount `json:"subtotal"`
-	DiscountTotal   money.Amount `json:"discountTotal"`
-	TaxTotal        money.Amount `json:"taxTotal"`
-	CGSTTotal       money.Amount `json:"cgstTotal"`
-	SGSTTotal       money.Amount `json:"sgstTotal"`
-	IGSTTotal       money.Amount `json:"igstTotal"`
-	ShippingCost    money.Amount `json:"shippingCost"`
-	Total           money.Amount `json:"total"`
-	Currency        string       `json:"currency"`
-	Issues          []Issue      `json:"issues"`
-	PaymentLink     *PaymentLink `json:"paymentLink"`
-	OrderID         *uuid.UUID   `json:"orderId"`
-	CreatedAt       time.Time    `json:"createdAt"`
-	UpdatedAt       time.Time    `json:"updatedAt"`
-	priced          *priced      `json:"-"`
-	session         *models.CheckoutSession
+	DiscountMessage *string `json:"discountMessage,omitempty"`
+	// Discounts are the discounts applied (docs/DECISIONS.md "Promotions").
+	Discounts     []models.AppliedDiscount `json:"discounts"`
+	BuyerGSTIN    *string                  `json:"buyerGstin"`
+	BuyerName     string                   `json:"buyerName"`
+	Note          string                   `json:"note"`
+	Items         []Line                   `json:"items"`
+	Subtotal      money.Amount             `json:"subtotal"`
+	DiscountTotal money.Amount             `json:"discountTotal"`
+	TaxTotal      money.Amount             `json:"taxTotal"`
+	CGSTTotal     money.Amount             `json:"cgstTotal"`
+	SGSTTotal     money.Amount             `json:"sgstTotal"`
+	IGSTTotal     money.Amount             `json:"igstTotal"`
+	ShippingCost  money.Amount             `json:"shippingCost"`
+	Total         money.Amount             `json:"total"`
+	Currency      string                   `json:"currency"`
+	Issues        []Issue                  `json:"issues"`
+	PaymentLink   *PaymentLink             `json:"paymentLink"`
+	OrderID       *uuid.UUID               `json:"orderId"`
+	CreatedAt     time.Time                `json:"createdAt"`
+	UpdatedAt     time.Time                `json:"updatedAt"`
+	priced        *priced                  `json:"-"`
+	session       *models.CheckoutSession
 }
 
 // frozen reports whether a session's snapshot, not today's prices, is what
@@ -135,7 +137,7 @@ func linkStatus(sess *models.CheckoutSession, now time.Time) string {
 // view maps draft d, priced p (nil when its session's snapshot is what it
 // costs), and its latest link session sess (nil: none) to the answer.
 func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSession) (*View, error) {
-	v := &View{ID: d.ID, Status: StatusOpen, CustomerID: d.CustomerID, Email: d.Email, Name: d.Name, Phone: d.Phone,
+	v := &View{ID: d.ID, Status: StatusOpen, Discounts: []models.AppliedDiscount{}, CustomerID: d.CustomerID, Email: d.Email, Name: d.Name, Phone: d.Phone,
 		ShippingAddress: json.RawMessage(d.ShippingAddress), BillingAddress: json.RawMessage(d.BillingAddress),
 		ShippingMethodID: d.ShippingMethodID, DiscountCode: d.DiscountCode, BuyerGSTIN: d.BuyerGSTIN, BuyerName: d.BuyerName,
 		Note: d.Note, Items: []Line{}, Issues: []Issue{}, Currency: s.set.Currency, OrderID: d.OrderID,
@@ -165,6 +167,7 @@ func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSes
 	}
 	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.ShippingCost, v.Total = p.Subtotal, p.DiscountTotal, p.TaxTotal, p.ShippingCost, p.Total
 	v.CGSTTotal, v.SGSTTotal, v.IGSTTotal = p.CGST, p.SGST, p.IGST
+	v.Discounts = discount.Records(p.lines.Applied).OrEmpty()
 	if m := p.Shipping; m.ShippingMethodID != nil {
 		v.ShippingMethod = &ShippingMethod{ID: *m.ShippingMethodID, Name: m.ShippingMethodName, Carrier: m.ShippingMethodCarrier}
 	}
@@ -212,6 +215,7 @@ func (s *Service) snapshotInto(v *View, sess *models.CheckoutSession) error {
 	var ship models.Address
 	_ = json.Unmarshal(sess.ShippingAddress, &ship)
 	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.ShippingCost, v.Total = sess.Subtotal, sess.DiscountTotal, sess.TaxTotal, sess.ShippingCost, sess.Total
+	v.Discounts = sess.AppliedDiscounts.OrEmpty()
 	v.CGSTTotal, v.SGSTTotal, v.IGSTTotal = order.GSTSplit(sess.TaxTotal, ship.State, s.set.StoreState)
 	if m := sess.ShippingChoice; m.ShippingMethodID != nil {
 		v.ShippingMethod = &ShippingMethod{ID: *m.ShippingMethodID, Name: m.ShippingMethodName, Carrier: m.ShippingMethodCarrier}

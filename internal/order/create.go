@@ -89,7 +89,7 @@ func newOrder(sess *models.CheckoutSession, lines []models.CheckoutLine, storeSt
 		Subtotal: sess.Subtotal, DiscountTotal: sess.DiscountTotal, TaxTotal: sess.TaxTotal,
 		CGSTTotal: cgst, SGSTTotal: sgst, IGSTTotal: igst, CessTotal: cess,
 		ShippingCost: sess.ShippingCost, ShippingChoice: sess.ShippingChoice, TaxBuyer: sess.TaxBuyer, Total: sess.Total,
-		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode,
+		Currency: sess.Currency, DiscountID: sess.DiscountID, DiscountCode: sess.DiscountCode, AppliedDiscounts: sess.AppliedDiscounts,
 		PaymentProvider: sess.PaymentProvider,
 	}, nil
 }

@@ -73,6 +73,10 @@ type ChargeInput struct {
 	CartTotal money.Amount
 	// ClientCost is the shippingCost the client sent, nil when none.
 	ClientCost *money.Amount
+	// Waived is set when a free-shipping discount applies (the checkout
+	// then charges 0, checkout.WaiveShipping): a ClientCost of 0, as the
+	// shipping options showed, is accepted beside the method's price.
+	Waived bool
 }
 
 // Charge is the shipping a checkout charges.
@@ -127,7 +131,7 @@ func ChargeFor(tx *gorm.DB, in ChargeInput) (Charge, error) {
 			continue
 		}
 		price := PriceFor(&m, in.CartTotal)
-		if in.ClientCost != nil && *in.ClientCost != price {
+		if in.ClientCost != nil && *in.ClientCost != price && !(in.Waived && *in.ClientCost == 0) {
 			return Charge{}, apperr.New(apperr.Validation, "shippingCost differs from the price of the chosen method").
 				WithDetails(map[string]any{"field": "shippingCost", "issue": "must be the method's price, " + price.String()})
 		}

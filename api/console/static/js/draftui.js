@@ -19,6 +19,9 @@ export function draftTotals(d) {
   return h('div', { class: 'draft-totals', dataset: { total: String(d.total) } },
     d.issues.length ? notice('info', 'Not ready to complete: ', d.issues.map((i, n) => [n ? '; ' : '', `${fieldName(i.field)} ${i.issue}`]), '.') : null,
     d.discountMessage ? h('p', { class: 'muted' }, d.discountMessage) : null,
+    d.discounts?.length ? h('ul', { class: 'applied-discounts', 'aria-label': 'Promotions applied' },
+      d.discounts.map((x) => h('li', {}, x.title, ' ', h('span', { class: 'muted' }, x.type === 'free_shipping'
+        ? (zero(x.amount) ? 'free shipping' : `free shipping (− ${m(x.amount)})`) : `− ${m(x.amount)}`)))) : null,
     table([
       { label: 'Item', cell: (l) => h('span', {}, l.title, ' ', h('span', { class: 'muted' }, l.sku), l.issue ? h('span', { class: 'field-error' }, ' ', l.issue) : null) },
       { label: 'Units', class: 'num', cell: (l) => String(l.quantity) },

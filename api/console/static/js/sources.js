@@ -49,6 +49,23 @@ export const sources = {
         .slice(0, 20).map((c) => ({ id: c.id, label: c.name }));
     },
   },
+  // Collections and shipping zones are few too.
+  collection: {
+    minChars: 0,
+    search: async (term) => {
+      const t = term.toLowerCase();
+      return (await referenceList('/collections')).filter((c) => c.name.toLowerCase().includes(t))
+        .slice(0, 20).map((c) => ({ id: c.id, label: c.name }));
+    },
+  },
+  zone: {
+    minChars: 0,
+    search: async (term) => {
+      const t = term.toLowerCase();
+      return (await referenceList('/shipping/zones')).filter((z) => z.name.toLowerCase().includes(t))
+        .slice(0, 20).map((z) => ({ id: z.id, label: z.name }));
+    },
+  },
 };
 
 // byIds asks a list for the rows of ids, 100 at a time, and maps them by id.
@@ -70,6 +87,8 @@ export const names = {
   orders: (ids) => byIds('/orders', ids, orderItem),
   customer: async (id) => new Map(id ? [[id, customerItem(await api('GET', '/customers/' + encodeURIComponent(id)))]] : []),
   categories: async (ids) => new Map((await referenceList('/categories')).filter((c) => ids.includes(c.id)).map((c) => [c.id, { id: c.id, label: c.name }])),
+  collections: async (ids) => new Map((await referenceList('/collections')).filter((c) => ids.includes(c.id)).map((c) => [c.id, { id: c.id, label: c.name }])),
+  zones: async (ids) => new Map((await referenceList('/shipping/zones')).filter((z) => ids.includes(z.id)).map((z) => [z.id, { id: z.id, label: z.name }])),
   admins: async () => new Map((await referenceList('/users')).map((u) => [u.id, adminItem(u)])),
   // The entities audit entries name, of any kind, in one request (a page of
   // the log holds at most 50; super_admin): {label, hint, kind, productId}.
