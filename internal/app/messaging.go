@@ -48,6 +48,11 @@ func (a *App) buildMessaging() {
 	a.CODOTPs = cod.NewOTPs(a.DB, a.Tasks, a.Log.With("component", "cod"), a.Messages, secret)
 	a.Checkout.WithOTPs(a.CODOTPs)
 	a.Drafts.WithMessages(a.Messages)
+	// Out for delivery and a failed delivery's question reach the customer
+	// from the courier's scans (docs/DECISIONS.md "Couriers").
+	if a.Shipments != nil {
+		a.Shipments.WithScanMessages(a.Messages)
+	}
 }
 
 // CODConfirmWindow is how long a COD order waits for its confirmation

@@ -9,13 +9,15 @@ package shipment
 
 import (
 	"context"
-	"github.com/gocommerce/shop/internal/customer"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/courier"
+	"github.com/gocommerce/shop/internal/customer"
+	"github.com/gocommerce/shop/internal/messaging"
+	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
@@ -60,6 +62,21 @@ type Service struct {
 	now          func() time.Time
 	// origins keeps the last origin read (*cachedOrigin).
 	origins atomic.Value
+	// messages stages the customer's message a scan asks for; nil: none.
+	messages ScanMessages
+}
+
+// ScanMessages stages, in the unit applying a scan, the message to the
+// customer the scan asks for: out for delivery, or what to do after a
+// failed delivery (messaging.Service).
+type ScanMessages interface {
+	StageShipmentScan(u *uow.Unit, scan messaging.ShipmentScan) error
+}
+
+// WithScanMessages has applied scans message the customer through m.
+func (s *Service) WithScanMessages(m ScanMessages) *Service {
+	s.messages = m
+	return s
 }
 
 // New returns the service.

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/audit"
 	"github.com/gocommerce/shop/internal/courier"
+	"github.com/gocommerce/shop/internal/messaging"
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
@@ -110,8 +111,14 @@ func (s *Service) Apply(ctx context.Context, sc courier.Scan) (string, error) {
 		if err := tx.Model(&models.Shipment{}).Where("fulfillment_id = ?", cur.FulfillmentID).Updates(set).Error; err != nil {
 			return err
 		}
-		_, err := outbox.Stage(u, outbox.Draft{Type: outbox.ShipmentUpdated, Data: newUpdatedEvent(&cur, reason)})
-		return err
+		if _, err := outbox.Stage(u, outbox.Draft{Type: outbox.ShipmentUpdated, Data: newUpdatedEvent(&cur, reason)}); err != nil {
+			return err
+		}
+		if s.messages == nil {
+			return nil
+		}
+		return s.messages.StageShipmentScan(u, messaging.ShipmentScan{OrderID: cur.OrderID, FulfillmentID: cur.FulfillmentID,
+			Status: sc.Status, Attempt: cur.NDRAttempts, Reason: reason, TrackingNumber: sc.AWB})
 	})
 	if err != nil {
 		return "", fmt.Errorf("shipment.apply: %w", err)
