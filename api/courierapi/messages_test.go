@@ -67,4 +67,3 @@ func TestScansMessageTheCustomer(t *testing.T) {
 		t.Fatalf("after the second failed run: %v", got)
 	}
 }
-
