@@ -204,7 +204,7 @@ func TestAnalyticsDates(t *testing.T) {
 	if len(got.RevenueByDay) != 30 || got.DateTo != today || got.RevenueByDay[29].Date != today || got.TotalOrders != 0 {
 		t.Fatalf("default span: %d days to %s", len(got.RevenueByDay), got.DateTo)
 	}
-	if len(got.OrdersByStatus) != 6 {
+	if len(got.OrdersByStatus) != len(models.OrderStatuses) {
 		t.Fatalf("statuses %v", got.OrdersByStatus)
 	}
 	bad := []struct{ path, field string }{
@@ -237,7 +237,7 @@ type direct struct {
 func directOrders(t *testing.T, db *gorm.DB, from, to string) direct {
 	t.Helper()
 	var d direct
-	d.OrdersByStatus = map[string]int64{"pending": 0, "confirmed": 0, "processing": 0, "shipped": 0, "delivered": 0, "cancelled": 0}
+	d.OrdersByStatus = map[string]int64{"pending": 0, "pending_confirmation": 0, "confirmed": 0, "processing": 0, "shipped": 0, "delivered": 0, "cancelled": 0}
 	span := `created_at >= ?::date AT TIME ZONE 'UTC' AND created_at < (?::date + 1) AT TIME ZONE 'UTC'`
 	var byStatus []struct {
 		Status string

@@ -185,13 +185,24 @@ var retryMayDiffer = map[string]string{
 	"DELETE " + admin + "/auth/logout":            "a retry finds the session ended and answers 401: nothing is ended twice",
 	"DELETE " + admin + "/auth/logout/all":        "a retry finds the session ended and answers 401: nothing is ended twice",
 	"POST " + admin + "/webhooks/:webhookId/test": "sends a test delivery; a second test delivery is what a retry of a test asks for",
+	"PUT " + admin + "/settings/messages":         "a PUT of the whole settings: the retry sets the same values again",
+	"POST " + admin + "/labels":                   "answers the labels' PDF of booked shipments: a read, which a retry answers again",
+	"POST " + admin + "/invoices/:invoiceId/e-invoice/retry": "queues the report again; the retry of one already reported " +
+		"answers 409, and the IRP answers a second report of the document with its IRN (duplicate 2150), never a second one",
 }
 
 // notYetRetrySafe are the admin writes not yet retry-safe after a crash
 // between the commit and keeping the answer, each with what its retry does
-// instead. None is left: a new write is proved in adminRetryCases, or
-// listed here with its reason until it is.
-var notYetRetrySafe = map[string]string{}
+// instead: a new write is proved in adminRetryCases, or listed here with
+// its reason until it is.
+var notYetRetrySafe = map[string]string{
+	"POST " + admin + "/pickups": "not yet proved: a retry asks the courier to schedule the same parcels' pickup " +
+		"again, and answers what the courier says to that instead of the first manifest",
+	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/ndr-action": "not yet proved: a retry sends the " +
+		"courier the same decision again (the courier acts on it once)",
+	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/eway-bill/retry": "not yet proved: a retry queues " +
+		"the e-way bill again; one already generated answers 409",
+}
 
 // Every admin write is retry-safe after a process dies between its
 // commit and keeping its answer: the retry, which takes the key over,

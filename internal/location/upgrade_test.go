@@ -68,10 +68,10 @@ func TestUpgradeToLocationsAndBack(t *testing.T) {
 			"add": {`ALTER TABLE products ADD COLUMN cess_rate bigint NOT NULL DEFAULT 0, ADD COLUMN unit text NOT NULL DEFAULT 'NOS'`,
 				`ALTER TABLE order_items ADD COLUMN cess_rate bigint NOT NULL DEFAULT 0, ADD COLUMN cess_amount bigint NOT NULL DEFAULT 0,
 					ADD COLUMN unit text NOT NULL DEFAULT 'NOS'`,
-				`ALTER TABLE orders ADD COLUMN cess_total bigint NOT NULL DEFAULT 0, ADD COLUMN charge_parts jsonb`},
+				`ALTER TABLE orders ADD COLUMN cess_total bigint NOT NULL DEFAULT 0, ADD COLUMN charge_parts jsonb, ADD COLUMN applied_discounts jsonb`},
 			"drop": {`ALTER TABLE products DROP COLUMN cess_rate, DROP COLUMN unit`,
 				`ALTER TABLE order_items DROP COLUMN cess_rate, DROP COLUMN cess_amount, DROP COLUMN unit`,
-				`ALTER TABLE orders DROP COLUMN cess_total, DROP COLUMN charge_parts`},
+				`ALTER TABLE orders DROP COLUMN cess_total, DROP COLUMN charge_parts, DROP COLUMN applied_discounts`},
 		}[do] {
 			if err := db.Exec(stmt).Error; err != nil {
 				t.Fatal(err)
