@@ -23,7 +23,7 @@ func (e *env) pdfQR(t *testing.T, d doc) string {
 	t.Helper()
 	for _, tool := range []string{"pdfimages", "pdftotext"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s (poppler-utils) is not installed", tool)
+			t.Fatalf("%s is missing (apt-get install poppler-utils, which make test-tools installs): the PDF cannot be checked", tool)
 		}
 	}
 	body := e.app.Do(t, "GET", "/api/v1/admin/invoices/"+d.ID+"/pdf", testkit.Req{Token: e.token}).Expect(t, http.StatusOK).Body
