@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/models"
@@ -104,5 +105,56 @@ func TestPromotionUsageLimitsUnderConcurrentCheckouts(t *testing.T) {
 	}
 	if tiered != 2*10000 {
 		t.Fatalf("the tier took %v in all, want 2 × 100", tiered)
+	}
+}
+
+// A promotion without a usage limit has nothing to hold, so checkout does
+// not lock it: while another transaction holds its row as an update does
+// (an administrator's edit, a capture counting a use, and before this
+// change every other checkout taking it), a prepaid checkout carrying it
+// still opens, within the client's patience.
+func TestPromotionWithoutLimitIsNotLockedByCheckout(t *testing.T) {
+	s := mustStore(t)
+	all := map[string]any{"product": true, "order": true, "shipping": true}
+	tier := s.discount(t, map[string]any{"type": "tiered", "combinesWith": all,
+		"tiers": []any{map[string]any{"minSubtotal": 500, "amountOff": 100}}})
+	p := s.product(t, 100000, "8518")
+	g := newGuest()
+	s.add(t, g, p, 1)
+	if c := s.cart(t, g); len(c.Discounts) != 1 || c.Discounts[0].ID != tier {
+		t.Fatalf("the cart took %+v, want the tier", c.Discounts)
+	}
+	holder := s.app.DB.Begin()
+	defer holder.Rollback()
+	if err := holder.Exec(`SELECT id FROM discounts WHERE id = ? FOR NO KEY UPDATE`, tier).Error; err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"email": "unheld@example.com", "name": "Asha", "phone": "+91 98450 11111",
+		"address": map[string]any{"type": "shipping", "street": "12 MG Road", "city": "Bengaluru", "state": "Karnataka",
+			"pincode": "560001", "district": "Bengaluru Urban", "country": "India"},
+		"shippingMethodId": s.methodKA})
+	req, _ := http.NewRequest(http.MethodPost, s.app.URL+"/orders", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Session-Id", g.headers["X-Session-Id"])
+	client := &http.Client{Timeout: 10 * time.Second}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("the checkout waited on the promotion's row: %v", err)
+	}
+	defer res.Body.Close()
+	var opened struct {
+		Object            string    `json:"object"`
+		CheckoutSessionID uuid.UUID `json:"checkoutSessionId"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&opened); err != nil || res.StatusCode != http.StatusCreated || opened.Object != "checkout_session" {
+		t.Fatalf("checkout answered %d %+v (%v)", res.StatusCode, opened, err)
+	}
+	var sess models.CheckoutSession
+	if err := s.app.DB.Take(&sess, "id = ?", opened.CheckoutSessionID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if sess.DiscountTotal != 10000 || len(sess.AppliedDiscounts) != 1 || sess.AppliedDiscounts[0].ID.String() != tier {
+		t.Fatalf("the session took %v off with %+v, want the tier's 100", sess.DiscountTotal, sess.AppliedDiscounts)
 	}
 }

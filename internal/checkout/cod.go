@@ -182,7 +182,7 @@ func (s *Service) placeCOD(ctx context.Context, u *uow.Unit, c *models.Cart, in 
 	if err := stock.CommitDirect(tx, items); err != nil {
 		return nil, nil, err
 	}
-	if err := holdDiscounts(tx, sess, buyer.ID); err != nil {
+	if err := holdDiscounts(tx, priced.Applied, buyer.ID, sess.ID); err != nil {
 		return nil, nil, err
 	}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {

@@ -150,7 +150,7 @@ func (s *Service) open(ctx context.Context, tx *gorm.DB, c *models.Cart, in Inpu
 	if err := stock.StageReserve(u, sess.ID, items); err != nil {
 		return nil, err
 	}
-	if err := holdDiscounts(tx, sess, buyer.ID); err != nil {
+	if err := holdDiscounts(tx, priced.Applied, buyer.ID, sess.ID); err != nil {
 		return nil, err
 	}
 	stageCartLock(u, c, sess.ID)

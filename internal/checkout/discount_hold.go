@@ -14,14 +14,21 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// holdDiscounts holds every discount session sess applied (holdDiscount),
-// in the order of their ids so that two checkouts sharing discounts lock
-// them in one order.
-func holdDiscounts(tx *gorm.DB, sess *models.CheckoutSession, customerID uuid.UUID) error {
-	ids := sessionDiscountIDs(sess)
+// holdDiscounts holds the discounts applied that have a usage limit
+// (holdDiscount), in the order of their ids so that two checkouts sharing
+// discounts lock them in one order. A discount without a limit has nothing
+// to hold: it is not locked, so checkouts taking the same automatic
+// promotion do not queue behind one another.
+func holdDiscounts(tx *gorm.DB, applied []discount.Applied, customerID, sessionID uuid.UUID) error {
+	var ids []uuid.UUID
+	for _, a := range applied {
+		if d := &a.Target.Discount; d.UsageLimit != nil || d.CustomerUsageLimit != nil {
+			ids = append(ids, d.ID)
+		}
+	}
 	slices.SortFunc(ids, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
 	for _, id := range ids {
-		if err := holdDiscount(tx, id, customerID, sess.ID); err != nil {
+		if err := holdDiscount(tx, id, customerID, sessionID); err != nil {
 			return err
 		}
 	}

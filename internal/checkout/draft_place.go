@@ -81,7 +81,7 @@ func (s *Service) PlaceDraft(u *uow.Unit, in LinkCheckout, how Placement) (*mode
 	if err := stock.CommitDirect(tx, items); err != nil {
 		return nil, err
 	}
-	if err := holdDiscounts(tx, sess, in.Customer.ID); err != nil {
+	if err := holdDiscounts(tx, in.Priced.Applied, in.Customer.ID, sess.ID); err != nil {
 		return nil, err
 	}
 	o, err := s.stagePlaced(u, sess, items, func() (*models.Order, error) {

@@ -81,10 +81,8 @@ func (s *Service) OpenLink(u *uow.Unit, in LinkCheckout) (*models.CheckoutSessio
 	if err := stock.StageReserve(u, sess.ID, items); err != nil {
 		return nil, err
 	}
-	if sess.DiscountID != nil {
-		if err := holdDiscount(tx, *sess.DiscountID, in.Customer.ID, sess.ID); err != nil {
-			return nil, err
-		}
+	if err := holdDiscounts(tx, in.Priced.Applied, in.Customer.ID, sess.ID); err != nil {
+		return nil, err
 	}
 	stageCartLock(u, c, sess.ID)
 	if err := u.Flush(); err != nil {
