@@ -32,7 +32,7 @@ func BenchmarkChoose50(b *testing.B) {
 	for i := range autos {
 		all := i%2 == 0
 		d := models.Discount{ID: uuid.New(), IsActive: true, ApplicationType: models.DiscountAutomatic, Scope: models.DiscountScopeOrder,
-			CreatedAt: created.Add(time.Duration(i) * time.Second),
+			CreatedAt:    created.Add(time.Duration(i) * time.Second),
 			CombinesWith: models.CombinesWith{Product: all, Order: all, Shipping: true}}
 		t := Target{ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
 		switch {
