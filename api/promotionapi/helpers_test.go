@@ -1,6 +1,7 @@
 package promotionapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -373,6 +374,46 @@ func mustDiscounts(t *testing.T, got []applied, want ...string) {
 	for i := range want {
 		if got[i].ID != want[i] {
 			t.Fatalf("discounts %+v, want %v", got, want)
+		}
+	}
+}
+
+// mustAnnounce checks that the order.created event of o carries the
+// discounts the order applied and each line's share of them, as the order
+// answers them: a subscriber (an ERP, an accountant's tool) books the same
+// figures.
+func mustAnnounce(t *testing.T, s *store, o orderView) {
+	t.Helper()
+	var raw string
+	if err := s.app.DB.Raw(`SELECT data FROM events WHERE type = 'order.created' AND data->>'orderId' = ?`, o.ID.String()).
+		Scan(&raw).Error; err != nil || raw == "" {
+		t.Fatalf("order.created of %s: %q (%v)", o.ID, raw, err)
+	}
+	var ev struct {
+		Discounts []applied `json:"discounts"`
+		Items     []struct {
+			Quantity  int          `json:"quantity"`
+			Discount  money.Amount `json:"discount"`
+			LineTotal money.Amount `json:"lineTotal"`
+		} `json:"items"`
+		DiscountTotal money.Amount `json:"discountTotal"`
+	}
+	if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Discounts) != len(o.Discounts) || ev.DiscountTotal != o.DiscountTotal || len(ev.Items) != len(o.Items) {
+		t.Fatalf("order.created %s, the order %+v", raw, o)
+	}
+	for i, d := range o.Discounts {
+		e := ev.Discounts[i]
+		if e.ID != d.ID || e.Type != d.Type || e.Title != d.Title || e.Amount != d.Amount || (e.Code == nil) != (d.Code == nil) ||
+			(e.Code != nil && *e.Code != *d.Code) {
+			t.Fatalf("order.created discounts %+v, the order's %+v", ev.Discounts, o.Discounts)
+		}
+	}
+	for i, it := range o.Items {
+		if ev.Items[i].Discount != it.DiscountAmount || ev.Items[i].LineTotal != it.LineTotal {
+			t.Fatalf("order.created line %d %+v, the order's %+v", i, ev.Items[i], it)
 		}
 	}
 }

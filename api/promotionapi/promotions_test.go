@@ -211,6 +211,7 @@ func TestPromotionsFromCartToCreditNote(t *testing.T) {
 				t.Fatalf("order shipping %v, want %v (%+v)", o.ShippingCost, tc.shipping, o)
 			}
 			mustAgree(t, c, o)
+			mustAnnounce(t, s, o)
 			for _, d := range o.Discounts {
 				if d.Type == "free_shipping" && d.Amount != 9900 {
 					t.Fatalf("free shipping recorded %v, want the 99 it waived: %+v", d.Amount, o.Discounts)

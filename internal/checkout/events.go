@@ -16,24 +16,27 @@ import (
 
 // OrderCreatedData is the data of order.created.
 type OrderCreatedData struct {
-	OrderID         string          `json:"orderId"`
-	OrderNumber     string          `json:"orderNumber"`
-	Status          string          `json:"status"`
-	PaymentStatus   string          `json:"paymentStatus"`
-	PaymentMethod   string          `json:"paymentMethod"`
-	CODFee          money.Amount    `json:"codFee"`
-	CustomerID      string          `json:"customerId"`
-	Email           string          `json:"email"`
-	Items           []OrderItemData `json:"items"`
-	Subtotal        money.Amount    `json:"subtotal"`
-	DiscountTotal   money.Amount    `json:"discountTotal"`
-	TaxTotal        money.Amount    `json:"taxTotal"`
-	ShippingCost    money.Amount    `json:"shippingCost"`
-	Total           money.Amount    `json:"total"`
-	Currency        string          `json:"currency"`
-	DiscountCode    *string         `json:"discountCode"`
-	ShippingAddress models.Address  `json:"shippingAddress"`
-	CreatedAt       time.Time       `json:"createdAt"`
+	OrderID       string          `json:"orderId"`
+	OrderNumber   string          `json:"orderNumber"`
+	Status        string          `json:"status"`
+	PaymentStatus string          `json:"paymentStatus"`
+	PaymentMethod string          `json:"paymentMethod"`
+	CODFee        money.Amount    `json:"codFee"`
+	CustomerID    string          `json:"customerId"`
+	Email         string          `json:"email"`
+	Items         []OrderItemData `json:"items"`
+	Subtotal      money.Amount    `json:"subtotal"`
+	DiscountTotal money.Amount    `json:"discountTotal"`
+	TaxTotal      money.Amount    `json:"taxTotal"`
+	ShippingCost  money.Amount    `json:"shippingCost"`
+	Total         money.Amount    `json:"total"`
+	Currency      string          `json:"currency"`
+	DiscountCode  *string         `json:"discountCode"`
+	// Discounts are every discount the order applied, as the order shows
+	// them (a free-shipping one's amount is the shipping it waived).
+	Discounts       models.AppliedDiscounts `json:"discounts"`
+	ShippingAddress models.Address          `json:"shippingAddress"`
+	CreatedAt       time.Time               `json:"createdAt"`
 }
 
 // OrderItemData is a line of OrderCreatedData.
@@ -44,6 +47,9 @@ type OrderItemData struct {
 	Title     string       `json:"title"`
 	Quantity  int          `json:"quantity"`
 	UnitPrice money.Amount `json:"unitPrice"`
+	// Discount is the line's share of the order's discounts (and of its
+	// bundle's), taken before tax: LineTotal = UnitPrice × Quantity − Discount.
+	Discount  money.Amount `json:"discount"`
 	LineTotal money.Amount `json:"lineTotal"`
 	TaxAmount money.Amount `json:"taxAmount"`
 }
@@ -92,11 +98,11 @@ func orderCreatedData(o *models.Order) OrderCreatedData {
 		OrderID: o.ID.String(), OrderNumber: o.OrderNumber, Status: o.Status, PaymentStatus: o.PaymentStatus,
 		PaymentMethod: o.PaymentMethod, CODFee: o.CODFee, CustomerID: o.CustomerID.String(), Email: o.Email, Items: make([]OrderItemData, 0, len(o.Items)),
 		Subtotal: o.Subtotal, DiscountTotal: o.DiscountTotal, TaxTotal: o.TaxTotal, ShippingCost: o.ShippingCost,
-		Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode, CreatedAt: o.CreatedAt.UTC(),
+		Total: o.Total, Currency: o.Currency, DiscountCode: o.DiscountCode, Discounts: o.AppliedDiscounts.OrEmpty(), CreatedAt: o.CreatedAt.UTC(),
 	}
 	_ = jsonInto(o.ShippingAddress, &d.ShippingAddress)
 	for _, it := range o.Items {
-		line := OrderItemData{SKU: it.SKU, Title: it.Title, Quantity: it.Quantity, UnitPrice: it.UnitPrice, LineTotal: it.LineTotal, TaxAmount: it.TaxAmount}
+		line := OrderItemData{SKU: it.SKU, Title: it.Title, Quantity: it.Quantity, UnitPrice: it.UnitPrice, Discount: it.DiscountAmount, LineTotal: it.LineTotal, TaxAmount: it.TaxAmount}
 		if it.ProductID != nil {
 			line.ProductID = it.ProductID.String()
 		}
