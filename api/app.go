@@ -149,7 +149,7 @@ func New(a *app.App) *Server {
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,
 		Claims: a.Claims, Reviews: a.Reviews, Shipping: a.Shipping, COD: a.PaymentSettings, Queue: a.Tasks, Limiter: a.Limiter, Idempotency: keyed,
-		Couriers: a.Shipments,
+		Couriers: a.Shipments, Invoices: a.Invoices,
 	}, storeapi.Settings{
 		AuthLimit:            cfg.AdminLoginRateLimit,
 		AuthWindow:           time.Duration(cfg.AdminLoginRateWindowS) * time.Second,

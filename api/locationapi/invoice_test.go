@@ -49,6 +49,16 @@ func (e *env) gstr1(t *testing.T, gstin string) gstr1Summary {
 	return r
 }
 
+// taxSplit is the taxSplit of order o's admin detail.
+func (e *env) taxSplit(t *testing.T, o models.Order) invoice.TaxSplit {
+	t.Helper()
+	var d struct {
+		TaxSplit invoice.TaxSplit `json:"taxSplit"`
+	}
+	e.do(t, http.MethodGet, "/api/v1/admin/orders/"+o.ID.String(), nil).Expect(t, http.StatusOK).JSON(t, &d)
+	return d.TaxSplit
+}
+
 func (e *env) invoicesOf(t *testing.T, o models.Order) []invoiceBody {
 	t.Helper()
 	var page struct{ Data []invoiceBody }
@@ -78,6 +88,11 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 	e.adjust(t, vAway, "set", 2, mum.ID).Expect(t, http.StatusOK)
 	e.adjust(t, vAway, "set", 2, goa.ID).Expect(t, http.StatusOK)
 
+	// Before any invoice the order's tax split is its own: the buyer is in
+	// the store's state.
+	if sp := e.taxSplit(t, away); sp.Source != "order" || sp.CGST == 0 || sp.CGST != sp.SGST || sp.IGST != 0 {
+		t.Fatalf("tax split before the invoice: %+v", sp)
+	}
 	er := e.ship(t, away, goa.ID).ExpectError(t, http.StatusConflict, "CONFLICT")
 	if er.Error.Details["field"] != "gstin" {
 		t.Fatalf("409 details: %v", er.Error.Details)
@@ -100,6 +115,14 @@ func TestInvoiceUnderTheLocationsGSTIN(t *testing.T) {
 	}
 	if a[0].Total != h[0].Total || a[0].TaxableValue != h[0].TaxableValue || a[0].IGSTTotal != h[0].CGSTTotal+h[0].SGSTTotal {
 		t.Fatalf("the same sale taxed differently: %+v vs %+v", a[0], h[0])
+	}
+	// Once invoiced, the order answers the split its invoice filed: IGST
+	// for the one shipped from Maharashtra.
+	if sp := e.taxSplit(t, away); sp.Source != "invoices" || sp.CGST != 0 || sp.SGST != 0 || sp.IGST != a[0].IGSTTotal {
+		t.Fatalf("tax split of the Maharashtra order: %+v, invoice %+v", sp, a[0])
+	}
+	if sp := e.taxSplit(t, home); sp.Source != "invoices" || sp.CGST != h[0].CGSTTotal || sp.SGST != h[0].SGSTTotal || sp.IGST != 0 {
+		t.Fatalf("tax split of the home order: %+v, invoice %+v", sp, h[0])
 	}
 	var ho, ao models.Order
 	e.app.DB.Take(&ho, "id = ?", home.ID)

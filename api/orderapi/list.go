@@ -127,6 +127,9 @@ func (h *handlers) detailOf(c *fiber.Ctx, d *order.Detail) (detailView, error) {
 		return detailView{}, err
 	}
 	v := newDetailView(d, fs)
+	if v.TaxSplit, err = h.invoices.TaxSplit(c.UserContext(), &d.Order); err != nil {
+		return detailView{}, err
+	}
 	if err := fulfillmentapi.WithEwayBills(c.UserContext(), h.ewayBills, v.Fulfillments); err != nil {
 		return detailView{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/rbac"
+	"github.com/gocommerce/shop/models"
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 )
@@ -18,6 +19,7 @@ import (
 // the invoices issued from its changes.
 type TaxDocumentLister interface {
 	List(ctx context.Context, f invoice.Filter, w paging.Window) ([]invoice.Document, int64, error)
+	TaxSplit(ctx context.Context, o *models.Order) (invoice.TaxSplit, error)
 }
 
 // taxDocumentPage is how many documents one read of an order's takes; an

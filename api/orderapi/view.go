@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -131,14 +132,17 @@ type detailView struct {
 	DiscountTotal     money.Amount          `json:"discountTotal"`
 	DiscountCode      *string               `json:"discountCode"`
 	// Discounts are every discount the order applied.
-	Discounts      []models.AppliedDiscount `json:"discounts"`
-	TaxTotal       money.Amount             `json:"taxTotal"`
-	Tax            taxView                  `json:"tax"`
-	ShippingCost   money.Amount             `json:"shippingCost"`
-	ShippingMethod *shipping.Ref            `json:"shippingMethod"`
-	Total          money.Amount             `json:"total"`
-	PaidTotal      money.Amount             `json:"paidTotal"`
-	RefundedTotal  money.Amount             `json:"refundedTotal"`
+	Discounts []models.AppliedDiscount `json:"discounts"`
+	TaxTotal  money.Amount             `json:"taxTotal"`
+	Tax       taxView                  `json:"tax"`
+	// TaxSplit is the GST as the issued invoices divide it once any exist
+	// (invoice.TaxSplit), else as Tax.
+	TaxSplit       invoice.TaxSplit `json:"taxSplit"`
+	ShippingCost   money.Amount     `json:"shippingCost"`
+	ShippingMethod *shipping.Ref    `json:"shippingMethod"`
+	Total          money.Amount     `json:"total"`
+	PaidTotal      money.Amount     `json:"paidTotal"`
+	RefundedTotal  money.Amount     `json:"refundedTotal"`
 	// BalanceDue is what an edit that raised the total left owed.
 	BalanceDue      money.Amount      `json:"balanceDue"`
 	Currency        string            `json:"currency"`

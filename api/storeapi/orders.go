@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/shipping"
@@ -65,6 +66,9 @@ func toOrder(o *models.Order) orderBody {
 type orderDetailBody struct {
 	orderBody
 	Fulfillments []fulfillmentapi.View `json:"fulfillments"`
+	// TaxSplit is the GST as the issued invoices divide it once any
+	// exist, else as the order was priced (invoice.TaxSplit).
+	TaxSplit invoice.TaxSplit `json:"taxSplit"`
 }
 
 // listOrders: GET /orders → the customer's orders, paged, newest first.
@@ -100,5 +104,9 @@ func (h *handlers) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillmentapi.Views(fs)})
+	split, err := h.invoices.TaxSplit(c.UserContext(), o)
+	if err != nil {
+		return err
+	}
+	return c.JSON(orderDetailBody{orderBody: toOrder(o), Fulfillments: fulfillmentapi.Views(fs), TaxSplit: split})
 }

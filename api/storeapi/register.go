@@ -5,7 +5,6 @@
 package storeapi
 
 import (
-	"github.com/gocommerce/shop/internal/shipment"
 	"time"
 
 	"github.com/gocommerce/shop/api/idempotent"
@@ -15,9 +14,11 @@ import (
 	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/customer"
 	"github.com/gocommerce/shop/internal/fulfillment"
+	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/ratelimit"
 	"github.com/gocommerce/shop/internal/review"
+	"github.com/gocommerce/shop/internal/shipment"
 	"github.com/gocommerce/shop/internal/shipping"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/gofiber/fiber/v2"
@@ -43,6 +44,8 @@ type Services struct {
 	Idempotency *idempotent.Middleware
 	// Couriers answers serviceability by pincode (docs/DECISIONS.md "Couriers").
 	Couriers *shipment.Service
+	// Invoices answer an order's tax split (docs/DECISIONS.md "Daily work").
+	Invoices *invoice.Service
 }
 
 // Settings are the storefront's rate limits.
@@ -74,6 +77,7 @@ type handlers struct {
 	limiter   *ratelimit.Limiter
 	set       Settings
 	couriers  *shipment.Service
+	invoices  *invoice.Service
 }
 
 // Register mounts the storefront routes on r.
@@ -85,6 +89,7 @@ func Register(r fiber.Router, svc Services, set Settings) {
 		carts:     svc.Carts,
 		checkout:  svc.Checkout,
 		orders:    svc.Orders,
+		invoices:  svc.Invoices,
 		claims:    svc.Claims,
 		reviews:   svc.Reviews,
 		shipping:  svc.Shipping,
