@@ -33,10 +33,16 @@ func TestDraftCompletedAsCODOrOffline(t *testing.T) {
 	}
 
 	codDraft := draftOf(2)
+	// Before completing, the draft quotes what COD will charge: its total
+	// with the fee.
+	quoted := e.do(t, http.MethodGet, draftsPath+"/"+codDraft, e.staff, nil).Expect(t, http.StatusOK).Map(t)
+	if quoted["total"] != 1000.0 || quoted["codTotal"] != 1040.0 {
+		t.Fatalf("draft quotes total %v, codTotal %v; want 1000 and 1040", quoted["total"], quoted["codTotal"])
+	}
 	d := complete(codDraft, map[string]any{"payment": "cod"}).Expect(t, http.StatusOK).Map(t)
 	var o models.Order
 	e.app.DB.Take(&o, "id = ?", d["orderId"])
-	if d["status"] != "completed" || d["paymentLink"] != nil || o.PaymentMethod != models.PaymentCOD || o.PaymentStatus != models.PaymentPending ||
+	if d["status"] != "completed" || d["paymentLink"] != nil || d["codTotal"] != quoted["codTotal"] || float64(o.Total)/100 != d["codTotal"] || o.PaymentMethod != models.PaymentCOD || o.PaymentStatus != models.PaymentPending ||
 		o.Total != 100000+4000 || o.CODFee != 4000 || o.TaxTotal != 15254+610 || o.Status != models.OrderConfirmed {
 		t.Fatalf("COD draft %v, order %+v", d, o)
 	}

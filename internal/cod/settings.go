@@ -2,6 +2,7 @@ package cod
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -175,4 +176,15 @@ func (s *Service) Quote(ctx context.Context, q Quote) (Decision, error) {
 		return Decision{}, database.Translate(err, "payment settings")
 	}
 	return d, nil
+}
+
+// Fee is the fee a cash on delivery order adds to its total (its GST
+// included), as the settings in db say: a draft shows staff the total a
+// COD completion will charge before they choose it.
+func Fee(db *gorm.DB) (money.Amount, error) {
+	set, err := load(db)
+	if err != nil {
+		return 0, fmt.Errorf("cod.fee: %w", err)
+	}
+	return set.COD.Fee, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gocommerce/shop/internal/checkout"
+	"github.com/gocommerce/shop/internal/cod"
 	"github.com/gocommerce/shop/internal/discount"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/order"
@@ -100,14 +102,17 @@ type View struct {
 	IGSTTotal     money.Amount             `json:"igstTotal"`
 	ShippingCost  money.Amount             `json:"shippingCost"`
 	Total         money.Amount             `json:"total"`
-	Currency      string                   `json:"currency"`
-	Issues        []Issue                  `json:"issues"`
-	PaymentLink   *PaymentLink             `json:"paymentLink"`
-	OrderID       *uuid.UUID               `json:"orderId"`
-	CreatedAt     time.Time                `json:"createdAt"`
-	UpdatedAt     time.Time                `json:"updatedAt"`
-	priced        *priced                  `json:"-"`
-	session       *models.CheckoutSession
+	// CODTotal is Total with the COD fee: what completing the draft as
+	// cash on delivery charges (docs/DECISIONS.md "Daily work").
+	CODTotal    money.Amount `json:"codTotal"`
+	Currency    string       `json:"currency"`
+	Issues      []Issue      `json:"issues"`
+	PaymentLink *PaymentLink `json:"paymentLink"`
+	OrderID     *uuid.UUID   `json:"orderId"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	priced      *priced      `json:"-"`
+	session     *models.CheckoutSession
 }
 
 // frozen reports whether a session's snapshot, not today's prices, is what
@@ -163,7 +168,14 @@ func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSes
 		v.Status = StatusCompleted
 	}
 	if p == nil {
-		return v, s.snapshotInto(v, sess)
+		if err := s.snapshotInto(v, sess); err != nil {
+			return nil, err
+		}
+		if sess.PaymentProvider == checkout.ProviderCOD {
+			v.CODTotal = v.Total // completed as COD: the fee is in it
+			return v, nil
+		}
+		return v, s.withCODTotal(v)
 	}
 	v.Subtotal, v.DiscountTotal, v.TaxTotal, v.ShippingCost, v.Total = p.Subtotal, p.DiscountTotal, p.TaxTotal, p.ShippingCost, p.Total
 	v.CGSTTotal, v.SGSTTotal, v.IGSTTotal = p.CGST, p.SGST, p.IGST
@@ -200,7 +212,17 @@ func (s *Service) view(d *models.DraftOrder, p *priced, sess *models.CheckoutSes
 		}
 		v.Items = append(v.Items, line)
 	}
-	return v, nil
+	return v, s.withCODTotal(v)
+}
+
+// withCODTotal sets v's CODTotal from the COD fee the settings charge now.
+func (s *Service) withCODTotal(v *View) error {
+	fee, err := cod.Fee(s.db)
+	if err != nil {
+		return err
+	}
+	v.CODTotal = v.Total + fee
+	return nil
 }
 
 // snapshotInto fills v's lines and totals from the session's snapshot.
