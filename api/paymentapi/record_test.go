@@ -172,6 +172,22 @@ type jobResult struct {
 		OrderNumber string `json:"orderNumber"`
 		Reason      string `json:"reason"`
 	} `json:"failed"`
+	Rows []struct {
+		Row         int          `json:"row"`
+		OrderNumber string       `json:"orderNumber"`
+		Amount      money.Amount `json:"amount"`
+		Reference   string       `json:"reference"`
+		Outcome     string       `json:"outcome"`
+		Reason      string       `json:"reason"`
+	} `json:"rows"`
+}
+
+func (r jobResult) outcomes() []string {
+	out := make([]string, len(r.Rows))
+	for i, o := range r.Rows {
+		out[i] = fmt.Sprint(o.Row, " ", o.OrderNumber, " ", o.Amount, " ", o.Reference, " ", o.Outcome, " ", o.Reason)
+	}
+	return out
 }
 
 func (r jobResult) failures() []string {
@@ -205,10 +221,13 @@ func waitJob(t *testing.T, app *testkit.App, token, id string) jobResult {
 	return job.Result
 }
 
-func multipartFile(t *testing.T, data []byte) testkit.Req {
+func multipartFile(t *testing.T, data []byte, fields ...string) testkit.Req {
 	t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
+	for i := 0; i+1 < len(fields); i += 2 {
+		w.WriteField(fields[i], fields[i+1])
+	}
 	part, err := w.CreateFormFile("file", "remittance.csv")
 	if err != nil {
 		t.Fatal(err)

@@ -38,4 +38,5 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Post("/orders/:orderId/payments", rbac.PaymentsRecord, h.record, adminroute.Audit(actionRecord, "orderId"))
 	a.Post("/payments/cod-remittance", rbac.PaymentsRecord, h.remittance, adminroute.Audit(actionRemittance, ""),
 		adminroute.RateBucket(adminroute.Bulk), adminroute.AcceptMultipart())
+	a.Get("/payments/cod-remittance/mappings", rbac.PaymentsRecord, h.mappings)
 }

@@ -50,10 +50,30 @@ type RowFailure struct {
 	Reason      string `json:"reason"`
 }
 
-// RemittanceResult is a remittance job's result (GET /admin/jobs/{id}).
+// Outcomes of a remittance row.
+const (
+	OutcomeApplied = "applied"
+	OutcomeFailed  = "failed"
+)
+
+// RowOutcome is what became of one row: applied, or failed with its
+// reason; the row as read, so staff see which line of the courier's file
+// each is without opening it again.
+type RowOutcome struct {
+	Row         int          `json:"row"`
+	OrderNumber string       `json:"orderNumber"`
+	Amount      money.Amount `json:"amount"`
+	Reference   string       `json:"reference"`
+	Outcome     string       `json:"outcome"`
+	Reason      string       `json:"reason,omitempty"`
+}
+
+// RemittanceResult is a remittance job's result (GET /admin/jobs/{id}):
+// the counts, the rows not applied, and every row with its outcome.
 type RemittanceResult struct {
 	Applied int          `json:"applied"`
 	Failed  []RowFailure `json:"failed"`
+	Rows    []RowOutcome `json:"rows"`
 }
 
 // Remittances applies courier remittance files as jobs.
@@ -123,18 +143,21 @@ func remittanceJobID(ctx context.Context) (id string, keyed bool) {
 // one run would have and pays nothing twice. An infrastructure failure
 // stops the run (the job is retried).
 func (s *Remittances) Apply(ctx context.Context, jobID string, adminID uuid.UUID, rows []tasks.RemittanceRow) (*RemittanceResult, error) {
-	res := &RemittanceResult{Failed: []RowFailure{}}
+	res := &RemittanceResult{Failed: []RowFailure{}, Rows: make([]RowOutcome, 0, len(rows))}
 	for i, r := range rows {
 		n := i + 1
 		reason, err := s.applyRow(ctx, jobID, n, adminID, r)
 		if err != nil {
 			return nil, fmt.Errorf("cod.remittance: row %d: %w", n, err)
 		}
+		out := RowOutcome{Row: n, OrderNumber: r.OrderNumber, Amount: money.Amount(r.Amount), Reference: r.Reference, Outcome: OutcomeApplied}
 		if reason == "" {
 			res.Applied++
-			continue
+		} else {
+			out.Outcome, out.Reason = OutcomeFailed, reason
+			res.Failed = append(res.Failed, RowFailure{Row: n, OrderNumber: r.OrderNumber, Reason: reason})
 		}
-		res.Failed = append(res.Failed, RowFailure{Row: n, OrderNumber: r.OrderNumber, Reason: reason})
+		res.Rows = append(res.Rows, out)
 	}
 	return res, nil
 }
