@@ -3,6 +3,7 @@ package discount
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gocommerce/shop/internal/apperr"
@@ -41,9 +42,19 @@ func LoadByID(ctx context.Context, db *gorm.DB, id uuid.UUID) (*Target, error) {
 }
 
 // LoadAutomatic returns every active AUTOMATIC discount with its targets,
-// oldest first, in four statements however many there are: checkout reads
-// them afresh on every order (Fresh).
+// oldest first, in at most four statements however many there are.
 func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
+	list, err := loadAutomatic(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return withCollections(ctx, db, list)
+}
+
+// loadAutomatic reads the active AUTOMATIC discounts with their products
+// and categories; a buy X get Y side's matchers hold its products and
+// categories, not yet its collections' products (withCollections).
+func loadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 	var ds []models.Discount
 	if err := db.WithContext(ctx).Where("application_type = ? AND is_active", models.DiscountAutomatic).
 		Order("created_at, id").Find(&ds).Error; err != nil {
@@ -51,7 +62,6 @@ func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 	}
 	out := make([]Target, len(ds))
 	ids := make([]uuid.UUID, 0, len(ds))
-	var collections []uuid.UUID
 	at := make(map[uuid.UUID]*Target, len(ds))
 	for i, d := range ds {
 		out[i] = Target{Discount: d, ProductIDs: map[uuid.UUID]bool{}, CategoryIDs: map[uuid.UUID]bool{}}
@@ -59,11 +69,8 @@ func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 		if d.Scope == models.DiscountScopeProduct && d.Type != models.DiscountBuyXGetY {
 			ids = append(ids, d.ID)
 		}
-		if d.Rules.Buy != nil {
-			collections = append(collections, d.Rules.Buy.CollectionIDs...)
-		}
-		if d.Rules.Get != nil {
-			collections = append(collections, d.Rules.Get.CollectionIDs...)
+		if d.Type == models.DiscountBuyXGetY {
+			out[i].Buy, out[i].Get = sidesOf(d.Rules, nil)
 		}
 	}
 	if len(ids) > 0 {
@@ -82,25 +89,52 @@ func LoadAutomatic(ctx context.Context, db *gorm.DB) ([]Target, error) {
 			at[c.DiscountID].CategoryIDs[c.CategoryID] = true
 		}
 	}
-	members := map[uuid.UUID][]uuid.UUID{}
-	if len(collections) > 0 {
-		var cps []models.CollectionProduct
-		if err := db.WithContext(ctx).Where("collection_id IN ?", collections).Find(&cps).Error; err != nil {
-			return nil, fmt.Errorf("discount.automatic: %w", err)
-		}
-		for _, cp := range cps {
-			members[cp.CollectionID] = append(members[cp.CollectionID], cp.ProductID)
-		}
-	}
-	for i := range out {
-		if r := out[i].Discount.Rules; out[i].Discount.Type == models.DiscountBuyXGetY {
-			out[i].Buy = matcherFrom(r.Buy, members)
+	return out, nil
+}
+
+// withCollections returns list with the products of the collections its
+// buy X get Y sides name added to their matchers, as they are now (one
+// statement; list itself when no side names a collection). list is not
+// changed: it may be shared (Fresh).
+func withCollections(ctx context.Context, db *gorm.DB, list []Target) ([]Target, error) {
+	var collections []uuid.UUID
+	for _, t := range list {
+		if r := t.Discount.Rules; t.Discount.Type == models.DiscountBuyXGetY {
+			if r.Buy != nil {
+				collections = append(collections, r.Buy.CollectionIDs...)
+			}
 			if r.Get != nil {
-				out[i].Get = matcherFrom(&r.Get.PromotionTargets, members)
+				collections = append(collections, r.Get.CollectionIDs...)
 			}
 		}
 	}
+	if len(collections) == 0 {
+		return list, nil
+	}
+	var cps []models.CollectionProduct
+	if err := db.WithContext(ctx).Where("collection_id IN ?", collections).Find(&cps).Error; err != nil {
+		return nil, fmt.Errorf("discount.automatic: %w", err)
+	}
+	members := map[uuid.UUID][]uuid.UUID{}
+	for _, cp := range cps {
+		members[cp.CollectionID] = append(members[cp.CollectionID], cp.ProductID)
+	}
+	out := slices.Clone(list)
+	for i := range out {
+		if out[i].Discount.Type == models.DiscountBuyXGetY {
+			out[i].Buy, out[i].Get = sidesOf(out[i].Discount.Rules, members)
+		}
+	}
 	return out, nil
+}
+
+// sidesOf is a buy X get Y's matchers, its collections' members given.
+func sidesOf(r models.DiscountRules, members map[uuid.UUID][]uuid.UUID) (buy, get Matcher) {
+	buy = matcherFrom(r.Buy, members)
+	if r.Get != nil {
+		get = matcherFrom(&r.Get.PromotionTargets, members)
+	}
+	return buy, get
 }
 
 // matcherFrom is a side's matcher with its collections' members given.
