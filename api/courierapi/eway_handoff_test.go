@@ -36,7 +36,7 @@ func TestBookingGoesWhenItsEwayBillIsGenerated(t *testing.T) {
 	e.app.Do(t, http.MethodPut, "/api/v1/admin/settings/tax", testkit.Req{Token: e.super, Body: map[string]any{
 		"legalName": "Sahyadri Handlooms Private Limited", "tradeName": "Sahyadri", "gstin": store,
 		"ewayBillIntraStates": []string{"karnataka"},
-		"address": map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
+		"address":             map[string]any{"line1": "14 Commercial Street", "line2": "", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}}}).
 		Expect(t, http.StatusOK)
 
 	o, _, _ := e.codOrder(t, 1, 6000000)
