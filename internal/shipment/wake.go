@@ -48,15 +48,18 @@ func (s *Service) EwayBillGenerated(ctx context.Context, id uuid.UUID) {
 	}
 	task, opts := tasks.NewCourierBookTask(id.String())
 	_, err = tasks.Submit(ctx, s.queue, task, opts...)
-	if err == nil || !errors.Is(err, asynq.ErrTaskIDConflict) || s.runner == nil {
-		if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
-			s.log.WarnContext(ctx, "courier booking not queued after its e-way bill; its retry books it", "fulfillmentId", id, "err", err)
-		}
+	switch {
+	case err == nil:
+		return // queued afresh: its task was gone
+	case !errors.Is(err, asynq.ErrTaskIDConflict):
+		s.log.WarnContext(ctx, "courier booking not queued after its e-way bill; its retry books it", "fulfillmentId", id, "err", err)
+		return
+	case s.runner == nil:
 		return
 	}
 	taskID := tasks.CourierBookTaskID(id.String())
 	err = s.runner.RunTask(tasks.QueueDefault, taskID)
-	if err != nil && strings.Contains(err.Error(), "already running") {
+	if err != nil && strings.Contains(err.Error(), taskRunning) {
 		select {
 		case <-ctx.Done():
 			return
@@ -66,7 +69,15 @@ func (s *Service) EwayBillGenerated(ctx context.Context, id uuid.UUID) {
 	}
 	// Running or pending: it is about to book, or to fail and wait (the
 	// rare attempt still running after the pause).
-	if err != nil && !strings.Contains(err.Error(), "already running") && !strings.Contains(err.Error(), "already in pending state") {
+	if err != nil && !strings.Contains(err.Error(), taskRunning) && !strings.Contains(err.Error(), taskPending) {
 		s.log.WarnContext(ctx, "courier booking not run after its e-way bill; its retry books it", "fulfillmentId", id, "err", err)
 	}
 }
+
+// RunTask's refusals of a task that is not waiting: asynq (v0.26) reports
+// them as unexported FailedPrecondition errors, so their text is all a
+// caller can tell them by.
+const (
+	taskRunning = "already running"
+	taskPending = "already in pending state"
+)
