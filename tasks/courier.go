@@ -23,9 +23,16 @@ type CourierBookPayload struct {
 func NewCourierBookTask(fulfillmentID string) (*asynq.Task, []asynq.Option) {
 	return asynq.NewTask(TypeCourierBook, mustJSON(CourierBookPayload{FulfillmentID: fulfillmentID})), []asynq.Option{
 		asynq.Queue(QueueDefault),
-		asynq.TaskID("courier-book:" + fulfillmentID),
+		asynq.TaskID(CourierBookTaskID(fulfillmentID)),
 		asynq.MaxRetry(12),
 		asynq.Timeout(2 * time.Minute),
 		asynq.Retention(time.Hour),
 	}
+}
+
+// CourierBookTaskID is the task id of fulfilment id's booking: one per
+// fulfilment, so that a booking waiting for its retry is found and run now
+// rather than queued a second time (package shipment, EwayBillGenerated).
+func CourierBookTaskID(fulfillmentID string) string {
+	return "courier-book:" + fulfillmentID
 }

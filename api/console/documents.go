@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/internal/shipment"
 	"github.com/gocommerce/shop/internal/uqc"
 	"github.com/gocommerce/shop/models"
 )
@@ -73,6 +74,9 @@ type settingsDoc struct {
 	// may be sold in: the console offers them as selects.
 	GSTRates []money.Rate `json:"gstRates"`
 	Units    []uqc.Unit   `json:"units"`
+	// ShipmentStatuses are a courier shipment's statuses, the shipments
+	// list's filter (GET /shipments?status=).
+	ShipmentStatuses []string `json:"shipmentStatuses"`
 }
 
 func newSettings(cfg *config.Config) []byte {
@@ -89,7 +93,7 @@ func newSettings(cfg *config.Config) []byte {
 		AppName: cfg.AppName, Currency: cfg.StoreCurrency,
 		QueueDashboard: systemapi.DashboardPath + "/", EventTypes: outbox.EventTypes,
 		ProductStatuses: catalog.ProductStatuses, OrderStatuses: models.OrderStatuses, OrderMoves: moves,
-		States: region.States, GSTRates: catalog.GSTRates, Units: uqc.Units(),
+		States: region.States, GSTRates: catalog.GSTRates, Units: uqc.Units(), ShipmentStatuses: shipment.Statuses,
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/courier/shiprockettest"
 	"github.com/gocommerce/shop/internal/gstin"
+	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -96,7 +97,13 @@ type order struct {
 // variant and the customer's token.
 func (e *env) customerCOD(t *testing.T, qty int) (order, models.Variant, string) {
 	t.Helper()
-	p := testkit.MustStoreProduct(t, e.app.DB, testkit.StoreProduct{Price: 50000, GSTRate: 500,
+	return e.codOrder(t, qty, 50000)
+}
+
+// codOrder is customerCOD of a product priced price (paise).
+func (e *env) codOrder(t *testing.T, qty int, price money.Amount) (order, models.Variant, string) {
+	t.Helper()
+	p := testkit.MustStoreProduct(t, e.app.DB, testkit.StoreProduct{Price: price, GSTRate: 500,
 		Variants: []testkit.StoreVariant{{Inventory: 10}}})
 	cu, token := testkit.MustCustomer(t, e.app)
 	addr := testkit.MustAddress(t, e.app, cu.ID)

@@ -1,6 +1,6 @@
 // Package courierapi serves the courier's routes (docs/DECISIONS.md
-// "Couriers"): its tracking webhook, and the back office's labels, pickups
-// and NDR queue.
+// "Couriers"): its tracking webhook, and the back office's shipments,
+// labels, pickups, NDR queue and courier settings.
 package courierapi
 
 import (
@@ -38,6 +38,9 @@ func Register(root fiber.Router, a *adminroute.Router, svc Services) {
 	a.Post("/labels", rbac.OrdersWrite, h.labels, adminroute.Audit(actionLabels, ""))
 	a.Post("/pickups", rbac.OrdersWrite, h.pickups, adminroute.Audit(actionPickup, ""))
 	a.Get("/ndr", rbac.OrdersRead, h.ndrList)
+	a.Get("/shipments", rbac.OrdersRead, h.shipments)
+	// Viewers see how the server is configured, as on GET /health.
+	a.Get("/settings/courier", rbac.SystemRead, h.settings)
 	a.Post("/orders/:orderId/fulfillments/:fulfillmentId/ndr-action", rbac.OrdersWrite, h.ndrAction,
 		adminroute.Audit(actionNDRAction, "fulfillmentId"))
 }

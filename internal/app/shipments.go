@@ -20,6 +20,9 @@ func (a *App) buildShipments() error {
 		StaleDays: cfg.ShipmentStaleDays, RemitDays: cfg.CODRemitDays,
 	}, a.Log.With("component", "shipment"))
 	a.Fulfillments.WithBooker(a.Shipments)
+	// A booking waiting for its e-way bill goes when the bill is generated.
+	a.Shipments.WithTaskRunner(a.Inspector)
+	a.EInvoices.WithHandOff(a.Shipments)
 	if a.Shipments.Configured() {
 		// Without a courier a checkout asks nothing more.
 		a.Checkout.WithCouriers(a.Shipments)

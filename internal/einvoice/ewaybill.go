@@ -160,6 +160,7 @@ func (s *Service) GenerateEwayBill(ctx context.Context, fid uuid.UUID) error {
 		return fmt.Errorf("einvoice.ewaybill: %w", err)
 	}
 	s.log.InfoContext(ctx, "e-way bill generated", "fulfillment", fid, "number", bill.Number)
+	s.handedOff(ctx, fid)
 	return nil
 }
 

@@ -40,6 +40,8 @@ type Service struct {
 	queue    tasks.Enqueuer
 	log      *slog.Logger
 	now      func() time.Time
+	// handOff is told of each generated e-way bill; nil: nobody.
+	handOff HandOff
 }
 
 // New returns the service reporting through provider.

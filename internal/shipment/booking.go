@@ -40,7 +40,8 @@ func (s *Service) StageBooking(u *uow.Unit, o *models.Order, f *models.Fulfillme
 	u.AfterCommit("courier-book:"+id, func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
 		task, opts := tasks.NewCourierBookTask(id)
 		if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
-			// The sweep of pending shipments queues it again (Sweep).
+			// No sweep queues it again: reconcile lists the booking still
+			// pending an hour later (shipment_not_booked) for a person.
 			log.Warn("courier booking not queued", "fulfillmentId", id, "err", err)
 		}
 	})

@@ -64,6 +64,8 @@ type Service struct {
 	origins atomic.Value
 	// messages stages the customer's message a scan asks for; nil: none.
 	messages ScanMessages
+	// runner runs a waiting booking now (EwayBillGenerated); nil: none.
+	runner TaskRunner
 }
 
 // ScanMessages stages, in the unit applying a scan, the message to the

@@ -141,12 +141,14 @@ function refreshSession() {
 }
 
 /**
- * download fetches a file of the admin API (a CSV export) and hands it to
- * the browser as a download named name; rejects with an ApiError.
+ * download fetches a file of the admin API (a CSV export; with method POST
+ * and a body, the labels' PDF of POST /labels) and hands it to the browser
+ * as a download named name; rejects with an ApiError.
  */
-export async function download(path, name) {
-  let res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
-  if (res.status === 401 && (await refreshSession())) res = await send('GET', path, undefined, { Accept: 'text/csv, application/json' });
+export async function download(path, name, { method = 'GET', body } = {}) {
+  const accept = { Accept: 'text/csv, application/pdf, application/json' };
+  let res = await send(method, path, body, accept);
+  if (res.status === 401 && (await refreshSession())) res = await send(method, path, body, accept);
   if (!res.ok) return parse(res);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

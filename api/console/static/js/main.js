@@ -24,6 +24,8 @@ const PAGES = [
   ['/returns', 'returns', 'returnsPage', 'GET /returns'],
   ['/returns/:id', 'returns', 'returnPage', 'GET /returns/{}'],
   ['/ndr', 'ndr', 'ndrPage', 'GET /ndr'],
+  ['/shipments', 'shipments', 'shipmentsPage', 'GET /shipments'],
+  ['/courier', 'courier', 'courierSettingsPage', 'GET /settings/courier'],
   ['/products', 'products', 'productsPage', 'GET /products'],
   ['/products/new', 'products', 'newProductPage', 'POST /products'],
   ['/products/:id', 'product', 'productPage', 'GET /products/{}'],
@@ -59,7 +61,7 @@ const PAGES = [
 const NAV = [
   ['Sales', [['Dashboard', '/', 'GET /analytics/orders'], ['Orders', '/orders', 'GET /orders'],
     ['Draft orders', '/draft-orders', 'GET /draft-orders'], ['Returns', '/returns', 'GET /returns'],
-    ['Failed deliveries', '/ndr', 'GET /ndr'],
+    ['Shipments', '/shipments', 'GET /shipments'], ['Failed deliveries', '/ndr', 'GET /ndr'],
     ['COD remittance', '/cod-remittance', 'POST /payments/cod-remittance']]],
   ['Catalog', [['Products', '/products', 'GET /products'], ['GST rate changes', '/rate-changes', 'GET /tax/rate-changes'],
     ['Categories', '/categories', 'GET /categories'],
@@ -72,7 +74,7 @@ const NAV = [
   ['Settings', [['Webhooks', '/webhooks', 'GET /webhooks'], ['Admin users', '/users', 'GET /users'],
     ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health'],
     ['Tax settings', '/tax', 'GET /settings/tax'], ['GSTR-1', '/gstr1', 'GET /reports/gstr1'],
-    ['Payment settings', '/payments', 'GET /settings/payments']]],
+    ['Payment settings', '/payments', 'GET /settings/payments'], ['Courier settings', '/courier', 'GET /settings/courier']]],
 ];
 
 function permitted(key) {
