@@ -45,6 +45,10 @@ func TestStaffAnswersCODConfirmation(t *testing.T) {
 	if n := count(t, s, `SELECT count(*) FROM order_status_history WHERE order_id = ? AND to_status = 'confirmed' AND admin_id = ?`, o.ID, staffAdmin.ID); n != 1 {
 		t.Fatalf("%d confirmations by the administrator in the history", n)
 	}
+	// Placed waiting (not confirmed), then confirmed by staff.
+	if n := count(t, s, `SELECT count(*) FROM order_status_history WHERE order_id = ? AND from_status IS NULL AND to_status = 'pending_confirmation'`, o.ID); n != 1 {
+		t.Fatalf("the history does not start with the order placed waiting (%d)", n)
+	}
 	if n := count(t, s, `SELECT count(*) FROM admin_audit_logs WHERE action = 'order.cod_confirmation' AND entity_id = ?`, o.ID.String()); n != 1 {
 		t.Fatalf("%d audit entries", n)
 	}
