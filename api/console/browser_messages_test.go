@@ -21,7 +21,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// Customer messages and COD confirmation in the console: the message
+// Customer messages and COD confirmation in the console: the payment
+// settings ask COD orders to be confirmed by link; the message
 // settings refuse a wrong DLT template id next to its field and save the
 // right one (the confirmation link then goes out by SMS); the order list
 // finds the COD order waiting for its confirmation; its page lists the
@@ -41,7 +42,7 @@ func TestConsoleCustomerMessagesAndCODConfirmation(t *testing.T) {
 	sim.SetTargets(messagingsim.Targets{SMSReceipts: app.URL + messageapi.SMSReceiptsPath + "?token=" + url.QueryEscape(app.Config.SMSWebhookToken)})
 	admin, super := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	app.Do(t, http.MethodPut, "/api/v1/admin/settings/payments", testkit.Req{Token: super, Body: map[string]any{
-		"cod": map[string]any{"enabled": true, "fee": 0, "maxOpenPerCustomer": 3, "confirmation": "link"}}}).Expect(t, http.StatusOK)
+		"cod": map[string]any{"enabled": true, "fee": 0, "maxOpenPerCustomer": 3}}}).Expect(t, http.StatusOK)
 	tpl := messaging.DemoTemplates[messaging.EventOrderConfirmed]
 	app.Do(t, http.MethodPut, "/api/v1/admin/settings/messages", testkit.Req{Token: super, Body: map[string]any{"events": map[string]any{
 		messaging.EventOrderConfirmed: map[string]any{"channels": []string{"sms"},
@@ -55,9 +56,13 @@ func TestConsoleCustomerMessagesAndCODConfirmation(t *testing.T) {
 
 	b := newBrowser(t, bin, app.URL)
 	b.viewport(390, 844)
-	b.open("/admin/message-settings", app.Config.AppName+" admin")
+	b.open("/admin/payments", app.Config.AppName+" admin")
 	signIn(b, admin.Email)
-	b.waitHeading("Customer messages")
+	b.waitHeading("Payment settings")
+	b.fill("Cash on delivery", "Customer confirms a COD order", "link")
+	b.press("Cash on delivery", "Save")
+	b.waitText("Payment settings saved.")
+	b.open("/admin/message-settings", "Customer messages")
 	const form = "Cash on delivery: confirmation link"
 	b.do("open the event", chromedp.Click(chromedp.JSPath(`document.querySelector('details[data-event="codConfirmation"] > summary')`), chromedp.NodeVisible))
 	b.fill(form, "SMS", "true")
