@@ -59,9 +59,17 @@ type codAnswer struct {
 }
 
 // answerCOD applies answer a to order id under its row lock, only while the
-// order waits in pending_confirmation.
+// order waits in pending_confirmation. A retry of a keyed request whose
+// first run committed the answer (and died before its reply was kept)
+// answers the order as it now is, instead of 409 for an order it answered.
 func (s *Service) answerCOD(ctx context.Context, id uuid.UUID, confirm bool, a codAnswer, also OnConfirmed) (*models.Order, error) {
 	var o models.Order
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		if err := s.db.WithContext(ctx).Take(&o, "id = ?", id).Error; err != nil {
+			return nil, translate(err)
+		}
+		return &o, nil
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		if err := lockOrder(u.Tx(), id, &o); err != nil {
 			return err
