@@ -217,6 +217,20 @@ var opsRetryCases = map[string]func(t *testing.T, w retryWorld) retryCase{
 			body: map[string]any{"status": "processing", "note": "packing"},
 			once: func(t *testing.T) { auditedOnceByID(t, w, "order.status_update", o.ID.String()) }}
 	},
+	"POST " + admin + "/orders/:orderId/cod-confirmation": func(t *testing.T, w retryWorld) retryCase {
+		o, v := shopOrder(t, w.app)
+		if err := w.app.DB.Exec(`UPDATE orders SET status = 'pending_confirmation', payment_method = 'cod' WHERE id = ?`, o.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		return retryCase{path: admin + "/orders/" + o.ID.String() + "/cod-confirmation", status: http.StatusOK,
+			body: map[string]any{"answer": "cancel"},
+			once: func(t *testing.T) {
+				if got := fixtures.Reload(t, w.app.DB, v); got.Committed != 0 || got.Inventory != 10 {
+					t.Fatalf("%d committed, %d on hand: want the 3 units released once", got.Committed, got.Inventory)
+				}
+				auditedOnceByID(t, w, "order.cod_confirmation", o.ID.String())
+			}}
+	},
 	"POST " + admin + "/orders/:orderId/unfulfilled-items/cancel": func(t *testing.T, w retryWorld) retryCase {
 		o, v := shopOrder(t, w.app)
 		return retryCase{path: admin + "/orders/" + o.ID.String() + "/unfulfilled-items/cancel", status: http.StatusOK,

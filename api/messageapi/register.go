@@ -30,7 +30,10 @@ const (
 )
 
 // Audit actions.
-const actionSettings = "message_settings.update"
+const (
+	actionSettings  = "message_settings.update"
+	actionCODAnswer = "order.cod_confirmation"
+)
 
 // Services are what the routes call.
 type Services struct {
@@ -67,6 +70,7 @@ func Register(root fiber.Router, admin *adminroute.Router, svc Services, set Set
 	admin.Get("/settings/messages", rbac.MessageSettingsRead, h.getSettings)
 	admin.Put("/settings/messages", rbac.MessageSettingsWrite, h.putSettings, adminroute.Audit(actionSettings, ""))
 	admin.Get("/orders/:orderId/messages", rbac.OrdersRead, h.orderMessages)
+	admin.Post("/orders/:orderId/cod-confirmation", rbac.OrdersWrite, h.staffCODAnswer, adminroute.Audit(actionCODAnswer, "orderId"))
 
 	auth := storeapi.RequireCustomer(svc.Customers)
 	// After the customer is known, so a customer's key is the customer's.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/audit"
+	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -37,11 +39,37 @@ type OnConfirmed func(u *uow.Unit, o *models.Order) error
 // AnswerCODConfirmation applies the customer's answer to order id waiting
 // in pending_confirmation: confirm makes it confirmed (and stages also);
 // cancel cancels it and releases its stock. The order's row lock makes the
-// answer and the timeout (ExpireCODConfirmations) exclusive: whichever
-// comes second finds the order answered. Errors: NOT_FOUND, CONFLICT (the
-// order is not waiting for a confirmation, details status).
+// answer, staff's answer for the customer (AnswerCODConfirmationFor) and
+// the timeout (ExpireCODConfirmations) exclusive: whichever comes second
+// finds the order answered. Errors: NOT_FOUND, CONFLICT (the order is not
+// waiting for a confirmation, details status).
 func (s *Service) AnswerCODConfirmation(ctx context.Context, id uuid.UUID, confirm bool, also OnConfirmed) (*models.Order, error) {
+	return s.answerCOD(ctx, id, confirm, codAnswer{
+		confirmed: "confirmed by the customer",
+		cancelled: "cancelled by the customer at the confirmation link",
+	}, also)
+}
+
+// codAnswer is who answers a COD confirmation: the history notes of each
+// answer, and the administrator and audit entry when staff answer for the
+// customer (zero for the customer's own answer).
+type codAnswer struct {
+	confirmed, cancelled string
+	by                   audit.Actor
+}
+
+// answerCOD applies answer a to order id under its row lock, only while the
+// order waits in pending_confirmation. A retry of a keyed request whose
+// first run committed the answer (and died before its reply was kept)
+// answers the order as it now is, instead of 409 for an order it answered.
+func (s *Service) answerCOD(ctx context.Context, id uuid.UUID, confirm bool, a codAnswer, also OnConfirmed) (*models.Order, error) {
 	var o models.Order
+	if _, ok := idempotency.RecordedChange(ctx); ok {
+		if err := s.db.WithContext(ctx).Take(&o, "id = ?", id).Error; err != nil {
+			return nil, translate(err)
+		}
+		return &o, nil
+	}
 	err := s.units.Run(ctx, func(u *uow.Unit) error {
 		if err := lockOrder(u.Tx(), id, &o); err != nil {
 			return err
@@ -49,10 +77,19 @@ func (s *Service) AnswerCODConfirmation(ctx context.Context, id uuid.UUID, confi
 		if o.Status != models.OrderPendingConfirmation {
 			return apperr.Conflictf("the order is not waiting for a confirmation").WithDetails(map[string]any{"status": o.Status})
 		}
-		if !confirm {
-			return cancelUnconfirmed(u, &o, "cancelled by the customer at the confirmation link")
+		if err := idempotency.RecordChange(u, o.ID.String()); err != nil {
+			return err
 		}
-		if err := StageMoves(u, &o, []string{models.OrderConfirmed}, "confirmed by the customer", uuid.Nil, nil); err != nil {
+		if err := audit.Stage(u, a.by.Audit, ""); err != nil {
+			return err
+		}
+		if !confirm {
+			if err := stageCancel(u, &o); err != nil {
+				return err
+			}
+			return StageMoves(u, &o, []string{models.OrderCancelled}, a.cancelled, a.by.AdminID, nil)
+		}
+		if err := StageMoves(u, &o, []string{models.OrderConfirmed}, a.confirmed, a.by.AdminID, nil); err != nil {
 			return err
 		}
 		if also != nil {

@@ -111,7 +111,10 @@ func stage(u *uow.Unit, o *models.Order, lines []models.CheckoutLine, note strin
 			return fmt.Errorf("order.create: items: %w", err)
 		}
 	}
-	h := &models.OrderStatusHistory{ID: uuid.New(), OrderID: o.ID, ToStatus: models.OrderConfirmed, Note: note, CreatedAt: o.CreatedAt}
+	// The status it is placed in: confirmed, or pending_confirmation for a
+	// COD order waiting for its customer (its history then reads placed
+	// waiting, then confirmed or cancelled).
+	h := &models.OrderStatusHistory{ID: uuid.New(), OrderID: o.ID, ToStatus: o.Status, Note: note, CreatedAt: o.CreatedAt}
 	if err := u.Create(h); err != nil {
 		return fmt.Errorf("order.create: history: %w", err)
 	}

@@ -54,6 +54,7 @@ const PAGES = [
   ['/tax', 'tax', 'taxSettingsPage', 'GET /settings/tax'],
   ['/gstr1', 'tax', 'gstr1Page', 'GET /reports/gstr1'],
   ['/payments', 'payments', 'paymentSettingsPage', 'GET /settings/payments'],
+  ['/message-settings', 'messages', 'messageSettingsPage', 'GET /settings/messages'],
   ['/cod-remittance', 'payments', 'codRemittancePage', 'POST /payments/cod-remittance'],
 ];
 
@@ -74,7 +75,8 @@ const NAV = [
   ['Settings', [['Webhooks', '/webhooks', 'GET /webhooks'], ['Admin users', '/users', 'GET /users'],
     ['Audit log', '/audit', 'GET /audit-logs'], ['System', '/system', 'GET /health'],
     ['Tax settings', '/tax', 'GET /settings/tax'], ['GSTR-1', '/gstr1', 'GET /reports/gstr1'],
-    ['Payment settings', '/payments', 'GET /settings/payments'], ['Courier settings', '/courier', 'GET /settings/courier']]],
+    ['Payment settings', '/payments', 'GET /settings/payments'], ['Courier settings', '/courier', 'GET /settings/courier'],
+    ['Customer messages', '/message-settings', 'GET /settings/messages']]],
 ];
 
 function permitted(key) {

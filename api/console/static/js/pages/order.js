@@ -20,6 +20,8 @@ import { thumbnails } from '../media.js';
 import { linesEditor } from '../lines.js';
 import { locationSelect } from '../locationselect.js';
 import { orderDocuments } from '../taxdocsui.js';
+import { orderMessages } from '../ordermessages.js';
+import { codConfirmation, answersForCustomer } from '../codconfirmui.js';
 
 export async function orderPage({ params, rerender }) {
   const o = await api('GET', '/orders/' + encodeURIComponent(params.id));
@@ -39,6 +41,7 @@ export async function orderPage({ params, rerender }) {
 
   return [
     pageHead(`Order ${o.orderNumber}`, badge(o.status), badge(o.paymentStatus), o.fulfillmentStatus ? badge(o.fulfillmentStatus) : null),
+    codConfirmation(o, rerender),
     h('div', { class: 'columns' },
       section('Customer',
         facts([
@@ -99,6 +102,7 @@ export async function orderPage({ params, rerender }) {
       { label: 'Provider refund', cell: (r) => r.providerRefundId || '—' },
       { label: 'Amount', class: 'num', cell: (r) => m(r.amount) },
     ], o.refunds, { empty: 'No refunds.' })),
+    orderMessages(o),
     orderHistory(o, returns ? returns.list : [], title),
   ];
 }
@@ -131,7 +135,8 @@ function actions(o, rerender) {
   const cur = o.currency;
   const status = h('div', { class: 'form-status' });
   const out = [status];
-  const moves = (session.settings.orderMoves || {})[o.status] || [];
+  // A COD order waiting for its customer is answered for them (codconfirmui.js), not moved.
+  const moves = answersForCustomer(o) ? [] : (session.settings.orderMoves || {})[o.status] || [];
   if (allowed('PATCH', '/orders/{}/status')) {
     const forward = moves.filter((s) => s !== 'cancelled');
     if (forward.length) {

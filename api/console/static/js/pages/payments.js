@@ -11,6 +11,11 @@ import { formatMoney, formatRate } from '../money.js';
 import { label } from '../format.js';
 import { session, currency } from '../session.js';
 
+// How a COD order is confirmed before it ships (internal/cod/confirm.go).
+// Every setting is a field of the form: the PUT resets one it does not
+// name to its default, which once turned confirmation off on every save.
+const CONFIRMATIONS = [['none', 'No confirmation'], ['otp', 'By a code sent to the phone at checkout'], ['link', 'By a link sent after the order']];
+
 export async function paymentSettingsPage({ rerender }) {
   const [s, zones] = await Promise.all([
     api('GET', '/settings/payments'),
@@ -27,6 +32,11 @@ export async function paymentSettingsPage({ rerender }) {
     { name: 'feeGstRate', label: 'GST in the fee (%)', type: 'rate' },
     zones.length ? { name: 'zoneIds', label: 'Shipping zones (none ticked: every zone)', type: 'checkboxes', options: zones.map((z) => [z.id, z.name]) } : null,
     { name: 'maxOpenPerCustomer', label: 'Unpaid COD orders a customer may hold', type: 'number', min: 0, max: 1000, help: 'Counted by email and by phone.' },
+    { name: 'confirmation', label: 'Customer confirms a COD order', type: 'select', options: CONFIRMATIONS,
+      help: 'By link: the order waits in Pending confirmation until the customer answers the message (Customer messages) or staff answer for them.' },
+    { name: 'confirmAbove', label: `Confirm orders above (${cur}, 0 for every order)`, type: 'money' },
+    { name: 'confirmFirstOrder', label: 'Confirm every first order of a buyer, whatever its total', type: 'checkbox' },
+    { name: 'blockedPincodes', label: 'Pincodes without COD', type: 'list', help: 'Separated by commas or spaces.' },
   ];
   return [
     pageHead('Payment settings'),
@@ -43,6 +53,8 @@ export async function paymentSettingsPage({ rerender }) {
         ['Fee', `${formatMoney(c.fee, cur)} (GST ${formatRate(c.feeGstRate)})`],
         ['Zones', (c.zoneIds || []).length ? c.zoneIds.map((id) => zoneName.get(id) || id).join(', ') : 'every zone'],
         ['Unpaid COD orders per customer', String(c.maxOpenPerCustomer)],
+        ['Customer confirms', (CONFIRMATIONS.find(([k]) => k === c.confirmation) || [])[1] || c.confirmation],
+        ['Pincodes without COD', (c.blockedPincodes || []).join(', ') || 'none'],
       ])),
     allowed('POST', '/payments/cod-remittance') ? h('p', {}, link('/cod-remittance', 'Upload a courier\'s COD remittance')) : null,
   ];
