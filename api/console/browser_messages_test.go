@@ -105,6 +105,7 @@ func TestConsoleCustomerMessagesAndCODConfirmation(t *testing.T) {
 	b.press("", o.OrderNumber)
 	b.waitHeading("Order " + o.OrderNumber)
 	b.waitText("Waiting for the customer's confirmation")
+	b.press("", "Show messages")
 	b.waitUntil("the message with its status", `(() => {
 		const t = document.querySelector('.order-messages')?.innerText || '';
 		return ['Cash on delivery: confirmation link', 'SMS', '+91 98450 22222', 'Delivered'].every((s) => t.includes(s)); })()`)
