@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
@@ -33,10 +34,17 @@ const (
 // NICConfig configures the NIC adapter: the API's base URL and the
 // taxpayer's API credentials (GST_API_*), and
 // the portal's public key (nil: read from KeyURL, the simulator's).
+// EncryptionKey is NIC's public key for the auth payload
+// (GST_NIC_ENCRYPTION_KEY); with it, or with EncryptionKeyURL (the
+// simulator's), every payload is encrypted as NIC's own API demands
+// (nic_crypto.go); with neither, payloads are plain JSON, as a GSP takes
+// them.
 type NICConfig struct {
 	BaseURL, User, Password, ClientID, ClientSecret string
 	PublicKey                                       *rsa.PublicKey
 	KeyURL                                          string
+	EncryptionKey                                   *rsa.PublicKey
+	EncryptionKeyURL                                string
 	Client                                          *http.Client
 	Name                                            string
 }
@@ -49,13 +57,19 @@ type NIC struct {
 	mu     sync.Mutex
 	tokens map[string]token // by GSTIN
 	key    *rsa.PublicKey
+	encKey *rsa.PublicKey
 }
 
-// token is an access token of one GSTIN and when it expires.
+// token is an access token of one GSTIN, when it expires and, when the
+// payloads are encrypted, the session's key (SEK). Neither is ever logged.
 type token struct {
 	value   string
 	expires time.Time
+	sek     []byte
 }
+
+// encrypted reports whether payloads are encrypted (NIC directly).
+func (n *NIC) encrypted() bool { return n.cfg.EncryptionKey != nil || n.cfg.EncryptionKeyURL != "" }
 
 // NewNIC returns the adapter of cfg.
 func NewNIC(cfg NICConfig) *NIC {
@@ -65,7 +79,7 @@ func NewNIC(cfg NICConfig) *NIC {
 	if cfg.Name == "" {
 		cfg.Name = NICName
 	}
-	return &NIC{cfg: cfg, key: cfg.PublicKey, tokens: map[string]token{}}
+	return &NIC{cfg: cfg, key: cfg.PublicKey, encKey: cfg.EncryptionKey, tokens: map[string]token{}}
 }
 
 // Name is nic, or simulator when it speaks to `shop gst-sim`.
@@ -125,33 +139,59 @@ func (e *envelope) data(v any) error {
 
 // auth returns a valid access token of gstin, asking for one when none
 // is kept.
-func (n *NIC) auth(ctx context.Context, gstin string) (string, error) {
+func (n *NIC) auth(ctx context.Context, gstin string) (token, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if t := n.tokens[gstin]; t.value != "" && time.Now().Before(t.expires.Add(-5*time.Minute)) {
-		return t.value, nil
+		return t, nil
 	}
-	body, _ := json.Marshal(map[string]any{"UserName": n.cfg.User, "Password": n.cfg.Password, "ForceRefreshAccessToken": false})
+	creds := map[string]any{"UserName": n.cfg.User, "Password": n.cfg.Password, "ForceRefreshAccessToken": false}
+	var appKey []byte
+	if n.encrypted() {
+		key, err := n.encryptionKey(ctx)
+		if err != nil {
+			return token{}, err
+		}
+		if appKey, err = NewAppKey(); err != nil {
+			return token{}, err
+		}
+		creds["AppKey"] = base64.StdEncoding.EncodeToString(appKey)
+		plain, _ := json.Marshal(creds)
+		data, err := EncryptAuth(key, plain)
+		if err != nil {
+			return token{}, err
+		}
+		creds = map[string]any{"Data": data}
+	}
+	body, _ := json.Marshal(creds)
 	var env envelope
 	if err := n.call(ctx, "auth", http.MethodPost, PathAuth, nil, body, gstin, "", &env); err != nil {
-		return "", err
+		return token{}, err
 	}
 	if !env.ok() {
-		return "", env.refusal()
+		return token{}, env.refusal()
 	}
 	var d struct {
 		AuthToken   string `json:"AuthToken"`
 		TokenExpiry string `json:"TokenExpiry"`
+		Sek         string `json:"Sek"`
 	}
 	if err := env.data(&d); err != nil || d.AuthToken == "" {
-		return "", unavailable("auth", fmt.Errorf("no token in the answer: %v", err))
+		return token{}, unavailable("auth", fmt.Errorf("no token in the answer: %v", err))
 	}
 	t := token{value: d.AuthToken, expires: time.Now().Add(time.Hour)}
 	if at, err := time.ParseInLocation(AckLayout, d.TokenExpiry, IST); err == nil {
 		t.expires = at
 	}
+	if appKey != nil {
+		sek, err := DecryptECB(appKey, d.Sek)
+		if err != nil || len(sek) != 32 {
+			return token{}, unavailable("auth", errors.New("the session key (Sek) does not decrypt with the app key"))
+		}
+		t.sek = sek
+	}
 	n.tokens[gstin] = t
-	return t.value, nil
+	return t, nil
 }
 
 // call sends one request and decodes the envelope. A transport failure or
@@ -198,8 +238,8 @@ func (n *NIC) call(ctx context.Context, op, method, path string, query url.Value
 	return nil
 }
 
-// authed sends an authenticated request; a refused token is asked again
-// once.
+// authed sends an authenticated request, its body and its answer's Data
+// encrypted with the session key when the session has one.
 func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query url.Values, body any) (*envelope, error) {
 	var raw []byte
 	if body != nil {
@@ -208,13 +248,31 @@ func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query 
 			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
 		}
 	}
-	token, err := n.auth(ctx, gstin)
+	tok, err := n.auth(ctx, gstin)
 	if err != nil {
 		return nil, err
 	}
+	if tok.sek != nil && raw != nil {
+		data, err := EncryptECB(tok.sek, raw)
+		if err != nil {
+			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
+		}
+		raw, _ = json.Marshal(map[string]string{"Data": data})
+	}
 	var env envelope
-	if err := n.call(ctx, op, method, path, query, raw, gstin, token, &env); err != nil {
+	if err := n.call(ctx, op, method, path, query, raw, gstin, tok.value, &env); err != nil {
 		return nil, err
+	}
+	if tok.sek != nil && env.ok() {
+		var data string
+		if err := json.Unmarshal(env.Data, &data); err != nil {
+			return nil, unavailable(op, errors.New("the answer's Data is not the encrypted string the session expects"))
+		}
+		plain, err := DecryptECB(tok.sek, data)
+		if err != nil {
+			return nil, unavailable(op, err)
+		}
+		env.Data = plain
 	}
 	return &env, nil
 }
@@ -308,7 +366,7 @@ func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) 
 	if err != nil {
 		return nil, fmt.Errorf("gstportal.ewaybill: %w", err)
 	}
-	token, err := n.auth(ctx, req.FromGstin)
+	tok, err := n.auth(ctx, req.FromGstin)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +379,7 @@ func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) 
 	hreq.Header.Set("client_id", n.cfg.ClientID)
 	hreq.Header.Set("client_secret", n.cfg.ClientSecret)
 	hreq.Header.Set("gstin", req.FromGstin)
-	hreq.Header.Set("authtoken", token)
+	hreq.Header.Set("authtoken", tok.value)
 	start := time.Now()
 	outcome := "error"
 	defer func() { observe("ewaybill", outcome, time.Since(start)) }()
@@ -387,7 +445,32 @@ func (n *NIC) PublicKey(ctx context.Context) (*rsa.PublicKey, error) {
 	if n.cfg.KeyURL == "" {
 		return nil, errors.New("gstportal: GST_IRP_PUBLIC_KEY is not set")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.cfg.KeyURL, nil)
+	key, err := n.fetchKey(ctx, n.cfg.KeyURL)
+	if err != nil {
+		return nil, err
+	}
+	n.key = key
+	return key, nil
+}
+
+// encryptionKey is NIC's public key for the auth payload: the configured
+// one, or the simulator's GET /sim/nic-key (read once). The caller holds
+// n.mu.
+func (n *NIC) encryptionKey(ctx context.Context) (*rsa.PublicKey, error) {
+	if n.encKey != nil {
+		return n.encKey, nil
+	}
+	key, err := n.fetchKey(ctx, n.cfg.EncryptionKeyURL)
+	if err != nil {
+		return nil, err
+	}
+	n.encKey = key
+	return key, nil
+}
+
+// fetchKey reads a PEM public key at u.
+func (n *NIC) fetchKey(ctx context.Context, u string) (*rsa.PublicKey, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, unavailable("key", err)
 	}
@@ -404,7 +487,6 @@ func (n *NIC) PublicKey(ctx context.Context) (*rsa.PublicKey, error) {
 	if err != nil {
 		return nil, unavailable("key", err)
 	}
-	n.key = key
 	return key, nil
 }
 
