@@ -87,7 +87,9 @@ func (w *transferWorld) get(t *testing.T, id string) transfer {
 // (inter-state, above ₹50,000) with the vehicle given; the transfer shows
 // both. Cancelled in transit, its credit note is reported as a CRN. One
 // without a vehicle gets a failed e-way bill, which staff generate again
-// with one through the transfer's retry.
+// with one through the transfer's retry. A transfer under one GSTIN
+// moves on a delivery challan, not reported, with an e-way bill of its own
+// when its state asks for one.
 func TestTransferBetweenGSTINsIsEInvoiced(t *testing.T) {
 	w := newTransferWorld(t)
 	ctx := context.Background()
@@ -172,6 +174,30 @@ func TestTransferBetweenGSTINsIsEInvoiced(t *testing.T) {
 	if small.Document.EInvoice == nil || small.EwayBill != nil {
 		t.Fatalf("a small transfer: %+v, e-way bill %+v", small.Document, small.EwayBill)
 	}
+	// Under one GSTIN within a state the store lists: a delivery challan,
+	// not reported, its e-way bill (own use, on the challan) generated
+	// directly.
+	var mys struct{ ID string }
+	w.app.Do(t, "POST", "/api/v1/admin/locations", testkit.Req{Token: w.token, Body: map[string]any{"name": "Mysuru store",
+		"code": "MYS", "priority": 20,
+		"address": map[string]any{"line1": "2 Sayyaji Rao Road", "city": "Mysuru", "state": "Karnataka", "pincode": "570001"}}}).
+		Expect(t, http.StatusCreated).JSON(t, &mys)
+	w.to = mys.ID
+	challan := w.send(t, 3, 20000, map[string]any{"transporterId": buyerGSTIN, "distanceKm": 150})
+	if challan.Document == nil || challan.Document.Type != "delivery_challan" || challan.Document.EInvoice != nil ||
+		challan.EwayBill == nil || challan.EwayBill.Status != "pending" {
+		t.Fatalf("a challan's transfer: %+v, e-way bill %+v", challan.Document, challan.EwayBill)
+	}
+	if _, err := w.app.Inspector.GetTaskInfo("default", "gst:eway:transfer:"+challan.ID+":issued"); err != nil {
+		t.Fatalf("the challan's e-way bill was not queued: %v", err)
+	}
+	if err := w.app.EInvoices.GenerateTransferEwayBill(ctx, uuid.MustParse(challan.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if b := w.get(t, challan.ID).EwayBill; b.Status != "generated" || *b.DistanceKm != 150 {
+		t.Fatalf("the challan's e-way bill: %+v", b)
+	}
+
 	if got := w.sim.Registered(); got != 3 {
 		t.Fatalf("%d registered, want the two invoices and the credit note", got)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/gstportal"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -289,7 +290,9 @@ func (s *Service) failEway(ctx context.Context, o billOwner, msg string) error {
 
 // ewbRequest is the GENEWAYBILL body of invoice doc carried by t: an
 // outward supply (O) of the supplier's own goods (sub-type 1) on a tax
-// invoice, to the delivery address.
+// invoice, to the delivery address. A transfer's delivery challan moves
+// goods for the sender's own use (sub-type 5) on a challan (CHL), to its
+// own GSTIN's other premises.
 func ewbRequest(doc *invoice.Document, t gstportal.Transport) *gstportal.EwbRequest {
 	from, _ := region.GSTCode(doc.Supplier.Address.State)
 	to := doc.PlaceOfSupply.Code
@@ -301,7 +304,11 @@ func ewbRequest(doc *invoice.Document, t gstportal.Transport) *gstportal.EwbRequ
 	if doc.Recipient.GSTIN != nil {
 		toGSTIN = *doc.Recipient.GSTIN
 	}
-	req := &gstportal.EwbRequest{SupplyType: "O", SubSupplyType: 1, DocType: "INV", DocNo: doc.Number, DocDate: DocDate(doc),
+	subType, docType := 1, "INV"
+	if doc.Type == models.DocDeliveryChallan {
+		subType, docType, toGSTIN = 5, "CHL", doc.Supplier.GSTIN
+	}
+	req := &gstportal.EwbRequest{SupplyType: "O", SubSupplyType: subType, DocType: docType, DocNo: doc.Number, DocDate: DocDate(doc),
 		TransactionType: 1, FromGstin: doc.Supplier.GSTIN, FromTrdName: doc.Supplier.LegalName, FromAddr1: doc.Supplier.Address.Line1,
 		FromPlace: doc.Supplier.Address.City, FromPincode: pin(doc.Supplier.Address.Pincode), FromStateCode: atoi(from),
 		ActFromStateCode: atoi(from), ToGstin: toGSTIN, ToTrdName: doc.Recipient.Name, ToAddr1: toAddr, ToPlace: toPlace,

@@ -119,11 +119,14 @@ func (s *Service) WithEwayBillThreshold(threshold money.Amount) *Service {
 	return s
 }
 
-// NeedsEwayBill reports whether invoice doc, issued under identity id,
-// moves goods that need an e-way bill (Rule 138(1)): worth more than the
-// threshold, and crossing a state border or within a listed state.
+// needsEwayBill reports whether invoice (or a transfer's delivery
+// challan) doc, issued under identity id, moves goods that need an e-way
+// bill (Rule 138(1): in relation to a supply, or for reasons other than
+// supply): worth more than the threshold, and crossing a state border or
+// within a listed state.
 func (s *Service) needsEwayBill(doc *models.TaxDocument, id *identity) bool {
-	if s.ewayThreshold <= 0 || doc.Total <= s.ewayThreshold || doc.DocType != models.DocInvoice {
+	if s.ewayThreshold <= 0 || doc.Total <= s.ewayThreshold ||
+		(doc.DocType != models.DocInvoice && doc.DocType != models.DocDeliveryChallan) {
 		return false
 	}
 	return doc.SupplyType == models.SupplyInter || slices.Contains(id.EwayIntraStates, doc.PosState)

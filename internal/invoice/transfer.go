@@ -156,10 +156,11 @@ func (s *Service) IssueTransferDocument(tx *gorm.DB, t TransferSupply) error {
 	if err := insertTransferDocument(tx, doc, prefix); err != nil {
 		return err
 	}
-	// The goods of an invoiced transfer move as a fulfilment's do: an
-	// e-way bill when their value and the states ask for one (Rule 138),
-	// made after the invoice's IRN when the store e-invoices.
-	if !challan && s.needsEwayBill(doc, id) {
+	// The goods move as a fulfilment's do: an e-way bill when their value
+	// and the states ask for one (Rule 138), made after the invoice's IRN
+	// when the store e-invoices; a challan's (no supply, one GSTIN: within
+	// a state) directly, for the sender's own use.
+	if s.needsEwayBill(doc, id) {
 		if err := tx.Exec(`INSERT INTO eway_bills (transfer_id, document_id, created_at, updated_at) VALUES (?, ?, ?, ?)`,
 			t.ID, doc.ID, now, now).Error; err != nil {
 			return fmt.Errorf("invoice.transfer: e-way bill: %w", err)
