@@ -75,4 +75,3 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 	// it is what the client decrypts with its app key.
 	answer(w, r, out, nil)
 }
-
