@@ -167,8 +167,16 @@ func (n *NIC) call(ctx context.Context, op, method, path string, query url.Value
 	return nil
 }
 
+// CodeInvalidToken is the portal's refusal of an access token it no
+// longer holds (expired early, replaced by another auth, or a simulator
+// restarted).
+const CodeInvalidToken = "1005"
+
 // authed sends an authenticated request, its body and its answer's Data
-// encrypted with the session key when the session has one.
+// encrypted with the session key when the session has one. A token the
+// portal refuses (1005) is forgotten and the request sent once more with a
+// new one: the refusal is the session's, not the document's, and must not
+// fail the document.
 func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query url.Values, body any) (*envelope, error) {
 	var raw []byte
 	if body != nil {
@@ -177,10 +185,22 @@ func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query 
 			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
 		}
 	}
-	tok, err := n.auth(ctx, gstin)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		tok, err := n.auth(ctx, gstin)
+		if err != nil {
+			return nil, err
+		}
+		env, err := n.send(ctx, op, gstin, method, path, query, raw, tok)
+		if err != nil || env.ok() || attempt > 0 || len(env.ErrorDetails) == 0 || env.ErrorDetails[0].ErrorCode != CodeInvalidToken {
+			return env, err
+		}
+		n.forget(gstin, tok)
 	}
+}
+
+// send makes one authenticated call with tok, encrypting raw and
+// decrypting the answer's Data when tok has a session key.
+func (n *NIC) send(ctx context.Context, op, gstin, method, path string, query url.Values, raw []byte, tok token) (*envelope, error) {
 	if tok.sek != nil && raw != nil {
 		data, err := EncryptECB(tok.sek, raw)
 		if err != nil {

@@ -85,6 +85,16 @@ func (n *NIC) auth(ctx context.Context, gstin string) (token, error) {
 	return t, nil
 }
 
+// forget drops gstin's token tok (the portal refused it), unless another
+// call has already replaced it.
+func (n *NIC) forget(gstin string, tok token) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.tokens[gstin].value == tok.value {
+		delete(n.tokens, gstin)
+	}
+}
+
 // PublicKey returns the portal's signing key: the configured one, or the
 // simulator's GET /sim/key (read once).
 func (n *NIC) PublicKey(ctx context.Context) (*rsa.PublicKey, error) {

@@ -127,6 +127,14 @@ func (s *Server) Registered() int {
 	return s.reports
 }
 
+// RevokeTokens forgets every access token it gave, as a portal does when
+// they expire or it restarts: the next call with one is refused (1005).
+func (s *Server) RevokeTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.tokens)
+}
+
 // Handler is the portal's HTTP API.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
