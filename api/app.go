@@ -122,7 +122,7 @@ func New(a *app.App) *Server {
 	resetpage.Register(root)
 	systemapi.Register(root, admin, systemapi.Services{System: a.System, Queue: a.Queue, QueueRedis: a.RedisOpt})
 	inventoryapi.Register(admin, inventoryapi.Services{Inventory: a.Inventory})
-	locationapi.Register(admin, locationapi.Services{Locations: a.Locations, Inventory: a.Inventory})
+	locationapi.Register(admin, locationapi.Services{Locations: a.Locations, Inventory: a.Inventory, Bills: a.EInvoices})
 	reviewapi.Register(admin, reviewapi.Services{Reviews: a.Reviews})
 	analyticsapi.Register(admin, analyticsapi.Services{Analytics: a.Analytics})
 	catalogapi.Register(admin, catalogapi.Services{Catalog: a.Catalog, Discounts: a.Discounts, Bundles: a.Bundles,

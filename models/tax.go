@@ -74,6 +74,9 @@ type TaxSettings struct {
 	// (migration 00053), written by their own statements.
 	EInvoicing          bool        `gorm:"column:e_invoicing;->"`
 	EwayBillIntraStates StringArray `gorm:"column:eway_bill_intra_states;type:text[];->"`
+	// AATOAtLeast10Cr: the IRP refuses this taxpayer's documents older than
+	// 30 days (migration 00061).
+	AATOAtLeast10Cr bool `gorm:"column:aato_at_least_10cr;->"`
 }
 
 // How the shipping and the COD fee charged with goods are taxed

@@ -23,9 +23,11 @@ type EInvoicePayload struct {
 	DocumentID string `json:"documentId"`
 }
 
-// EwayBillPayload names the fulfilment whose e-way bill to generate.
+// EwayBillPayload names the fulfilment, or the stock transfer, whose e-way
+// bill to generate.
 type EwayBillPayload struct {
-	FulfillmentID string `json:"fulfillmentId"`
+	FulfillmentID string `json:"fulfillmentId,omitempty"`
+	TransferID    string `json:"transferId,omitempty"`
 }
 
 // GSTRetries is how often a call the portal did not answer is retried
@@ -51,6 +53,17 @@ func NewEwayBillTask(id, key string) (*asynq.Task, []asynq.Option) {
 	return asynq.NewTask(TypeEwayBill, mustJSON(EwayBillPayload{FulfillmentID: id})), []asynq.Option{
 		asynq.Queue(QueueDefault),
 		asynq.TaskID("gst:eway:" + id + ":" + key),
+		asynq.MaxRetry(GSTRetries),
+		asynq.Timeout(time.Minute),
+	}
+}
+
+// NewTransferEwayBillTask builds the e-way bill of stock transfer id, keyed
+// like NewEInvoiceTask.
+func NewTransferEwayBillTask(id, key string) (*asynq.Task, []asynq.Option) {
+	return asynq.NewTask(TypeEwayBill, mustJSON(EwayBillPayload{TransferID: id})), []asynq.Option{
+		asynq.Queue(QueueDefault),
+		asynq.TaskID("gst:eway:transfer:" + id + ":" + key),
 		asynq.MaxRetry(GSTRetries),
 		asynq.Timeout(time.Minute),
 	}

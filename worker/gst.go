@@ -31,6 +31,13 @@ func registerGST(mux *asynq.ServeMux, a *app.App) {
 		if err := tasks.Decode(t, &p); err != nil {
 			return err
 		}
+		if p.TransferID != "" {
+			id, err := uuid.Parse(p.TransferID)
+			if err != nil {
+				return fmt.Errorf("eway bill: transfer id: %v: %w", err, asynq.SkipRetry)
+			}
+			return gst.GenerateTransferEwayBill(ctx, id)
+		}
 		id, err := uuid.Parse(p.FulfillmentID)
 		if err != nil {
 			return fmt.Errorf("eway bill: fulfillment id: %v: %w", err, asynq.SkipRetry)

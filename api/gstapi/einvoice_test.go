@@ -41,7 +41,13 @@ type env struct {
 
 func mustEnv(t *testing.T, opts ...testkit.Option) *env {
 	t.Helper()
-	sim, err := gstsim.New(gstsim.Credentials{})
+	return mustEnvWith(t, gstsim.Options{}, opts...)
+}
+
+// mustEnvWith is mustEnv with a simulator that behaves as simOpts say.
+func mustEnvWith(t *testing.T, simOpts gstsim.Options, opts ...testkit.Option) *env {
+	t.Helper()
+	sim, err := gstsim.NewWith(gstsim.Credentials{}, simOpts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,6 +202,8 @@ var notYetRetrySafe = map[string]string{
 		"courier the same decision again (the courier acts on it once)",
 	"POST " + admin + "/orders/:orderId/fulfillments/:fulfillmentId/eway-bill/retry": "not yet proved: a retry queues " +
 		"the e-way bill again; one already generated answers 409",
+	"POST " + admin + "/inventory/transfers/:transferId/eway-bill/retry": "not yet proved: a retry queues " +
+		"the e-way bill again; one already generated answers 409",
 }
 
 // Every admin write is retry-safe after a process dies between its

@@ -36,6 +36,9 @@ type settingsRequest struct {
 	// EInvoicing and EwayBillIntraStates: absent keeps the ones set.
 	EInvoicing          *bool    `json:"eInvoicing"`
 	EwayBillIntraStates []string `json:"ewayBillIntraStates" validate:"omitempty,max=40,dive,max=100"`
+	// AATOAtLeast10Cr: the 30-day reporting window applies; absent keeps
+	// the one set.
+	AATOAtLeast10Cr *bool `json:"aatoAtLeast10Cr"`
 }
 
 // getSettings: GET /admin/settings/tax → the identity (defaults and
@@ -64,7 +67,7 @@ func (h *handlers) putSettings(c *fiber.Ctx) error {
 		in.B2CLLimit = *req.B2CLLimit
 	}
 	in.SignatureImage, in.ShippingTax = req.SignatureImage, req.ShippingTax
-	in.EInvoicing, in.EwayBillIntraStates = req.EInvoicing, req.EwayBillIntraStates
+	in.EInvoicing, in.EwayBillIntraStates, in.AATOAtLeast10Cr = req.EInvoicing, req.EwayBillIntraStates, req.AATOAtLeast10Cr
 	s, err := h.invoices.PutSettings(c.UserContext(), in)
 	if err != nil {
 		return err

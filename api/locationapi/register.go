@@ -6,6 +6,7 @@ package locationapi
 
 import (
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/location"
 	"github.com/gocommerce/shop/internal/rbac"
 	"github.com/gocommerce/shop/internal/stock"
@@ -15,16 +16,19 @@ import (
 type Services struct {
 	Locations *location.Service
 	Inventory *stock.Levels
+	// Bills generates transfers' e-way bills again (retry).
+	Bills *einvoice.Service
 }
 
 type handlers struct {
 	locations *location.Service
 	stock     *stock.Levels
+	bills     *einvoice.Service
 }
 
 // Register mounts the location routes on a.
 func Register(a *adminroute.Router, svc Services) {
-	h := &handlers{locations: svc.Locations, stock: svc.Inventory}
+	h := &handlers{locations: svc.Locations, stock: svc.Inventory, bills: svc.Bills}
 	a.Get("/locations", rbac.LocationsRead, h.list)
 	a.Post("/locations", rbac.LocationsWrite, h.create, adminroute.Audit("location.create", ""))
 	a.Get("/locations/:locationId", rbac.LocationsRead, h.get)
@@ -39,4 +43,6 @@ func Register(a *adminroute.Router, svc Services) {
 		adminroute.Audit("transfer.receive", "transferId"))
 	a.Post("/inventory/transfers/:transferId/cancel", rbac.InventoryWrite, h.cancelTransfer,
 		adminroute.Audit("transfer.cancel", "transferId"))
+	a.Post("/inventory/transfers/:transferId/eway-bill/retry", rbac.InventoryWrite, h.retryTransferEwayBill,
+		adminroute.Audit("transfer.eway_bill_retry", "transferId"))
 }

@@ -2,10 +2,12 @@ package locationapi
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/stock"
@@ -27,6 +29,11 @@ type transferRequest struct {
 	ToLocationID   string             `json:"toLocationId" validate:"required,uuid"`
 	Items          []transferItemBody `json:"items" validate:"required,min=1,max=500,dive"`
 	Note           string             `json:"note" validate:"max=500"`
+	// VehicleNumber or TransporterID, and DistanceKm, carry the goods of
+	// an invoiced transfer that needs an e-way bill (as a fulfilment's).
+	VehicleNumber string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
 }
 
 type transferItemView struct {
@@ -50,12 +57,20 @@ type transferView struct {
 	// invoice of a transfer cancelled in transit.
 	Document   *invoice.DocumentRef `json:"document"`
 	CreditNote *invoice.DocumentRef `json:"creditNote"`
+	// VehicleNumber, TransporterID and DistanceKm are how the goods
+	// travel; EwayBill is the invoice's e-way bill, null when none is
+	// needed.
+	VehicleNumber *string            `json:"vehicleNumber"`
+	TransporterID *string            `json:"transporterId"`
+	DistanceKm    *int               `json:"distanceKm"`
+	EwayBill      *einvoice.EwayBill `json:"ewayBill"`
 }
 
 func newTransferView(t *stock.Transfer) transferView {
 	v := transferView{ID: t.ID, FromLocationID: t.FromLocationID, ToLocationID: t.ToLocationID, Status: t.Status, Note: t.Note,
 		Items: make([]transferItemView, len(t.Items)), CreatedAt: t.CreatedAt.UTC(), ReceivedAt: utc(t.ReceivedAt),
-		CancelledAt: utc(t.CancelledAt)}
+		CancelledAt: utc(t.CancelledAt), VehicleNumber: t.VehicleNumber, TransporterID: t.TransporterID, DistanceKm: t.DistanceKm,
+		EwayBill: t.EwayBill}
 	for i, it := range t.Items {
 		v.Items[i] = transferItemView{VariantID: it.VariantID, Quantity: it.Quantity}
 		if val, ok := t.Values[it.VariantID]; ok {
@@ -90,7 +105,8 @@ func (h *handlers) createTransfer(c *fiber.Ctx) error {
 		return err
 	}
 	in := stock.TransferInput{From: uuid.MustParse(req.FromLocationID), To: uuid.MustParse(req.ToLocationID), Note: req.Note,
-		AdminID: adminroute.ActorOf(c).AdminID}
+		AdminID: adminroute.ActorOf(c).AdminID, VehicleNumber: strings.ToUpper(req.VehicleNumber),
+		TransporterID: strings.ToUpper(req.TransporterID), DistanceKm: req.DistanceKm}
 	for _, it := range req.Items {
 		vid := uuid.MustParse(it.VariantID)
 		in.Items = append(in.Items, stock.Item{VariantID: vid, Quantity: it.Quantity})
@@ -163,6 +179,46 @@ func (h *handlers) transferDocument(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	return c.Send(pdf)
+}
+
+// carriageRequest is the body of POST .../eway-bill/retry: how the goods
+// travel, where it changed.
+type carriageRequest struct {
+	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
+	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
+	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
+}
+
+// retryTransferEwayBill: POST .../{transferId}/eway-bill/retry → 202 the
+// transfer, its failed e-way bill pending again with the carriage given.
+// Errors: NOT_FOUND (no transfer, or no e-way bill), CONFLICT (not
+// failed), VALIDATION_ERROR.
+func (h *handlers) retryTransferEwayBill(c *fiber.Ctx) error {
+	id, err := httpx.PathUUID(c, "transferId", "transfer")
+	if err != nil {
+		return err
+	}
+	var req carriageRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	carriage := einvoice.Carriage{DistanceKm: req.DistanceKm}
+	if req.VehicleNumber != nil {
+		v := strings.ToUpper(*req.VehicleNumber)
+		carriage.VehicleNumber = &v
+	}
+	if req.TransporterID != nil {
+		v := strings.ToUpper(*req.TransporterID)
+		carriage.TransporterID = &v
+	}
+	if err := h.bills.RetryTransferEwayBill(c.UserContext(), id, carriage); err != nil {
+		return err
+	}
+	t, err := h.stock.Transfer(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(newTransferView(t))
 }
 
 // onTransfer answers a route of one transfer with it after do.

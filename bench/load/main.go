@@ -144,6 +144,13 @@ func run(o options) error {
 			return err
 		}
 		b.stopAll()
+		if b.scale.workers == nil && b.scale.reporting != nil {
+			// The e-invoice reporting step alone: only its part is rewritten.
+			report := strings.TrimSpace(b.scale.reporting.report())
+			fmt.Println(report)
+			report = strings.TrimSuffix(strings.TrimPrefix(report, reportingBegin), reportingEnd)
+			return replaceSection(o.scaleOut, reportingBegin, reportingEnd, strings.TrimPrefix(report, "\n"))
+		}
 		report := b.scaleReport()
 		fmt.Println(report)
 		return replaceSection(o.scaleOut, scaleBegin, scaleEnd, report)

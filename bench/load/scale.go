@@ -27,6 +27,8 @@ type scaleFigures struct {
 	apiRSS, workerRSS    float64
 	// tax is GSTR-1 over a month of invoices and PDF renders.
 	tax taxFigures
+	// reporting is e-invoice reporting by one worker (einvoice_reporting.go).
+	reporting *reportingFigures
 }
 
 // workerRun is one webhook → order run and the CPU it cost.
@@ -53,6 +55,10 @@ func (b *bench) runScale(ctx context.Context) error {
 	}
 	if err := b.login(); err != nil {
 		return err
+	}
+	if !b.wanted("webhook") && !b.wanted("audit") && b.wanted(eInvoiceReportingStep) {
+		// -only "e-invoice reporting": that step alone (it needs the seeded orders only).
+		return b.measureEInvoiceReporting(ctx)
 	}
 	if !b.wanted("webhook") && !b.wanted("audit") && b.wanted("tax documents") {
 		// -only "tax documents": that step alone (it needs the seeded orders only).
@@ -138,6 +144,13 @@ func (b *bench) runScale(ctx context.Context) error {
 		b.scale.audit = append(b.scale.audit, r)
 	}
 	b.scale.apiRSS = b.api.peakRSSMB()
+	// Before the tax documents step: its quarter of seeded invoices takes
+	// serials outside the numbering this step's fulfilments use.
+	if b.wanted(eInvoiceReportingStep) {
+		if err := b.measureEInvoiceReporting(ctx); err != nil {
+			return fmt.Errorf("e-invoice reporting: %w", err)
+		}
+	}
 	if b.wanted("tax documents") {
 		if err := b.measureTaxDocuments(ctx); err != nil {
 			return fmt.Errorf("tax documents: %w", err)
@@ -257,6 +270,7 @@ func (b *bench) scaleReport() string {
 		fmt.Fprintf(&w, "| %s | %.0f | %s | %s |\n", strings.TrimPrefix(r.Name, "GET /admin/audit-logs "), r.RPS, fmtDur(r.P50), fmtDur(r.P99))
 	}
 	w.WriteString(s.tax.report())
+	w.WriteString(s.reporting.report())
 	fmt.Fprintf(&w, "\nPeak RSS (VmHWM) under this load: api %.0f MiB, worker %.0f MiB.\n", s.apiRSS, s.workerRSS)
 	return w.String()
 }

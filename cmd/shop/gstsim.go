@@ -20,6 +20,7 @@ import (
 // Portal and e-way bill system (package gstsim) for GST_PROVIDER=simulator.
 func gstSimCmd() *cobra.Command {
 	var listen string
+	var opts gstsim.Options
 	cmd := &cobra.Command{
 		Use:   "gst-sim --listen ADDR",
 		Short: "Run the GST portal simulator (a local IRP and e-way bill system) for GST_PROVIDER=simulator",
@@ -28,23 +29,29 @@ e-invoice against the published schema 1.1, gives the IRN as the IRP does, signs
 SignedInvoice and SignedQRCode with a key pair it makes at start (GET /sim/key serves
 the public key) and answers the IRP's error codes. It accepts the GST_API_USER,
 GST_API_PASSWORD, GST_CLIENT_ID and GST_CLIENT_SECRET it is started with (any
-non-empty ones when unset). What it registers lives in memory.`,
+non-empty ones when unset). A session whose auth is encrypted with the key at
+GET /sim/nic-key uses NIC's payload encryption (SEK, AES-256) for every call, as NIC
+does; --require-encryption refuses plain sessions. --aato-10cr names GSTINs whose
+AATO is 10 crore or more: their documents older than 30 days are refused (2305).
+What it registers lives in memory.`,
 		Example: "  bin/shop gst-sim --listen 127.0.0.1:8095",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signalContext()
 			defer stop()
 			log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 			return runGSTSim(ctx, listen, gstsim.Credentials{User: os.Getenv("GST_API_USER"), Password: os.Getenv("GST_API_PASSWORD"),
-				ClientID: os.Getenv("GST_CLIENT_ID"), ClientSecret: os.Getenv("GST_CLIENT_SECRET")}, log)
+				ClientID: os.Getenv("GST_CLIENT_ID"), ClientSecret: os.Getenv("GST_CLIENT_SECRET")}, opts, log)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8095", "address to listen on")
+	cmd.Flags().BoolVar(&opts.RequireEncryption, "require-encryption", false, "refuse sessions without NIC's payload encryption")
+	cmd.Flags().StringSliceVar(&opts.LargeTaxpayers, "aato-10cr", nil, "GSTINs whose AATO is 10 crore or more (the 30-day reporting window applies)")
 	return cmd
 }
 
 // runGSTSim serves a new simulator at addr until ctx ends.
-func runGSTSim(ctx context.Context, addr string, creds gstsim.Credentials, log *slog.Logger) error {
-	sim, err := gstsim.New(creds)
+func runGSTSim(ctx context.Context, addr string, creds gstsim.Credentials, opts gstsim.Options, log *slog.Logger) error {
+	sim, err := gstsim.NewWith(creds, opts)
 	if err != nil {
 		return err
 	}
@@ -79,7 +86,7 @@ func startDevGSTSim(ctx context.Context, cfg *config.Config, log *slog.Logger) {
 	}
 	creds := gstsim.Credentials{User: cfg.GSTAPIUser, Password: cfg.GSTAPIPassword, ClientID: cfg.GSTClientID, ClientSecret: cfg.GSTClientSecret}
 	go func() {
-		if err := runGSTSim(ctx, u.Host, creds, log.With("component", "gst-sim")); err != nil {
+		if err := runGSTSim(ctx, u.Host, creds, gstsim.Options{}, log.With("component", "gst-sim")); err != nil {
 			log.Warn("GST simulator stopped", "err", err)
 		}
 	}()

@@ -121,15 +121,19 @@ type Config struct {
 	// (`shop gst-sim` at GSTAPIURL, which `shop dev` starts itself);
 	// GSTIRPPublicKey is the PEM file of the key the IRP signs with (nic).
 	// EwayBillThreshold is in rupees.
-	GSTProvider       string        `env:"GST_PROVIDER" envDefault:"none"`
-	GSTAPIURL         string        `env:"GST_API_URL"`
-	GSTAPIUser        string        `env:"GST_API_USER"`
-	GSTAPIPassword    string        `env:"GST_API_PASSWORD"`
-	GSTClientID       string        `env:"GST_CLIENT_ID"`
-	GSTClientSecret   string        `env:"GST_CLIENT_SECRET"`
-	GSTIRPPublicKey   string        `env:"GST_IRP_PUBLIC_KEY"`
-	GSTTimeout        time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
-	EwayBillThreshold int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
+	GSTProvider     string `env:"GST_PROVIDER" envDefault:"none"`
+	GSTAPIURL       string `env:"GST_API_URL"`
+	GSTAPIUser      string `env:"GST_API_USER"`
+	GSTAPIPassword  string `env:"GST_API_PASSWORD"`
+	GSTClientID     string `env:"GST_CLIENT_ID"`
+	GSTClientSecret string `env:"GST_CLIENT_SECRET"`
+	GSTIRPPublicKey string `env:"GST_IRP_PUBLIC_KEY"`
+	// GSTNICEncryptionKey is the PEM file of NIC's public key for the
+	// e-invoice API's payload encryption (nic, talking to NIC directly);
+	// unset, payloads go in plain JSON, as a GSP takes them.
+	GSTNICEncryptionKey string        `env:"GST_NIC_ENCRYPTION_KEY"`
+	GSTTimeout          time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
+	EwayBillThreshold   int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
 	// Customer messages on SMS and WhatsApp, and COD confirmation
 	// (messaging.go; docs/DECISIONS.md "Customer messages and COD
 	// confirmation").

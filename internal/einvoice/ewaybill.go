@@ -12,8 +12,10 @@ import (
 	"github.com/gocommerce/shop/internal/gstportal"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/region"
+	"github.com/gocommerce/shop/models"
 	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
 )
 
@@ -32,16 +34,26 @@ type EwayBill struct {
 // EwayBillsOf returns the e-way bills of fulfilments ids (none for a
 // fulfilment that needs none).
 func EwayBillsOf(ctx context.Context, db *gorm.DB, ids []uuid.UUID) (map[uuid.UUID]*EwayBill, error) {
+	return ewayBillsBy(ctx, db, fulfillmentOwner, ids)
+}
+
+// TransferEwayBillsOf returns the e-way bills of transfers ids (none for a
+// transfer that needs none).
+func TransferEwayBillsOf(ctx context.Context, db *gorm.DB, ids []uuid.UUID) (map[uuid.UUID]*EwayBill, error) {
+	return ewayBillsBy(ctx, db, transferOwner, ids)
+}
+
+func ewayBillsBy(ctx context.Context, db *gorm.DB, o billOwner, ids []uuid.UUID) (map[uuid.UUID]*EwayBill, error) {
 	out := map[uuid.UUID]*EwayBill{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	var rows []struct {
-		FulfillmentID uuid.UUID
+		OwnerID uuid.UUID
 		EwayBill
 	}
-	if err := db.WithContext(ctx).Table("eway_bills").Select("fulfillment_id, status, number, valid_until, distance_km, error").
-		Where("fulfillment_id IN ?", ids).Scan(&rows).Error; err != nil {
+	if err := db.WithContext(ctx).Table("eway_bills").Select(o.column+" AS owner_id, status, number, valid_until, distance_km, error").
+		Where(o.column+" IN ?", ids).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("einvoice.ewaybills: %w", err)
 	}
 	for i := range rows {
@@ -50,7 +62,7 @@ func EwayBillsOf(ctx context.Context, db *gorm.DB, ids []uuid.UUID) (map[uuid.UU
 			t := r.ValidUntil.UTC()
 			r.ValidUntil = &t
 		}
-		out[r.FulfillmentID] = &r.EwayBill
+		out[r.OwnerID] = &r.EwayBill
 	}
 	return out, nil
 }
@@ -74,15 +86,39 @@ func BlocksHandOff(ctx context.Context, db *gorm.DB, id uuid.UUID) (bool, error)
 	return blocked, nil
 }
 
-func (s *Service) queueEwayBill(ctx context.Context, fid uuid.UUID, key string) {
+// billOwner is what an e-way bill belongs to: a fulfilment or a stock
+// transfer (migration 00061). Its table and column are constants, never
+// input: they are written into SQL.
+type billOwner struct {
+	table, column string
+	id            uuid.UUID
+}
+
+var (
+	fulfillmentOwner = billOwner{table: "fulfillments", column: "fulfillment_id"}
+	transferOwner    = billOwner{table: "stock_transfers", column: "transfer_id"}
+)
+
+func fulfillmentBill(id uuid.UUID) billOwner { o := fulfillmentOwner; o.id = id; return o }
+func transferBill(id uuid.UUID) billOwner    { o := transferOwner; o.id = id; return o }
+
+// task is the generation task of o's e-way bill for cause key.
+func (o billOwner) task(key string) (*asynq.Task, []asynq.Option) {
+	if o.column == transferOwner.column {
+		return tasks.NewTransferEwayBillTask(o.id.String(), key)
+	}
+	return tasks.NewEwayBillTask(o.id.String(), key)
+}
+
+func (s *Service) queueEwayBill(ctx context.Context, o billOwner, key string) {
 	var pending bool
-	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM eway_bills WHERE fulfillment_id = ? AND status = 'pending')`, fid).
+	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM eway_bills WHERE `+o.column+` = ? AND status = 'pending')`, o.id).
 		Scan(&pending).Error; err != nil || !pending {
 		return
 	}
-	t, opts := tasks.NewEwayBillTask(fid.String(), key)
+	t, opts := o.task(key)
 	if err := tasks.Enqueue(ctx, s.queue, t, opts...); err != nil {
-		s.log.WarnContext(ctx, "e-way bill not queued; the GST sweep will queue it", "fulfillment", fid, "err", err)
+		s.log.WarnContext(ctx, "e-way bill not queued; the GST sweep will queue it", o.column, o.id, "err", err)
 	}
 }
 
@@ -104,11 +140,21 @@ type ewayRow struct {
 // not generated: the report queues it again when it is. A refusal marks
 // it failed; an error is a portal that did not answer.
 func (s *Service) GenerateEwayBill(ctx context.Context, fid uuid.UUID) error {
+	return s.generateEwayBill(ctx, fulfillmentBill(fid))
+}
+
+// GenerateTransferEwayBill is GenerateEwayBill for the e-way bill of stock
+// transfer tid's tax invoice.
+func (s *Service) GenerateTransferEwayBill(ctx context.Context, tid uuid.UUID) error {
+	return s.generateEwayBill(ctx, transferBill(tid))
+}
+
+func (s *Service) generateEwayBill(ctx context.Context, o billOwner) error {
 	var r ewayRow
 	err := s.db.WithContext(ctx).Raw(`SELECT w.document_id, w.status, e.status AS e_invoice_status, e.irn,
 		f.vehicle_number, f.transporter_id, f.distance_km
-		FROM eway_bills w JOIN fulfillments f ON f.id = w.fulfillment_id LEFT JOIN einvoices e ON e.document_id = w.document_id
-		WHERE w.fulfillment_id = ?`, fid).Take(&r).Error
+		FROM eway_bills w JOIN `+o.table+` f ON f.id = w.`+o.column+` LEFT JOIN einvoices e ON e.document_id = w.document_id
+		WHERE w.`+o.column+` = ?`, o.id).Take(&r).Error
 	switch {
 	case database.IsNotFound(err):
 		return nil
@@ -129,11 +175,15 @@ func (s *Service) GenerateEwayBill(ctx context.Context, fid uuid.UUID) error {
 	if r.DistanceKm != nil {
 		t.DistanceKm = *r.DistanceKm
 	}
-	if t.VehicleNumber == "" && t.TransporterID == "" {
-		return s.failEway(ctx, fid, "the fulfilment has neither a vehicleNumber nor a transporterId")
+	what := "fulfilment"
+	if o.column == transferOwner.column {
+		what = "transfer"
 	}
-	if err := s.db.WithContext(ctx).Exec(`UPDATE eway_bills SET attempts = attempts + 1, updated_at = now() WHERE fulfillment_id = ?`,
-		fid).Error; err != nil {
+	if t.VehicleNumber == "" && t.TransporterID == "" {
+		return s.failEway(ctx, o, "the "+what+" has neither a vehicleNumber nor a transporterId")
+	}
+	if err := s.db.WithContext(ctx).Exec(`UPDATE eway_bills SET attempts = attempts + 1, updated_at = now() WHERE `+o.column+` = ?`,
+		o.id).Error; err != nil {
 		return fmt.Errorf("einvoice.ewaybill: %w", err)
 	}
 	doc, err := s.docs.Get(ctx, r.DocumentID)
@@ -148,19 +198,21 @@ func (s *Service) GenerateEwayBill(ctx context.Context, fid uuid.UUID) error {
 	}
 	switch pe, refused := gstportal.Refusal(err); {
 	case refused:
-		return s.failEway(ctx, fid, pe.Error())
+		return s.failEway(ctx, o, pe.Error())
 	case errors.Is(err, gstportal.ErrDisabled):
-		return s.failEway(ctx, fid, "no GST provider is configured (GST_PROVIDER=none)")
+		return s.failEway(ctx, o, "no GST provider is configured (GST_PROVIDER=none)")
 	case err != nil:
 		return err
 	}
 	if err := s.db.WithContext(ctx).Exec(`UPDATE eway_bills SET status = 'generated', number = ?, generated_at = ?, valid_until = ?,
-		distance_km = ?, error = NULL, updated_at = now() WHERE fulfillment_id = ? AND status = 'pending'`,
-		bill.Number, bill.Date.UTC(), bill.ValidUntil.UTC(), bill.DistanceKm, fid).Error; err != nil {
+		distance_km = ?, error = NULL, updated_at = now() WHERE `+o.column+` = ? AND status = 'pending'`,
+		bill.Number, bill.Date.UTC(), bill.ValidUntil.UTC(), bill.DistanceKm, o.id).Error; err != nil {
 		return fmt.Errorf("einvoice.ewaybill: %w", err)
 	}
-	s.log.InfoContext(ctx, "e-way bill generated", "fulfillment", fid, "number", bill.Number)
-	s.handedOff(ctx, fid)
+	s.log.InfoContext(ctx, "e-way bill generated", o.column, o.id, "number", bill.Number)
+	if o.table == fulfillmentOwner.table {
+		s.handedOff(ctx, o.id) // a courier booking may wait for it
+	}
 	return nil
 }
 
@@ -176,10 +228,27 @@ type Carriage struct {
 // Errors: NOT_FOUND (no such fulfilment of the order, or no e-way bill),
 // CONFLICT (the bill is not failed).
 func (s *Service) RetryEwayBill(ctx context.Context, orderID, fid uuid.UUID, c Carriage) error {
+	return s.retryEwayBill(ctx, fulfillmentBill(fid), "f.order_id = ?", orderID, c)
+}
+
+// RetryTransferEwayBill is RetryEwayBill for the e-way bill of stock
+// transfer tid. Errors: NOT_FOUND (no such transfer, or no e-way bill),
+// CONFLICT (the bill is not failed).
+func (s *Service) RetryTransferEwayBill(ctx context.Context, tid uuid.UUID, c Carriage) error {
+	return s.retryEwayBill(ctx, transferBill(tid), "true", nil, c)
+}
+
+// retryEwayBill retries o's failed bill; scope (SQL over f, o's row, with
+// its argument) says whose it must be.
+func (s *Service) retryEwayBill(ctx context.Context, o billOwner, scope string, scopeArg any, c Carriage) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var status string
-		q := tx.Raw(`SELECT w.status FROM eway_bills w JOIN fulfillments f ON f.id = w.fulfillment_id
-			WHERE w.fulfillment_id = ? AND f.order_id = ? FOR UPDATE OF w`, fid, orderID).Scan(&status)
+		args := []any{o.id}
+		if scopeArg != nil {
+			args = append(args, scopeArg)
+		}
+		q := tx.Raw(`SELECT w.status FROM eway_bills w JOIN `+o.table+` f ON f.id = w.`+o.column+`
+			WHERE w.`+o.column+` = ? AND `+scope+` FOR UPDATE OF w`, args...).Scan(&status)
 		switch {
 		case q.Error != nil:
 			return database.Translate(q.Error, "e-way bill")
@@ -200,31 +269,33 @@ func (s *Service) RetryEwayBill(ctx context.Context, orderID, fid uuid.UUID, c C
 			set["distance_km"] = *c.DistanceKm
 		}
 		if len(set) > 0 {
-			if err := tx.Table("fulfillments").Where("id = ?", fid).Updates(set).Error; err != nil {
-				return database.Translate(err, "fulfillment")
+			if err := tx.Table(o.table).Where("id = ?", o.id).Updates(set).Error; err != nil {
+				return database.Translate(err, o.table)
 			}
 		}
-		return tx.Exec(`UPDATE eway_bills SET status = 'pending', error = NULL, updated_at = now() WHERE fulfillment_id = ?`, fid).Error
+		return tx.Exec(`UPDATE eway_bills SET status = 'pending', error = NULL, updated_at = now() WHERE `+o.column+` = ?`, o.id).Error
 	})
 	if err != nil {
 		return err
 	}
-	s.queueEwayBill(ctx, fid, "retry:"+uuid.NewString())
+	s.queueEwayBill(ctx, o, "retry:"+uuid.NewString())
 	return nil
 }
 
-func (s *Service) failEway(ctx context.Context, fid uuid.UUID, msg string) error {
+func (s *Service) failEway(ctx context.Context, o billOwner, msg string) error {
 	if err := s.db.WithContext(ctx).Exec(`UPDATE eway_bills SET status = 'failed', error = ?, updated_at = now()
-		WHERE fulfillment_id = ? AND status = 'pending'`, msg, fid).Error; err != nil {
+		WHERE `+o.column+` = ? AND status = 'pending'`, msg, o.id).Error; err != nil {
 		return fmt.Errorf("einvoice.ewaybill: %w", err)
 	}
-	s.log.WarnContext(ctx, "e-way bill refused", "fulfillment", fid, "error", msg)
+	s.log.WarnContext(ctx, "e-way bill refused", o.column, o.id, "error", msg)
 	return nil
 }
 
 // ewbRequest is the GENEWAYBILL body of invoice doc carried by t: an
 // outward supply (O) of the supplier's own goods (sub-type 1) on a tax
-// invoice, to the delivery address.
+// invoice, to the delivery address. A transfer's delivery challan moves
+// goods for the sender's own use (sub-type 5) on a challan (CHL), to its
+// own GSTIN's other premises.
 func ewbRequest(doc *invoice.Document, t gstportal.Transport) *gstportal.EwbRequest {
 	from, _ := region.GSTCode(doc.Supplier.Address.State)
 	to := doc.PlaceOfSupply.Code
@@ -236,7 +307,11 @@ func ewbRequest(doc *invoice.Document, t gstportal.Transport) *gstportal.EwbRequ
 	if doc.Recipient.GSTIN != nil {
 		toGSTIN = *doc.Recipient.GSTIN
 	}
-	req := &gstportal.EwbRequest{SupplyType: "O", SubSupplyType: 1, DocType: "INV", DocNo: doc.Number, DocDate: DocDate(doc),
+	subType, docType := 1, "INV"
+	if doc.Type == models.DocDeliveryChallan {
+		subType, docType, toGSTIN = 5, "CHL", doc.Supplier.GSTIN
+	}
+	req := &gstportal.EwbRequest{SupplyType: "O", SubSupplyType: subType, DocType: docType, DocNo: doc.Number, DocDate: DocDate(doc),
 		TransactionType: 1, FromGstin: doc.Supplier.GSTIN, FromTrdName: doc.Supplier.LegalName, FromAddr1: doc.Supplier.Address.Line1,
 		FromPlace: doc.Supplier.Address.City, FromPincode: pin(doc.Supplier.Address.Pincode), FromStateCode: atoi(from),
 		ActFromStateCode: atoi(from), ToGstin: toGSTIN, ToTrdName: doc.Recipient.Name, ToAddr1: toAddr, ToPlace: toPlace,

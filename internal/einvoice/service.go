@@ -90,6 +90,13 @@ func (s *Service) Report(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return s.fail(ctx, id, err.Error())
 	}
+	if closed, err := s.windowClosed(ctx, payload.DocDtls.Dt); err != nil {
+		return err
+	} else if closed {
+		// The IRP would refuse it (2305): asking cannot help, and a
+		// person must decide what to do with the document.
+		return s.fail(ctx, id, windowClosedError(payload.DocDtls.Dt).Error())
+	}
 	if err := s.db.WithContext(ctx).Exec(`UPDATE einvoices SET attempts = attempts + 1, updated_at = now() WHERE document_id = ?`,
 		id).Error; err != nil {
 		return fmt.Errorf("einvoice.report: %w", err)
@@ -129,8 +136,11 @@ func (s *Service) Report(ctx context.Context, id uuid.UUID) error {
 		return fmt.Errorf("einvoice.report: %w", err)
 	}
 	s.log.InfoContext(ctx, "e-invoice generated", "document", id, "number", doc.Number, "ackNo", irn.AckNo)
-	if doc.FulfillmentID != nil {
-		s.queueEwayBill(ctx, *doc.FulfillmentID, "irn")
+	switch {
+	case doc.FulfillmentID != nil:
+		s.queueEwayBill(ctx, fulfillmentBill(*doc.FulfillmentID), "irn")
+	case doc.TransferID != nil && doc.Type == models.DocInvoice:
+		s.queueEwayBill(ctx, transferBill(*doc.TransferID), "irn")
 	}
 	return nil
 }
@@ -171,6 +181,12 @@ func (s *Service) Retry(ctx context.Context, id uuid.UUID, fix []Correction) err
 	if doc.EInvoice.Status != invoice.EInvoiceFailed {
 		return apperr.Conflictf("the e-invoice is %s; only a failed one is retried", doc.EInvoice.Status).
 			WithDetails(map[string]any{"status": doc.EInvoice.Status})
+	}
+	if closed, err := s.windowClosed(ctx, DocDate(doc)); err != nil {
+		return err
+	} else if closed {
+		return apperr.Conflictf("%s", windowClosedError(DocDate(doc)).Message).
+			WithDetails(map[string]any{"code": gstportal.CodeReportingWindow})
 	}
 	set := map[string]any{"status": invoice.EInvoicePending, "error": nil, "updated_at": s.now()}
 	if len(fix) > 0 {

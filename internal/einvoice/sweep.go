@@ -19,13 +19,14 @@ const sweepAfter = 5 * time.Minute
 func (s *Service) Sweep(ctx context.Context, tick time.Time) error {
 	before := s.now().Add(-sweepAfter)
 	key := "sweep:" + tick.UTC().Format(time.RFC3339)
-	var docs, fids []uuid.UUID
+	var docs []uuid.UUID
+	var bills []struct{ FulfillmentID, TransferID *uuid.UUID }
 	if err := s.db.WithContext(ctx).Raw(`SELECT document_id FROM einvoices WHERE status = 'pending' AND updated_at < ?
 		ORDER BY issued_at LIMIT 1000`, before).Scan(&docs).Error; err != nil {
 		return fmt.Errorf("einvoice.sweep: %w", err)
 	}
-	if err := s.db.WithContext(ctx).Raw(`SELECT fulfillment_id FROM eway_bills WHERE status = 'pending' AND updated_at < ?
-		ORDER BY created_at LIMIT 1000`, before).Scan(&fids).Error; err != nil {
+	if err := s.db.WithContext(ctx).Raw(`SELECT fulfillment_id, transfer_id FROM eway_bills WHERE status = 'pending' AND updated_at < ?
+		ORDER BY created_at LIMIT 1000`, before).Scan(&bills).Error; err != nil {
 		return fmt.Errorf("einvoice.sweep: %w", err)
 	}
 	for _, id := range docs {
@@ -34,8 +35,14 @@ func (s *Service) Sweep(ctx context.Context, tick time.Time) error {
 			return fmt.Errorf("einvoice.sweep: %w", err)
 		}
 	}
-	for _, id := range fids {
-		t, opts := tasks.NewEwayBillTask(id.String(), key)
+	for _, b := range bills {
+		o := transferOwner
+		if b.FulfillmentID != nil {
+			o = fulfillmentBill(*b.FulfillmentID)
+		} else if b.TransferID != nil {
+			o.id = *b.TransferID
+		}
+		t, opts := o.task(key)
 		if err := tasks.Enqueue(ctx, s.queue, t, opts...); err != nil {
 			return fmt.Errorf("einvoice.sweep: %w", err)
 		}

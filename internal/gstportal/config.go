@@ -1,6 +1,7 @@
 package gstportal
 
 import (
+	"crypto/rsa"
 	"fmt"
 	"net/http"
 	"os"
@@ -10,8 +11,10 @@ import (
 )
 
 // FromConfig returns the provider GST_PROVIDER names, its calls made
-// through transport with GST_TIMEOUT. Errors: an unknown provider, an
-// unreadable GST_IRP_PUBLIC_KEY.
+// through transport with GST_TIMEOUT. With GST_NIC_ENCRYPTION_KEY the nic
+// adapter encrypts its payloads as NIC's own API demands; without, it
+// sends plain JSON, as a GSP takes it. Errors: an unknown provider, an
+// unreadable GST_IRP_PUBLIC_KEY or GST_NIC_ENCRYPTION_KEY.
 func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, error) {
 	client := &http.Client{Timeout: cfg.GSTTimeout, Transport: transport}
 	switch cfg.GSTProvider {
@@ -20,7 +23,10 @@ func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, erro
 	case Simulator:
 		return NewNIC(NICConfig{BaseURL: cfg.GSTAPIURL, User: cfg.GSTAPIUser, Password: cfg.GSTAPIPassword,
 			ClientID: orDefault(cfg.GSTClientID, "sim-client"), ClientSecret: orDefault(cfg.GSTClientSecret, "sim-secret"),
-			Client: client, Name: Simulator, KeyURL: strings.TrimRight(cfg.GSTAPIURL, "/") + "/sim/key"}).withSimUser(), nil
+			Client: client, Name: Simulator, KeyURL: strings.TrimRight(cfg.GSTAPIURL, "/") + "/sim/key",
+			// The simulator speaks NIC's encryption as NIC does, so the
+			// adapter that goes live against NIC is the one every test runs.
+			EncryptionKeyURL: strings.TrimRight(cfg.GSTAPIURL, "/") + "/sim/nic-key"}).withSimUser(), nil
 	case NICName:
 		raw, err := os.ReadFile(cfg.GSTIRPPublicKey)
 		if err != nil {
@@ -30,8 +36,18 @@ func FromConfig(cfg *config.Config, transport http.RoundTripper) (Provider, erro
 		if err != nil {
 			return nil, fmt.Errorf("gstportal: GST_IRP_PUBLIC_KEY: %w", err)
 		}
+		var encKey *rsa.PublicKey
+		if cfg.GSTNICEncryptionKey != "" {
+			raw, err := os.ReadFile(cfg.GSTNICEncryptionKey)
+			if err != nil {
+				return nil, fmt.Errorf("gstportal: GST_NIC_ENCRYPTION_KEY: %w", err)
+			}
+			if encKey, err = ParsePublicKey(raw); err != nil {
+				return nil, fmt.Errorf("gstportal: GST_NIC_ENCRYPTION_KEY: %w", err)
+			}
+		}
 		return NewNIC(NICConfig{BaseURL: cfg.GSTAPIURL, User: cfg.GSTAPIUser, Password: cfg.GSTAPIPassword,
-			ClientID: cfg.GSTClientID, ClientSecret: cfg.GSTClientSecret, PublicKey: key, Client: client}), nil
+			ClientID: cfg.GSTClientID, ClientSecret: cfg.GSTClientSecret, PublicKey: key, EncryptionKey: encKey, Client: client}), nil
 	}
 	return nil, fmt.Errorf("gstportal: unknown provider %q", cfg.GSTProvider)
 }

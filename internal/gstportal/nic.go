@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -33,10 +31,17 @@ const (
 // NICConfig configures the NIC adapter: the API's base URL and the
 // taxpayer's API credentials (GST_API_*), and
 // the portal's public key (nil: read from KeyURL, the simulator's).
+// EncryptionKey is NIC's public key for the auth payload
+// (GST_NIC_ENCRYPTION_KEY); with it, or with EncryptionKeyURL (the
+// simulator's), every payload is encrypted as NIC's own API demands
+// (nic_crypto.go); with neither, payloads are plain JSON, as a GSP takes
+// them.
 type NICConfig struct {
 	BaseURL, User, Password, ClientID, ClientSecret string
 	PublicKey                                       *rsa.PublicKey
 	KeyURL                                          string
+	EncryptionKey                                   *rsa.PublicKey
+	EncryptionKeyURL                                string
 	Client                                          *http.Client
 	Name                                            string
 }
@@ -49,12 +54,7 @@ type NIC struct {
 	mu     sync.Mutex
 	tokens map[string]token // by GSTIN
 	key    *rsa.PublicKey
-}
-
-// token is an access token of one GSTIN and when it expires.
-type token struct {
-	value   string
-	expires time.Time
+	encKey *rsa.PublicKey
 }
 
 // NewNIC returns the adapter of cfg.
@@ -65,7 +65,7 @@ func NewNIC(cfg NICConfig) *NIC {
 	if cfg.Name == "" {
 		cfg.Name = NICName
 	}
-	return &NIC{cfg: cfg, key: cfg.PublicKey, tokens: map[string]token{}}
+	return &NIC{cfg: cfg, key: cfg.PublicKey, encKey: cfg.EncryptionKey, tokens: map[string]token{}}
 }
 
 // Name is nic, or simulator when it speaks to `shop gst-sim`.
@@ -123,37 +123,6 @@ func (e *envelope) data(v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// auth returns a valid access token of gstin, asking for one when none
-// is kept.
-func (n *NIC) auth(ctx context.Context, gstin string) (string, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if t := n.tokens[gstin]; t.value != "" && time.Now().Before(t.expires.Add(-5*time.Minute)) {
-		return t.value, nil
-	}
-	body, _ := json.Marshal(map[string]any{"UserName": n.cfg.User, "Password": n.cfg.Password, "ForceRefreshAccessToken": false})
-	var env envelope
-	if err := n.call(ctx, "auth", http.MethodPost, PathAuth, nil, body, gstin, "", &env); err != nil {
-		return "", err
-	}
-	if !env.ok() {
-		return "", env.refusal()
-	}
-	var d struct {
-		AuthToken   string `json:"AuthToken"`
-		TokenExpiry string `json:"TokenExpiry"`
-	}
-	if err := env.data(&d); err != nil || d.AuthToken == "" {
-		return "", unavailable("auth", fmt.Errorf("no token in the answer: %v", err))
-	}
-	t := token{value: d.AuthToken, expires: time.Now().Add(time.Hour)}
-	if at, err := time.ParseInLocation(AckLayout, d.TokenExpiry, IST); err == nil {
-		t.expires = at
-	}
-	n.tokens[gstin] = t
-	return t.value, nil
-}
-
 // call sends one request and decodes the envelope. A transport failure or
 // an answer that is not an envelope is ErrUnavailable.
 func (n *NIC) call(ctx context.Context, op, method, path string, query url.Values, body []byte, gstin, token string, out *envelope) error {
@@ -198,8 +167,16 @@ func (n *NIC) call(ctx context.Context, op, method, path string, query url.Value
 	return nil
 }
 
-// authed sends an authenticated request; a refused token is asked again
-// once.
+// CodeInvalidToken is the portal's refusal of an access token it no
+// longer holds (expired early, replaced by another auth, or a simulator
+// restarted).
+const CodeInvalidToken = "1005"
+
+// authed sends an authenticated request, its body and its answer's Data
+// encrypted with the session key when the session has one. A token the
+// portal refuses (1005) is forgotten and the request sent once more with a
+// new one: the refusal is the session's, not the document's, and must not
+// fail the document.
 func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query url.Values, body any) (*envelope, error) {
 	var raw []byte
 	if body != nil {
@@ -208,13 +185,43 @@ func (n *NIC) authed(ctx context.Context, op, gstin, method, path string, query 
 			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
 		}
 	}
-	token, err := n.auth(ctx, gstin)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		tok, err := n.auth(ctx, gstin)
+		if err != nil {
+			return nil, err
+		}
+		env, err := n.send(ctx, op, gstin, method, path, query, raw, tok)
+		if err != nil || env.ok() || attempt > 0 || len(env.ErrorDetails) == 0 || env.ErrorDetails[0].ErrorCode != CodeInvalidToken {
+			return env, err
+		}
+		n.forget(gstin, tok)
+	}
+}
+
+// send makes one authenticated call with tok, encrypting raw and
+// decrypting the answer's Data when tok has a session key.
+func (n *NIC) send(ctx context.Context, op, gstin, method, path string, query url.Values, raw []byte, tok token) (*envelope, error) {
+	if tok.sek != nil && raw != nil {
+		data, err := EncryptECB(tok.sek, raw)
+		if err != nil {
+			return nil, fmt.Errorf("gstportal.%s: %w", op, err)
+		}
+		raw, _ = json.Marshal(map[string]string{"Data": data})
 	}
 	var env envelope
-	if err := n.call(ctx, op, method, path, query, raw, gstin, token, &env); err != nil {
+	if err := n.call(ctx, op, method, path, query, raw, gstin, tok.value, &env); err != nil {
 		return nil, err
+	}
+	if tok.sek != nil && env.ok() {
+		var data string
+		if err := json.Unmarshal(env.Data, &data); err != nil {
+			return nil, unavailable(op, errors.New("the answer's Data is not the encrypted string the session expects"))
+		}
+		plain, err := DecryptECB(tok.sek, data)
+		if err != nil {
+			return nil, unavailable(op, err)
+		}
+		env.Data = plain
 	}
 	return &env, nil
 }
@@ -308,7 +315,7 @@ func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) 
 	if err != nil {
 		return nil, fmt.Errorf("gstportal.ewaybill: %w", err)
 	}
-	token, err := n.auth(ctx, req.FromGstin)
+	tok, err := n.auth(ctx, req.FromGstin)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +328,7 @@ func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) 
 	hreq.Header.Set("client_id", n.cfg.ClientID)
 	hreq.Header.Set("client_secret", n.cfg.ClientSecret)
 	hreq.Header.Set("gstin", req.FromGstin)
-	hreq.Header.Set("authtoken", token)
+	hreq.Header.Set("authtoken", tok.value)
 	start := time.Now()
 	outcome := "error"
 	defer func() { observe("ewaybill", outcome, time.Since(start)) }()
@@ -374,64 +381,4 @@ func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) 
 		out.DistanceKm = d.Distance
 	}
 	return out, nil
-}
-
-// PublicKey returns the portal's signing key: the configured one, or the
-// simulator's GET /sim/key (read once).
-func (n *NIC) PublicKey(ctx context.Context) (*rsa.PublicKey, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.key != nil {
-		return n.key, nil
-	}
-	if n.cfg.KeyURL == "" {
-		return nil, errors.New("gstportal: GST_IRP_PUBLIC_KEY is not set")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.cfg.KeyURL, nil)
-	if err != nil {
-		return nil, unavailable("key", err)
-	}
-	resp, err := n.cfg.Client.Do(req)
-	if err != nil {
-		return nil, unavailable("key", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil, unavailable("key", fmt.Errorf("status %d: %v", resp.StatusCode, err))
-	}
-	key, err := ParsePublicKey(raw)
-	if err != nil {
-		return nil, unavailable("key", err)
-	}
-	n.key = key
-	return key, nil
-}
-
-// ParsePublicKey reads an RSA public key in PEM (PKIX "PUBLIC KEY", or a
-// certificate, as NIC publishes it).
-func ParsePublicKey(pemBytes []byte) (*rsa.PublicKey, error) {
-	block, _ := pem.Decode(pemBytes)
-	if block == nil {
-		return nil, errors.New("gstportal: not a PEM public key")
-	}
-	var pub any
-	var err error
-	switch block.Type {
-	case "CERTIFICATE":
-		var cert *x509.Certificate
-		if cert, err = x509.ParseCertificate(block.Bytes); err == nil {
-			pub = cert.PublicKey
-		}
-	default:
-		pub, err = x509.ParsePKIXPublicKey(block.Bytes)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("gstportal: public key: %w", err)
-	}
-	key, ok := pub.(*rsa.PublicKey)
-	if !ok {
-		return nil, errors.New("gstportal: the public key is not RSA")
-	}
-	return key, nil
 }

@@ -81,6 +81,36 @@ func (s *Service) nudgeEInvoice(u *uow.Unit, doc *models.TaxDocument) {
 	})
 }
 
+// NudgeTransferReports queues, after the commit of a transfer's change,
+// the reports of its documents still pending at the IRP and its pending
+// e-way bill (a transfer's documents are written in its own transaction,
+// not a unit's, so this is its after-commit step; the sweep queues any
+// whose nudge is lost).
+func (s *Service) NudgeTransferReports(ctx context.Context, q tasks.Enqueuer, log *slog.Logger, transferID uuid.UUID) {
+	var docs []uuid.UUID
+	var bill bool
+	db := s.db.WithContext(ctx)
+	if err := db.Raw(`SELECT e.document_id FROM einvoices e JOIN tax_documents d ON d.id = e.document_id
+		WHERE d.transfer_id = ? AND e.status = 'pending'`, transferID).Scan(&docs).Error; err != nil {
+		log.WarnContext(ctx, "transfer's e-invoices not queued; the GST sweep will queue them", "transfer", transferID, "err", err)
+		return
+	}
+	for _, id := range docs {
+		t, opts := tasks.NewEInvoiceTask(id.String(), "issued")
+		if err := tasks.Enqueue(ctx, q, t, opts...); err != nil {
+			log.WarnContext(ctx, "e-invoice nudge failed; the GST sweep will queue the report", "document", id, "err", err)
+		}
+	}
+	if err := db.Raw(`SELECT EXISTS (SELECT 1 FROM eway_bills WHERE transfer_id = ? AND status = 'pending')`, transferID).
+		Scan(&bill).Error; err != nil || !bill {
+		return
+	}
+	t, opts := tasks.NewTransferEwayBillTask(transferID.String(), "issued")
+	if err := tasks.Enqueue(ctx, q, t, opts...); err != nil {
+		log.WarnContext(ctx, "e-way bill nudge failed; the GST sweep will queue it", "transfer", transferID, "err", err)
+	}
+}
+
 // WithEwayBillThreshold makes fulfilments whose invoice is worth more than
 // threshold (EWAY_BILL_THRESHOLD) need an e-way bill when they cross a
 // state border, or within a state the tax settings list. It returns s.
@@ -89,11 +119,14 @@ func (s *Service) WithEwayBillThreshold(threshold money.Amount) *Service {
 	return s
 }
 
-// NeedsEwayBill reports whether invoice doc, issued under identity id,
-// moves goods that need an e-way bill (Rule 138(1)): worth more than the
-// threshold, and crossing a state border or within a listed state.
+// needsEwayBill reports whether invoice (or a transfer's delivery
+// challan) doc, issued under identity id, moves goods that need an e-way
+// bill (Rule 138(1): in relation to a supply, or for reasons other than
+// supply): worth more than the threshold, and crossing a state border or
+// within a listed state.
 func (s *Service) needsEwayBill(doc *models.TaxDocument, id *identity) bool {
-	if s.ewayThreshold <= 0 || doc.Total <= s.ewayThreshold || doc.DocType != models.DocInvoice {
+	if s.ewayThreshold <= 0 || doc.Total <= s.ewayThreshold ||
+		(doc.DocType != models.DocInvoice && doc.DocType != models.DocDeliveryChallan) {
 		return false
 	}
 	return doc.SupplyType == models.SupplyInter || slices.Contains(id.EwayIntraStates, doc.PosState)

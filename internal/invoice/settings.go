@@ -58,6 +58,11 @@ type Settings struct {
 	// EwayBillIntraStates are the states where goods moving within the
 	// state need an e-way bill too; nil in a PUT keeps the list set.
 	EwayBillIntraStates []string `json:"ewayBillIntraStates"`
+	// AATOAtLeast10Cr says the store's aggregate annual turnover is ₹10
+	// crore or more: the IRP then refuses documents older than 30 days,
+	// and the shop does not send them (docs/DECISIONS.md "The 30-day
+	// reporting window"); nil in a PUT keeps the one set.
+	AATOAtLeast10Cr *bool `json:"aatoAtLeast10Cr"`
 }
 
 // withGoods is the default shippingTax.
@@ -91,7 +96,7 @@ func (s *Service) Settings(ctx context.Context) (*Settings, error) {
 	if q.RowsAffected == 0 {
 		off := false
 		return &Settings{InvoicePrefix: DefaultInvoicePrefix, CreditNotePrefix: DefaultCreditNotePrefix, B2CLLimit: DefaultB2CLLimit,
-			ShippingTax: &withGoods, EInvoicing: &off, EwayBillIntraStates: []string{}}, nil
+			ShippingTax: &withGoods, EInvoicing: &off, EwayBillIntraStates: []string{}, AATOAtLeast10Cr: &off}, nil
 	}
 	return settingsOf(&row)
 }
@@ -100,7 +105,7 @@ func settingsOf(row *models.TaxSettings) (*Settings, error) {
 	out := &Settings{LegalName: row.LegalName, TradeName: row.TradeName, GSTIN: row.GSTIN, InvoicePrefix: row.InvoicePrefix,
 		CreditNotePrefix: row.CreditNotePrefix, B2CLLimit: row.B2CLLimit, TurnoverAbove5Cr: row.TurnoverAbove5Cr, Configured: true,
 		SignatureImage: signatureURL(row.SignatureImage), ShippingTax: &row.ShippingTax, EInvoicing: &row.EInvoicing,
-		EwayBillIntraStates: orNone(row.EwayBillIntraStates)}
+		EwayBillIntraStates: orNone(row.EwayBillIntraStates), AATOAtLeast10Cr: &row.AATOAtLeast10Cr}
 	if err := json.Unmarshal(row.Address, &out.Address); err != nil {
 		return nil, fmt.Errorf("invoice.settings: address: %w", err)
 	}
@@ -217,6 +222,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	var gst struct {
 		EInvoicing          bool
 		EwayBillIntraStates models.StringArray
+		AATOAtLeast10Cr     bool `gorm:"column:aato_at_least_10cr"`
 	}
 	now := time.Now().UTC()
 	row := models.TaxSettings{ID: 1, LegalName: in.LegalName, TradeName: in.TradeName, GSTIN: in.GSTIN, Address: addr,
@@ -248,6 +254,11 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 				return err
 			}
 		}
+		if in.AATOAtLeast10Cr != nil {
+			if err := tx.Exec(`UPDATE tax_settings SET aato_at_least_10cr = ? WHERE id = 1`, *in.AATOAtLeast10Cr).Error; err != nil {
+				return err
+			}
+		}
 		if in.EwayBillIntraStates != nil {
 			if err := tx.Exec(`UPDATE tax_settings SET eway_bill_intra_states = ? WHERE id = 1`,
 				models.StringArray(in.EwayBillIntraStates)).Error; err != nil {
@@ -257,7 +268,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 		if err := tx.Raw(`SELECT shipping_tax FROM tax_settings WHERE id = 1`).Scan(&shippingTax).Error; err != nil {
 			return err
 		}
-		if err := tx.Raw(`SELECT e_invoicing, eway_bill_intra_states FROM tax_settings WHERE id = 1`).Scan(&gst).Error; err != nil {
+		if err := tx.Raw(`SELECT e_invoicing, eway_bill_intra_states, aato_at_least_10cr FROM tax_settings WHERE id = 1`).Scan(&gst).Error; err != nil {
 			return err
 		}
 		signature, err = signatureImage(tx)
@@ -282,6 +293,7 @@ func (s *Service) PutSettings(ctx context.Context, in Settings) (*Settings, erro
 	in.SignatureImage = signatureURL(signature)
 	in.ShippingTax = &shippingTax
 	in.EInvoicing, in.EwayBillIntraStates = &gst.EInvoicing, orNone(gst.EwayBillIntraStates)
+	in.AATOAtLeast10Cr = &gst.AATOAtLeast10Cr
 	return &in, nil
 }
 

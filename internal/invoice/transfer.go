@@ -52,11 +52,14 @@ type TransferSupply struct {
 	Items    []TransferItem
 }
 
-// DocumentRef names a document.
+// DocumentRef names a document and, for one reported to the IRP, its
+// report (null for one that is not reported: a challan, or issued while
+// e-invoicing was off).
 type DocumentRef struct {
-	ID     uuid.UUID `json:"id"`
-	Number string    `json:"number"`
-	Type   string    `json:"type"`
+	ID       uuid.UUID `json:"id"`
+	Number   string    `json:"number"`
+	Type     string    `json:"type"`
+	EInvoice *EInvoice `json:"eInvoice" gorm:"-"`
 }
 
 // maxTransferLine bounds a line's value (paise): far above any real
@@ -150,7 +153,20 @@ func (s *Service) IssueTransferDocument(tx *gorm.DB, t TransferSupply) error {
 	if err := s.transferLines(tx, doc, t.Items, challan); err != nil {
 		return err
 	}
-	return insertTransferDocument(tx, doc, prefix)
+	if err := insertTransferDocument(tx, doc, prefix); err != nil {
+		return err
+	}
+	// The goods move as a fulfilment's do: an e-way bill when their value
+	// and the states ask for one (Rule 138), made after the invoice's IRN
+	// when the store e-invoices; a challan's (no supply, one GSTIN: within
+	// a state) directly, for the sender's own use.
+	if s.needsEwayBill(doc, id) {
+		if err := tx.Exec(`INSERT INTO eway_bills (transfer_id, document_id, created_at, updated_at) VALUES (?, ?, ?, ?)`,
+			t.ID, doc.ID, now, now).Error; err != nil {
+			return fmt.Errorf("invoice.transfer: e-way bill: %w", err)
+		}
+	}
+	return nil
 }
 
 func readTransferLocation(tx *gorm.DB, id uuid.UUID) (transferLocation, error) {
@@ -333,7 +349,16 @@ func (s *Service) TransferDocuments(db *gorm.DB, ids []uuid.UUID) (map[uuid.UUID
 		ORDER BY issued_at, doc_type = 'credit_note'`, ids).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("invoice.transfer_documents: %w", err)
 	}
+	docIDs := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		docIDs[i] = r.ID
+	}
+	reports, err := eInvoicesOf(db, docIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range rows {
+		r.EInvoice = reports[r.ID]
 		out[r.TransferID] = append(out[r.TransferID], r.DocumentRef)
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/idempotency"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
@@ -38,11 +39,17 @@ type Transfer struct {
 	Values map[uuid.UUID]money.Amount `gorm:"-"`
 	// Documents are its tax invoice or delivery challan, then any credit
 	// note (invoice.Service.TransferDocuments).
-	Documents   []invoice.DocumentRef `gorm:"-"`
-	ReceivedAt  *time.Time
-	CancelledAt *time.Time
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	Documents []invoice.DocumentRef `gorm:"-"`
+	// VehicleNumber, TransporterID and DistanceKm carry the goods, for
+	// the e-way bill; EwayBill is the invoice's, nil when none is needed.
+	VehicleNumber *string
+	TransporterID *string
+	DistanceKm    *int
+	EwayBill      *einvoice.EwayBill `gorm:"-"`
+	ReceivedAt    *time.Time
+	CancelledAt   *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // TransferInput is a transfer asked for.
@@ -54,6 +61,11 @@ type TransferInput struct {
 	Values  map[uuid.UUID]money.Amount
 	Note    string
 	AdminID uuid.UUID
+	// VehicleNumber or TransporterID, and DistanceKm (0: the portal's from
+	// the pincodes), carry the goods: the e-way bill of an invoiced
+	// transfer that needs one is made with them.
+	VehicleNumber, TransporterID string
+	DistanceKm                   int
 }
 
 // MaxTransferItems bounds the variants of one transfer.
@@ -108,8 +120,9 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 		if err := takeFrom(tx, from, in.Items); err != nil {
 			return err
 		}
-		if err := tx.Exec(`INSERT INTO stock_transfers (id, from_location_id, to_location_id, status, note, admin_id)
-			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, in.From, in.To, t.Status, t.Note, t.AdminID).Error; err != nil {
+		if err := tx.Exec(`INSERT INTO stock_transfers (id, from_location_id, to_location_id, status, note, admin_id,
+			vehicle_number, transporter_id, distance_km) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, in.From, in.To, t.Status, t.Note,
+			t.AdminID, nullIfEmpty(in.VehicleNumber), nullIfEmpty(in.TransporterID), nullIfZero(in.DistanceKm)).Error; err != nil {
 			return fmt.Errorf("stock.transfer: %w", err)
 		}
 		supply := invoice.TransferSupply{ID: t.ID, From: in.From, To: in.To}
@@ -141,6 +154,9 @@ func (s *Levels) CreateTransfer(ctx context.Context, in TransferInput) (*Transfe
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.docs != nil {
+		s.docs.NudgeTransferReports(ctx, s.queue, s.log, t.ID)
 	}
 	return s.Transfer(ctx, t.ID)
 }
@@ -350,6 +366,9 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 	if err != nil {
 		return nil, err
 	}
+	if status == TransferCancelled && s.docs != nil {
+		s.docs.NudgeTransferReports(ctx, s.queue, s.log, id)
+	}
 	return s.Transfer(ctx, id)
 }
 
@@ -404,8 +423,13 @@ func (s *Levels) withDocuments(db *gorm.DB, ts []Transfer) error {
 	if err != nil {
 		return err
 	}
+	bills, err := einvoice.TransferEwayBillsOf(db.Statement.Context, db, ids)
+	if err != nil {
+		return err
+	}
 	for i := range ts {
 		ts[i].Documents = docs[ts[i].ID]
+		ts[i].EwayBill = bills[ts[i].ID]
 	}
 	return nil
 }
@@ -466,4 +490,18 @@ func (s *Levels) Transfers(ctx context.Context, status string, w paging.Window) 
 		return nil, 0, err
 	}
 	return ts, total, nil
+}
+
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nullIfZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }

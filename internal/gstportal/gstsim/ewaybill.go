@@ -121,7 +121,7 @@ func (s *Server) ewbByIRN(w http.ResponseWriter, r *http.Request) {
 		desc, _ := json.Marshal(fmt.Sprintf("Pin-Pin calc distance: %dKM", calc))
 		info = []gstportal.Info{{InfCd: "EWBPPD", Desc: desc}}
 	}
-	answer(w, map[string]any{"EwbNo": b.Number, "EwbDt": b.Date.Format(gstportal.AckLayout),
+	answer(w, r, map[string]any{"EwbNo": b.Number, "EwbDt": b.Date.Format(gstportal.AckLayout),
 		"EwbValidTill": b.ValidUntil.In(gstportal.IST).Format(gstportal.AckLayout)}, info)
 }
 

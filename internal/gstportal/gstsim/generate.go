@@ -113,6 +113,11 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		refuse(w, code, msg, nil)
 		return
 	}
+	if s.large(inv.SellerDtls.Gstin) && gstportal.ReportingWindowClosed(inv.DocDtls.Dt, s.now()) {
+		refuse(w, gstportal.CodeReportingWindow, fmt.Sprintf("IRN cannot be generated with document date prior to %d days "+
+			"from today for suppliers with AATO of 10 crores and above", gstportal.ReportingWindowDays), nil)
+		return
+	}
 	fy, ok := gstportal.FinancialYear(inv.DocDtls.Dt)
 	if !ok {
 		refuse(w, gstportal.CodeSchema, "Invalid document date", nil)
@@ -153,7 +158,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	s.byIRN[irn] = rec
 	s.byDoc[docKey(inv.SellerDtls.Gstin, inv.DocDtls.Typ, inv.DocDtls.No)] = rec
 	s.reports++
-	answer(w, rec.irn, nil)
+	answer(w, r, rec.irn, nil)
 }
 
 func docKey(gstin, typ, no string) string { return gstin + "|" + typ + "|" + strings.ToUpper(no) }
@@ -221,5 +226,5 @@ func (s *Server) byDocument(w http.ResponseWriter, r *http.Request) {
 		refuse(w, "2148", "Requested IRN data is not available", nil)
 		return
 	}
-	answer(w, rec.irn, nil)
+	answer(w, r, rec.irn, nil)
 }

@@ -5,18 +5,28 @@
 // character, gives the IRN as the IRP computes it, signs SignedInvoice and
 // SignedQRCode RS256 with a key it makes at start (GET /sim/key serves the
 // public half) and answers the IRP's error codes, duplicate IRN included.
-// What it registers is kept in memory.
+// A session authenticated with NIC's payload encryption (an auth whose
+// payload is encrypted with the key GET /sim/nic-key serves: a second key
+// pair, as NIC's encryption key is not its signing key) gets a session key
+// (SEK) and must encrypt every payload with it, as NIC demands; the answers
+// come back encrypted the same way (gstportal/nic_crypto.go). Options can
+// require it of every session, and can name the GSTINs whose AATO is ₹10
+// crore or more, whose documents older than the reporting window it
+// refuses. What it registers is kept in memory.
 package gstsim
 
 import (
+	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,14 +39,27 @@ type Credentials struct {
 	User, Password, ClientID, ClientSecret string
 }
 
+// Options are how the simulator behaves beyond the API's shapes.
+type Options struct {
+	// RequireEncryption refuses a plain (GSP-shaped) auth: every session
+	// must use NIC's payload encryption.
+	RequireEncryption bool
+	// LargeTaxpayers are the GSTINs whose AATO is ₹10 crore or more: the
+	// IRP refuses their documents older than the reporting window
+	// (gstportal.ReportingWindowClosed) with gstportal.CodeReportingWindow.
+	LargeTaxpayers []string
+}
+
 // Server is the simulated portal.
 type Server struct {
-	key   *rsa.PrivateKey
-	creds Credentials
-	now   func() time.Time
+	key    *rsa.PrivateKey
+	encKey *rsa.PrivateKey
+	creds  Credentials
+	opts   Options
+	now    func() time.Time
 
 	mu      sync.Mutex
-	tokens  map[string]bool
+	tokens  map[string]*session
 	byDoc   map[string]*record // supplier GSTIN|type|number
 	byIRN   map[string]*record
 	ackSeq  int64
@@ -52,13 +75,29 @@ type record struct {
 	date string
 }
 
-// New makes a simulator with a new 2048-bit key pair.
+// session is an access token's: its session key when the auth was
+// encrypted (nil: plain JSON).
+type session struct {
+	sek []byte
+}
+
+// New makes a simulator with new 2048-bit key pairs (signing, and NIC's
+// payload encryption).
 func New(creds Credentials) (*Server, error) {
+	return NewWith(creds, Options{})
+}
+
+// NewWith makes a simulator that behaves as opts say.
+func NewWith(creds Credentials, opts Options) (*Server, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		return nil, fmt.Errorf("gstsim: key: %w", err)
 	}
-	return &Server{key: key, creds: creds, now: time.Now, tokens: map[string]bool{}, byDoc: map[string]*record{},
+	encKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, fmt.Errorf("gstsim: key: %w", err)
+	}
+	return &Server{key: key, encKey: encKey, creds: creds, opts: opts, now: time.Now, tokens: map[string]*session{}, byDoc: map[string]*record{},
 		byIRN: map[string]*record{}, ewbs: map[string]gstportal.EwayBill{}, ackSeq: 112610000000000, ewbSeq: 391000000000}, nil
 }
 
@@ -66,10 +105,19 @@ func New(creds Credentials) (*Server, error) {
 func (s *Server) PublicKey() *rsa.PublicKey { return &s.key.PublicKey }
 
 // PublicKeyPEM is PublicKey as GET /sim/key serves it.
-func (s *Server) PublicKeyPEM() []byte {
-	der, _ := x509.MarshalPKIXPublicKey(&s.key.PublicKey)
+func (s *Server) PublicKeyPEM() []byte { return pemOf(&s.key.PublicKey) }
+
+// EncryptionKeyPEM is the key an encrypted auth's payload is encrypted
+// with (NIC's public key), as GET /sim/nic-key serves it.
+func (s *Server) EncryptionKeyPEM() []byte { return pemOf(&s.encKey.PublicKey) }
+
+func pemOf(key *rsa.PublicKey) []byte {
+	der, _ := x509.MarshalPKIXPublicKey(key)
 	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
 }
+
+// large reports whether gstin's AATO is ₹10 crore or more.
+func (s *Server) large(gstin string) bool { return slices.Contains(s.opts.LargeTaxpayers, gstin) }
 
 // Registered is how many e-invoices the simulator has registered (a
 // duplicate registers none).
@@ -79,12 +127,24 @@ func (s *Server) Registered() int {
 	return s.reports
 }
 
+// RevokeTokens forgets every access token it gave, as a portal does when
+// they expire or it restarts: the next call with one is refused (1005).
+func (s *Server) RevokeTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.tokens)
+}
+
 // Handler is the portal's HTTP API.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /sim/key", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/x-pem-file")
 		w.Write(s.PublicKeyPEM())
+	})
+	mux.HandleFunc("GET /sim/nic-key", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-pem-file")
+		w.Write(s.EncryptionKeyPEM())
 	})
 	mux.HandleFunc("POST "+gstportal.PathAuth, s.auth)
 	mux.HandleFunc("POST "+gstportal.PathInvoice, s.authed(s.generate))
@@ -94,13 +154,25 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-// answer writes a NIC envelope: Status 1 with data as a JSON string.
-func answer(w http.ResponseWriter, data any, info []gstportal.Info) {
+// answer writes a NIC envelope: Status 1 with data as a JSON string, or,
+// in an encrypted session (r's), that JSON encrypted with its SEK.
+func answer(w http.ResponseWriter, r *http.Request, data any, info []gstportal.Info) {
 	raw, _ := json.Marshal(data)
-	body := map[string]any{"Status": 1, "Data": string(raw), "ErrorDetails": nil, "InfoDtls": info}
+	out := string(raw)
+	if sess, _ := r.Context().Value(sessionKey{}).(*session); sess != nil && sess.sek != nil {
+		var err error
+		if out, err = gstportal.EncryptECB(sess.sek, raw); err != nil {
+			http.Error(w, "encryption failed", http.StatusInternalServerError)
+			return
+		}
+	}
+	body := map[string]any{"Status": 1, "Data": out, "ErrorDetails": nil, "InfoDtls": info}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(body)
 }
+
+// sessionKey keys a request's session in its context.
+type sessionKey struct{}
 
 // refuse writes a Status 0 envelope with the IRP's error code.
 func refuse(w http.ResponseWriter, code, msg string, info []gstportal.Info) {
@@ -110,53 +182,41 @@ func refuse(w http.ResponseWriter, code, msg string, info []gstportal.Info) {
 	json.NewEncoder(w).Encode(body)
 }
 
-func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		UserName, Password string
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in); err != nil {
-		refuse(w, "1005", "Invalid Token / request", nil)
-		return
-	}
-	c := s.creds
-	if !match(c.ClientID, r.Header.Get("client_id")) || !match(c.ClientSecret, r.Header.Get("client_secret")) {
-		refuse(w, "1010", "Invalid Client-ID/Client-Secret", nil)
-		return
-	}
-	if !match(c.User, in.UserName) || !match(c.Password, in.Password) {
-		refuse(w, "1005", "Invalid user name or password", nil)
-		return
-	}
-	b := make([]byte, 16)
-	rand.Read(b)
-	tok := hex.EncodeToString(b)
-	s.mu.Lock()
-	s.tokens[tok] = true
-	s.mu.Unlock()
-	answer(w, map[string]string{"ClientId": r.Header.Get("client_id"), "UserName": in.UserName, "AuthToken": tok,
-		"TokenExpiry": s.now().In(gstportal.IST).Add(6 * time.Hour).Format(gstportal.AckLayout)}, nil)
-}
-
 func match(want, got string) bool { return got != "" && (want == "" || want == got) }
 
-// authed lets through a request with a token the simulator gave.
+// authed lets through a request with a token the simulator gave; in an
+// encrypted session its body must be {"Data": <encrypted JSON>}, which the
+// handler gets decrypted, and the answer is encrypted (answer).
 func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		ok := s.tokens[r.Header.Get("AuthToken")]
+		sess := s.tokens[r.Header.Get("AuthToken")]
 		s.mu.Unlock()
-		if !ok {
+		if sess == nil {
 			refuse(w, "1005", "Invalid Token", nil)
 			return
 		}
-		h(w, r)
+		if sess.sek != nil && r.Method == http.MethodPost {
+			var in struct{ Data string }
+			if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20)).Decode(&in); err != nil || in.Data == "" {
+				refuse(w, gstportal.CodeSchema, "The request payload is not encrypted with the session key", nil)
+				return
+			}
+			plain, err := gstportal.DecryptECB(sess.sek, in.Data)
+			if err != nil {
+				refuse(w, gstportal.CodeSchema, "The request payload does not decrypt with the session key", nil)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(plain))
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 	}
 }
 
 func (s *Server) authedEwb(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		ok := s.tokens[r.Header.Get("authtoken")]
+		ok := s.tokens[r.Header.Get("authtoken")] != nil
 		s.mu.Unlock()
 		if !ok {
 			ewbRefuse(w, "238", "Invalid auth token")
