@@ -35,6 +35,9 @@ type onceRun struct {
 // counted). The rate is the accepted answers over the time from the first
 // measured request to the last answer, not over a fixed run length; an
 // answer not accepted (a refusal, a duplicate's 200) counts as non-2xx.
+// minAnswers is the fewest answers a run whose items ran out may report.
+const minAnswers = 1000
+
 func (o onceRun) run() (Result, error) {
 	client := &http.Client{
 		Transport: &http.Transport{MaxConnsPerHost: o.conns, MaxIdleConnsPerHost: o.conns},
@@ -106,11 +109,11 @@ func (o onceRun) phase(client *http.Client, next *atomic.Int64, until time.Durat
 		r.P50 = latency[len(latency)/2]
 		r.P99 = latency[min(len(latency)-1, len(latency)*99/100)]
 	}
-	// Items used up after half the run still give a rate over the time
+	// Items used up before the run's end still give a rate over the time
 	// measured (it never assumed a fixed length): a fast machine finishes a
-	// level's open orders before -duration is over. Before half the run,
-	// too few answers to trust.
-	if ranOut.Load() && elapsed < until/2 {
+	// level's open orders before -duration is over. Under a thousand
+	// answers are too few to trust.
+	if ranOut.Load() && ok+fail < minAnswers {
 		return r, fmt.Errorf("%s: all %d items were used within %s; the run stops rather than reuse one: give it more or a shorter -duration", o.name, o.items, elapsed.Round(time.Millisecond))
 	}
 	return r, nil
