@@ -4,8 +4,9 @@ BIN       := bin/shop
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 # -ldflags=-w: test binaries without DWARF, which no test reads (stack
-# traces come from the pclntab): each of the ~90 links of make test takes
-# about a second less CPU (api/console: 2.7 s against 1.7 s). -vet=off:
+# traces come from the pclntab), so each of make test's links is cheaper
+# (docs/DECISIONS.md "Hardening: indexes, messages, the queue dashboard,
+# proof in CI"). -vet=off:
 # make test runs the whole of go vet first, so go test's own subset of it
 # on every package is done twice otherwise.
 TEST_FLAGS ?= -count=1 -timeout 18m -ldflags=-w -vet=off
