@@ -80,6 +80,21 @@ type createRequest struct {
 	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
 }
 
+// Carriage is the request as the e-way bill takes it: the vehicle number
+// and transporter id upper-cased, as the portal writes them.
+func (r CarriageRequest) Carriage() einvoice.Carriage {
+	c := einvoice.Carriage{DistanceKm: r.DistanceKm}
+	if r.VehicleNumber != nil {
+		v := strings.ToUpper(*r.VehicleNumber)
+		c.VehicleNumber = &v
+	}
+	if r.TransporterID != nil {
+		v := strings.ToUpper(*r.TransporterID)
+		c.TransporterID = &v
+	}
+	return c
+}
+
 // create answers POST /admin/orders/{orderId}/fulfillments with 201 and the
 // fulfilment.
 func (h *handlers) create(c *fiber.Ctx) error {
@@ -175,9 +190,10 @@ func (h *handlers) view(c *fiber.Ctx, f *models.Fulfillment) (View, error) {
 	return v[0], nil
 }
 
-// carriageRequest is the body of POST .../eway-bill/retry: how the goods
+// CarriageRequest is the body of POST .../eway-bill/retry (of a
+// fulfilment, and of a transfer in package locationapi): how the goods
 // travel, where it changed.
-type carriageRequest struct {
+type CarriageRequest struct {
 	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
 	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
 	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
@@ -194,20 +210,11 @@ func (h *handlers) retryEwayBill(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req carriageRequest
+	var req CarriageRequest
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	carriage := einvoice.Carriage{DistanceKm: req.DistanceKm}
-	if req.VehicleNumber != nil {
-		v := strings.ToUpper(*req.VehicleNumber)
-		carriage.VehicleNumber = &v
-	}
-	if req.TransporterID != nil {
-		v := strings.ToUpper(*req.TransporterID)
-		carriage.TransporterID = &v
-	}
-	if err := h.bills.RetryEwayBill(c.UserContext(), orderID, id, carriage); err != nil {
+	if err := h.bills.RetryEwayBill(c.UserContext(), orderID, id, req.Carriage()); err != nil {
 		return err
 	}
 	fs, err := h.svc.ForOrder(c.UserContext(), orderID)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/api/adminroute"
+	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/invoice"
@@ -181,14 +182,6 @@ func (h *handlers) transferDocument(c *fiber.Ctx) error {
 	return c.Send(pdf)
 }
 
-// carriageRequest is the body of POST .../eway-bill/retry: how the goods
-// travel, where it changed.
-type carriageRequest struct {
-	VehicleNumber *string `json:"vehicleNumber" validate:"omitempty,min=4,max=20,alphanum"`
-	TransporterID *string `json:"transporterId" validate:"omitempty,len=15,alphanum"`
-	DistanceKm    *int    `json:"distanceKm" validate:"omitempty,min=1,max=4000"`
-}
-
 // retryTransferEwayBill: POST .../{transferId}/eway-bill/retry → 202 the
 // transfer, its failed e-way bill pending again with the carriage given.
 // Errors: NOT_FOUND (no transfer, or no e-way bill), CONFLICT (not
@@ -198,20 +191,11 @@ func (h *handlers) retryTransferEwayBill(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req carriageRequest
+	var req fulfillmentapi.CarriageRequest
 	if err := httpx.Bind(c, &req); err != nil {
 		return err
 	}
-	carriage := einvoice.Carriage{DistanceKm: req.DistanceKm}
-	if req.VehicleNumber != nil {
-		v := strings.ToUpper(*req.VehicleNumber)
-		carriage.VehicleNumber = &v
-	}
-	if req.TransporterID != nil {
-		v := strings.ToUpper(*req.TransporterID)
-		carriage.TransporterID = &v
-	}
-	if err := h.bills.RetryTransferEwayBill(c.UserContext(), id, carriage); err != nil {
+	if err := h.bills.RetryTransferEwayBill(c.UserContext(), id, req.Carriage()); err != nil {
 		return err
 	}
 	t, err := h.stock.Transfer(c.UserContext(), id)
