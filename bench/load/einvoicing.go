@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -85,23 +82,7 @@ func (b *bench) fulfilEInvoicing(orders []string, on bool) func(name string, con
 }
 
 // setEInvoicing turns tax settings eInvoicing on or off through the API.
-func (b *bench) setEInvoicing(on bool) error {
-	body, _ := json.Marshal(map[string]any{"legalName": "Bench Traders Private Limited", "gstin": benchGSTIN, "eInvoicing": on,
-		"address": map[string]any{"line1": "1 MG Road", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}})
-	req, _ := http.NewRequest(http.MethodPut, b.apiURL+"/api/v1/admin/settings/tax", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+b.token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("PUT /admin/settings/tax: %d %s", resp.StatusCode, msg)
-	}
-	return nil
-}
+func (b *bench) setEInvoicing(on bool) error { return b.putTaxSettings(on) }
 
 // eInvoicingTarget compares the B2B fulfilments with e-invoicing on to
 // those with it off at 16 connections: within 5 % of the rate (the report

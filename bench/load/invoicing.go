@@ -38,7 +38,13 @@ func (b *bench) setInvoicing(on bool) error {
 	if !on {
 		return b.db.Exec(`DELETE FROM tax_settings`).Error
 	}
-	body, _ := json.Marshal(map[string]any{"legalName": "Bench Traders Private Limited", "gstin": benchGSTIN,
+	return b.putTaxSettings(false)
+}
+
+// putTaxSettings sets the store's tax identity through the API, with
+// e-invoicing on or off.
+func (b *bench) putTaxSettings(eInvoicing bool) error {
+	body, _ := json.Marshal(map[string]any{"legalName": "Bench Traders Private Limited", "gstin": benchGSTIN, "eInvoicing": eInvoicing,
 		"address": map[string]any{"line1": "1 MG Road", "city": "Bengaluru", "state": "Karnataka", "pincode": "560001"}})
 	req, _ := http.NewRequest(http.MethodPut, b.apiURL+"/api/v1/admin/settings/tax", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
