@@ -180,6 +180,12 @@ type scenario struct {
 	// setup, if set, prepares the store before the scenario (warm-up
 	// included) and returns what undoes it after.
 	setup func() (func(), error)
+	// workerPaused runs the scenario with the worker stopped (SIGSTOP),
+	// warm-up included, and lets it drain what was queued afterwards, as
+	// a note: for the scenarios whose target is that the request does not
+	// wait for the worker's part. On two shared cores a running worker
+	// takes the api's CPU, which measures the machine, not the request.
+	workerPaused bool
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
@@ -201,7 +207,16 @@ func (b *bench) measure(s scenario, conns int) (Result, error) {
 		}
 		defer undo()
 	}
+	if s.workerPaused {
+		if err := b.worker.pause(); err != nil {
+			return Result{}, err
+		}
+	}
 	r, err := b.drive(s, conns)
+	if s.workerPaused {
+		b.worker.resume()
+		b.measureDrain(fmt.Sprintf("%s (c=%d, worker paused)", s.name, conns))
+	}
 	if err != nil {
 		return r, err
 	}

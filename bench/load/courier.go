@@ -138,11 +138,12 @@ func (b *bench) scans(orders []string) func(name string, conns int) (Result, err
 }
 
 // courierTargets: a booked fulfilment answers within 10 % of the manual
-// one's rate (booking is the worker's), and delivered scans are applied at
+// one's rate (booking is the worker's: both run with the worker paused, and
+// its booking afterwards is a note), and delivered scans are applied at
 // least at the rate of webhook → order.
 func (b *bench) courierTargets() []target {
 	return []target{
-		{"fulfilments booked with CARRIER=simulator ≥ 90 % of the rate of manual tracking (16 conns)", func(b *bench) (string, bool) {
+		{"fulfilments booked with CARRIER=simulator ≥ 90 % of the rate of manual tracking (16 conns, worker paused for both)", func(b *bench) (string, bool) {
 			on, ok1 := b.find(fulfilCourierName, 16)
 			off, ok2 := b.find(fulfilManualName, 16)
 			if !ok1 || !ok2 || off.RPS == 0 {

@@ -71,8 +71,9 @@ func migrateWith(bin, dbURL string) error {
 }
 
 // seedBench loads the catalog (products × 3 variants with ample stock),
-// customers, orders spread over 90 days, and guest carts for checkout.
-func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locations int) (*dataset, error) {
+// customers, orders spread over 90 days, fulfilOrders more open orders for
+// the fulfilment scenarios, and guest carts for checkout.
+func seedBench(ctx context.Context, db *gorm.DB, products, orders, fulfilOrders, carts, locations int) (*dataset, error) {
 	if _, err := seed.Run(ctx, db, seed.Options{Products: products, VariantsPerProduct: 3}); err != nil {
 		return nil, err
 	}
@@ -91,18 +92,22 @@ func seedBench(ctx context.Context, db *gorm.DB, products, orders, carts, locati
 		                     subtotal, tax_total, igst_total, shipping_cost, total, paid_total, currency,
 		                     payment_provider, payment_intent_id, created_at, updated_at)
 		 SELECT c.ids[1 + g %% 1000],
-		        (ARRAY['confirmed','processing','shipped','delivered','cancelled'])[1 + g %% 5],
+		        CASE WHEN g > %[2]d THEN 'confirmed' ELSE (ARRAY['confirmed','processing','shipped','delivered','cancelled'])[1 + g %% 5] END,
 		        -- One order in 25 is COD still to collect (all confirmed).
-		        CASE WHEN g %% 25 = 0 THEN 'cod' ELSE 'online' END, CASE WHEN g %% 25 = 0 THEN 'pending' ELSE 'paid' END,
-		        'bench@example.com', 'Bench', %s,
+		        CASE WHEN g %% 25 = 0 AND g <= %[2]d THEN 'cod' ELSE 'online' END,
+		        CASE WHEN g %% 25 = 0 AND g <= %[2]d THEN 'pending' ELSE 'paid' END,
+		        'bench@example.com', 'Bench', CASE WHEN g > %[2]d THEN '8' || lpad(g::text, 9, '0') ELSE %[1]s END,
 		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
 		        '{"street":"1 MG Road","city":"Pune","state":"Maharashtra","pincode":"411001","country":"IN"}',
 		        50000 + (g %% 200) * 1000, 7627, 7627, 0, 50000 + (g %% 200) * 1000,
-		        CASE WHEN g %% 25 = 0 THEN 0 ELSE 50000 + (g %% 200) * 1000 END, 'INR',
+		        CASE WHEN g %% 25 = 0 AND g <= %[2]d THEN 0 ELSE 50000 + (g %% 200) * 1000 END, 'INR',
 		        'bench', 'bench_' || g,
-		        now() - ((g %% 90) || ' days')::interval - ((g %% 1440) || ' minutes')::interval,
+		        -- The fulfilment pool is two years older than the rest, behind
+		        -- every page and day the list and analytics scenarios read.
+		        now() - ((g %% 90) || ' days')::interval - ((g %% 1440) || ' minutes')::interval
+		              - CASE WHEN g > %[2]d THEN interval '2 years' ELSE interval '0' END,
 		        now()
-		 FROM generate_series(1, %d) g, c`, benchPhoneSQL("1 + g % 10000"), orders),
+		 FROM generate_series(1, %[3]d) g, c`, benchPhoneSQL("1 + g % 10000"), orders, orders+fulfilOrders),
 		`WITH v AS (SELECT v.id, v.product_id, v.sku, p.title, row_number() OVER (ORDER BY v.id) AS rn FROM variants v JOIN products p ON p.id = v.product_id),
 		      n AS (SELECT count(*) AS cnt FROM variants),
 		      o AS (SELECT id, total, row_number() OVER (ORDER BY id) AS rn FROM orders)

@@ -88,7 +88,7 @@ func (b *bench) setEInvoicing(on bool) error { return b.putTaxSettings(on) }
 // those with it off at 16 connections: within 5 % of the rate (the report
 // is the worker's).
 func (b *bench) eInvoicingTarget() target {
-	return target{"B2B fulfilments with e-invoicing ≥ 95 % of the rate without (16 conns)", func(b *bench) (string, bool) {
+	return target{"B2B fulfilments with e-invoicing ≥ 95 % of the rate without (16 conns, worker paused for both)", func(b *bench) (string, bool) {
 		off, ok1 := b.find(fulfilB2BName, 16)
 		on, ok2 := b.find(fulfilEInvoicedName, 16)
 		if !ok1 || !ok2 || off.RPS == 0 {

@@ -20,10 +20,11 @@ import (
 )
 
 type options struct {
-	bin      string
-	products int
-	orders   int
-	carts    int
+	bin          string
+	products     int
+	orders       int
+	fulfilOrders int
+	carts        int
 	// locations is how many selling locations hold the stock (1: the
 	// default one alone).
 	locations int
@@ -55,6 +56,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "bin/shop", "the shop binary")
 	flag.IntVar(&o.products, "products", 10000, "catalog size (3 variants each)")
 	flag.IntVar(&o.orders, "orders", 100000, "orders seeded for the admin scenarios")
+	flag.IntVar(&o.fulfilOrders, "fulfil-orders", 50000, "open orders seeded besides -orders, two years older, for the fulfilment scenarios (single use)")
 	flag.IntVar(&o.locations, "locations", 1, "selling locations the stock is spread over evenly (docs/BENCHMARKS.md)")
 	flag.IntVar(&o.carts, "carts", 80000, "pre-filled guest carts for the checkout scenarios (with and without a shipping method)")
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "measurement per scenario and concurrency")
@@ -131,7 +133,7 @@ func run(o options) error {
 	}
 	defer database.Close(db)
 	seedStart := time.Now()
-	data, err := seedBench(ctx, db, o.products, o.orders, o.carts, o.locations)
+	data, err := seedBench(ctx, db, o.products, o.orders, o.fulfilOrders, o.carts, o.locations)
 	if err != nil {
 		return err
 	}

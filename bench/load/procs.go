@@ -51,6 +51,12 @@ func (p *proc) stop() {
 	}
 }
 
+// pause stops the process (SIGSTOP) until resume.
+func (p *proc) pause() error { return p.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// resume continues a paused process (SIGCONT).
+func (p *proc) resume() { _ = p.cmd.Process.Signal(syscall.SIGCONT) }
+
 // peakRSSMB is the process's peak resident set size (VmHWM), in MiB.
 func (p *proc) peakRSSMB() float64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))

@@ -94,7 +94,7 @@ func (b *bench) measureDrain(scenario string) {
 	in := asynq.NewInspector(opt)
 	defer in.Close()
 	d := drainFigures{scenario: scenario}
-	start := time.Now()
+	start, cpu0 := time.Now(), b.worker.cpu()
 	d.byType, d.total = backlog(in)
 	for left := d.total; left > 0; _, left = backlog(in) {
 		if time.Since(start) > quietFor {
@@ -110,7 +110,8 @@ func (b *bench) measureDrain(scenario string) {
 		types = append(types, fmt.Sprintf("%s %d", t, n))
 	}
 	sort.Strings(types)
-	took := fmt.Sprintf("the worker finished them in %s", d.took.Round(100*time.Millisecond))
+	took := fmt.Sprintf("the worker finished them in %s (%.0f tasks/s, worker CPU %s)", d.took.Round(100*time.Millisecond),
+		float64(d.total)/d.took.Seconds(), (b.worker.cpu() - cpu0).Round(10*time.Millisecond))
 	if d.took == 0 {
 		took = fmt.Sprintf("some were still queued after %s", quietFor)
 	}

@@ -57,15 +57,15 @@ func (b *bench) runScenarios(ctx context.Context) error {
 		cod, codOTP := cod[:len(cod)/2], cod[len(cod)/2:]
 		perLevel := len(b.data.OpenOrders) / len(b.o.conns)
 		open := b.data.OpenOrders[i*perLevel : (i+1)*perLevel]
-		// Two fifths of the level's open orders ship without invoicing, two
-		// fifths with (a third of those each for B2B with e-invoicing off
-		// and on); the last fifth ships with the courier, half booked, half
-		// with typed tracking (courier.go).
-		n := len(open)
-		open, invoiced, couriered := open[:2*n/5], open[2*n/5:4*n/5], open[4*n/5:]
-		booked, manual := couriered[:len(couriered)/2], couriered[len(couriered)/2:]
-		third := len(invoiced) / 3
-		invoiced, b2bOff, b2bOn := invoiced[:third], invoiced[third:2*third], invoiced[2*third:]
+		// The level's open orders are shared by the seven fulfilment
+		// scenarios: a fifth for the plain one (the fastest), the rest in
+		// equal parts for invoicing on, B2B with e-invoicing off and on,
+		// and the courier's manual and booked ones (courier.go).
+		fifth := len(open) / 5
+		open, rest := open[:fifth], open[fifth:]
+		part := len(rest) / 5
+		invoiced, b2bOff, b2bOn := rest[:part], rest[part:2*part], rest[2*part:3*part]
+		manual, booked := rest[3*part:4*part], rest[4*part:]
 		perApparel := len(b.data.ApparelSessions) / len(b.o.conns)
 		apparel := b.data.ApparelSessions[i*perApparel : (i+1)*perApparel]
 		perPromo := len(b.data.PromotionSessions) / len(b.o.conns)
@@ -92,11 +92,11 @@ func (b *bench) runScenarios(ctx context.Context) error {
 			{name: "POST /orders (guest checkout, COD with OTP)", once: b.checkout(codOTP, codOTPCheckout)},
 			{name: "POST /admin/orders/{id}/fulfillments", once: b.fulfilInvoicing(open, false)},
 			{name: fulfilInvoicedName, once: b.fulfilInvoicing(invoiced, true)},
-			{name: fulfilManualName, once: b.fulfilManual(manual)},
-			{name: fulfilCourierName, once: b.fulfilCourier(booked)},
+			{name: fulfilManualName, once: b.fulfilManual(manual), workerPaused: true},
+			{name: fulfilCourierName, once: b.fulfilCourier(booked), workerPaused: true},
 			{name: scanName, once: b.scans(booked)},
-			{name: fulfilB2BName, once: b.fulfilEInvoicing(b2bOff, false)},
-			{name: fulfilEInvoicedName, once: b.fulfilEInvoicing(b2bOn, true)},
+			{name: fulfilB2BName, once: b.fulfilEInvoicing(b2bOff, false), workerPaused: true},
+			{name: fulfilEInvoicedName, once: b.fulfilEInvoicing(b2bOn, true), workerPaused: true},
 			{name: "GET /admin/orders (page of 20)", path: "/", script: "admin_get.lua", ids: orderPages},
 			{name: "GET /admin/analytics/orders", path: "/", script: "admin_get.lua", ids: analyticsPaths},
 		}, adminOrders...) {
