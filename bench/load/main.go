@@ -177,6 +177,9 @@ func run(o options) error {
 		return err
 	}
 	report := b.report()
+	if was, err := os.ReadFile(o.out); err == nil {
+		report += b.comparison(previousRates(string(was)))
+	}
 	fmt.Println(report)
 	return os.WriteFile(o.out, []byte(report+keptNotes(o.out)), 0o644)
 }
