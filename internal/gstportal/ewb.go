@@ -323,7 +323,7 @@ func (n *NIC) ewbAction(ctx context.Context, op, gstin, action string, payload a
 		if !env.ok() {
 			return nil, env.refusal()
 		}
-		out, err := DecryptEwbData(tok.sek, &env)
+		out, err := decryptEwbData(tok.sek, &env)
 		if err != nil {
 			return nil, unavailable(op, err)
 		}
@@ -331,11 +331,21 @@ func (n *NIC) ewbAction(ctx context.Context, op, gstin, action string, payload a
 	}
 }
 
-// DecryptEwbData returns the JSON of a successful answer: data under the
+// DecryptEwbAnswer returns the JSON of body, a successful answer of the
+// e-way bill system, with session key sek (decryptEwbData).
+func DecryptEwbAnswer(sek, body []byte) ([]byte, error) {
+	var env ewbEnvelope
+	if err := json.Unmarshal(body, &env); err != nil || !env.ok() {
+		return nil, errors.New("not a successful answer of the e-way bill system")
+	}
+	return decryptEwbData(sek, &env)
+}
+
+// decryptEwbData returns the JSON of a successful answer: data under the
 // SEK, or under rek (itself under the SEK) with its hmac checked. NIC
 // writes the encrypted text as Encrypt(Base64(JSON)); a plaintext that is
 // not JSON but base64 of JSON is decoded too.
-func DecryptEwbData(sek []byte, env *ewbEnvelope) ([]byte, error) {
+func decryptEwbData(sek []byte, env *ewbEnvelope) ([]byte, error) {
 	var data string
 	if err := json.Unmarshal(env.Data, &data); err != nil || data == "" {
 		return nil, errors.New("the answer's data is not the encrypted string the session expects")
