@@ -40,6 +40,10 @@ func TestBookingGoesWhenItsEwayBillIsGenerated(t *testing.T) {
 		Expect(t, http.StatusOK)
 
 	o, _, _ := e.codOrder(t, 1, 6000000)
+	// The e-way bill system refuses a line without an HSN code (216).
+	if err := e.app.DB.Exec(`UPDATE order_items SET hsn_code = '6205' WHERE order_id = ?`, o.ID).Error; err != nil {
+		t.Fatal(err)
+	}
 	fid := e.fulfil(t, o)
 	var bill string
 	var waiting *asynq.TaskInfo

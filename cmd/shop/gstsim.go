@@ -33,6 +33,10 @@ non-empty ones when unset). A session whose auth is encrypted with the key at
 GET /sim/nic-key uses NIC's payload encryption (SEK, AES-256) for every call, as NIC
 does; --require-encryption refuses plain sessions. --aato-10cr names GSTINs whose
 AATO is 10 crore or more: their documents older than 30 days are refused (2305).
+At /ewaybillapi/v1.03 it serves the e-way bill system's own API (for documents
+without an IRN): ACCESSTOKEN with the credentials encrypted under the key at
+GET /sim/ewb-key (the same credentials), GENEWAYBILL under the session key,
+checked by NIC's e-way bill rules and refused with NIC's e-way bill error codes.
 What it registers lives in memory.`,
 		Example: "  bin/shop gst-sim --listen 127.0.0.1:8095",
 		RunE: func(cmd *cobra.Command, _ []string) error {

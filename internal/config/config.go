@@ -131,9 +131,21 @@ type Config struct {
 	// GSTNICEncryptionKey is the PEM file of NIC's public key for the
 	// e-invoice API's payload encryption (nic, talking to NIC directly);
 	// unset, payloads go in plain JSON, as a GSP takes them.
-	GSTNICEncryptionKey string        `env:"GST_NIC_ENCRYPTION_KEY"`
-	GSTTimeout          time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
-	EwayBillThreshold   int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
+	GSTNICEncryptionKey string `env:"GST_NIC_ENCRYPTION_KEY"`
+	// The e-way bill system's own API (e-way bills of documents without
+	// an IRN; docs/DECISIONS.md "The e-way bill API"): its base URL up to
+	// the version, the API user and client of the e-way bill portal (each
+	// empty: the GST_API_* one) and the PEM file of its public key (empty:
+	// GST_NIC_ENCRYPTION_KEY). With simulator the URL defaults to
+	// GST_API_URL's /ewaybillapi/v1.03.
+	GSTEwbAPIURL       string        `env:"GST_EWB_API_URL"`
+	GSTEwbUser         string        `env:"GST_EWB_USER"`
+	GSTEwbPassword     string        `env:"GST_EWB_PASSWORD"`
+	GSTEwbClientID     string        `env:"GST_EWB_CLIENT_ID"`
+	GSTEwbClientSecret string        `env:"GST_EWB_CLIENT_SECRET"`
+	GSTEwbPublicKey    string        `env:"GST_EWB_PUBLIC_KEY"`
+	GSTTimeout         time.Duration `env:"GST_TIMEOUT" envDefault:"20s"`
+	EwayBillThreshold  int64         `env:"EWAY_BILL_THRESHOLD" envDefault:"50000"`
 	// Customer messages on SMS and WhatsApp, and COD confirmation
 	// (messaging.go; docs/DECISIONS.md "Customer messages and COD
 	// confirmation").
@@ -314,6 +326,14 @@ func (c *Config) validateGST() error {
 		}
 		if c.GSTIRPPublicKey == "" {
 			return fieldErr("GST_IRP_PUBLIC_KEY", "must name the PEM file of the IRP's public key when GST_PROVIDER=nic")
+		}
+		if c.GSTEwbAPIURL != "" {
+			if u, err := url.Parse(c.GSTEwbAPIURL); err != nil || u.Scheme != "https" || u.Host == "" {
+				return fieldErr("GST_EWB_API_URL", "must be the https:// URL of NIC's e-way bill API (up to its version)")
+			}
+			if c.GSTEwbPublicKey == "" && c.GSTNICEncryptionKey == "" {
+				return fieldErr("GST_EWB_PUBLIC_KEY", "must name the PEM file of the e-way bill system's public key when GST_EWB_API_URL is set")
+			}
 		}
 	default:
 		return fieldErr("GST_PROVIDER", "must be none, nic or simulator")
@@ -533,7 +553,8 @@ func (c *Config) Redacted() map[string]any {
 		"dscP12File": c.DSCP12File, "dscP12Password": mask(c.DSCP12Password),
 		"carrier": c.Carrier, "carrierPassword": mask(c.CarrierPassword), "carrierWebhookToken": mask(c.CarrierWebhookToken),
 		"gstProvider": c.GSTProvider, "gstApiUrl": redactURL(c.GSTAPIURL), "gstApiPassword": mask(c.GSTAPIPassword),
-		"gstClientSecret": mask(c.GSTClientSecret),
+		"gstClientSecret": mask(c.GSTClientSecret), "gstEwbApiUrl": redactURL(c.GSTEwbAPIURL),
+		"gstEwbPassword": mask(c.GSTEwbPassword), "gstEwbClientSecret": mask(c.GSTEwbClientSecret),
 	}
 }
 

@@ -153,3 +153,29 @@ func TestDSCPasswordNeedsItsFile(t *testing.T) {
 		t.Fatalf("redacted: %v", red)
 	}
 }
+
+// The e-way bill API's URL must be https with a key to encrypt its login
+// (its own or the e-invoice one); its password is redacted.
+func TestEwayBillAPINeedsHTTPSAndItsKey(t *testing.T) {
+	for k, v := range map[string]string{"GST_PROVIDER": "nic", "GST_API_URL": "https://einv.example", "GST_API_USER": "u",
+		"GST_API_PASSWORD": "p", "GST_CLIENT_ID": "c", "GST_CLIENT_SECRET": "s", "GST_IRP_PUBLIC_KEY": "/run/secrets/irp.pem"} {
+		t.Setenv(k, v)
+	}
+	t.Setenv("GST_EWB_API_URL", "http://ewb.example/ewaybillapi/v1.03")
+	if _, err := Load(Development); err == nil || !strings.Contains(err.Error(), "GST_EWB_API_URL") {
+		t.Fatalf("an http e-way bill API: %v", err)
+	}
+	t.Setenv("GST_EWB_API_URL", "https://ewb.example/ewaybillapi/v1.03")
+	if _, err := Load(Development); err == nil || !strings.Contains(err.Error(), "GST_EWB_PUBLIC_KEY") {
+		t.Fatalf("no key for its login: %v", err)
+	}
+	t.Setenv("GST_EWB_PUBLIC_KEY", "/run/secrets/ewb.pem")
+	t.Setenv("GST_EWB_PASSWORD", "ewb-s3cret")
+	cfg, err := Load(Development)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if red := cfg.Redacted(); red["gstEwbPassword"] != "***" {
+		t.Fatalf("redacted: %v", red)
+	}
+}

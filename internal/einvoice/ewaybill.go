@@ -201,6 +201,8 @@ func (s *Service) generateEwayBill(ctx context.Context, o billOwner) error {
 		return s.failEway(ctx, o, pe.Error())
 	case errors.Is(err, gstportal.ErrDisabled):
 		return s.failEway(ctx, o, "no GST provider is configured (GST_PROVIDER=none)")
+	case errors.Is(err, gstportal.ErrNoEwbAPI):
+		return s.failEway(ctx, o, "the document has no IRN and the e-way bill API is not configured (GST_EWB_API_URL)")
 	case err != nil:
 		return err
 	}

@@ -17,15 +17,14 @@ import (
 	"time"
 )
 
-// Paths of the NIC APIs (e-invoice v1.03, authentication v1.04, e-way
-// bill v1.03) under GST_API_URL.
+// Paths of the IRP's APIs (e-invoice v1.03, authentication v1.04, e-way
+// bill by IRN v1.03) under GST_API_URL. The e-way bill system's own API
+// is ewb.go's.
 const (
-	PathAuth          = "/eivital/v1.04/auth"
-	PathInvoice       = "/eicore/v1.03/Invoice"
-	PathIRNByDoc      = "/eicore/v1.03/Invoice/irnbydocdetails"
-	PathEwbByIRN      = "/eiewb/v1.03/ewaybill"
-	PathEwayBill      = "/ewaybillapi/v1.03/ewayapi"
-	ActionGenEwayBill = "GENEWAYBILL"
+	PathAuth     = "/eivital/v1.04/auth"
+	PathInvoice  = "/eicore/v1.03/Invoice"
+	PathIRNByDoc = "/eicore/v1.03/Invoice/irnbydocdetails"
+	PathEwbByIRN = "/eiewb/v1.03/ewaybill"
 )
 
 // NICConfig configures the NIC adapter: the API's base URL and the
@@ -44,6 +43,10 @@ type NICConfig struct {
 	EncryptionKeyURL                                string
 	Client                                          *http.Client
 	Name                                            string
+	// Ewb is the e-way bill system's API (ewb.go), for e-way bills of
+	// documents without an IRN; its URL empty, those fail with
+	// ErrNoEwbAPI.
+	Ewb EwbConfig
 }
 
 // NIC speaks the NIC e-invoice and e-way bill APIs: an access token from
@@ -55,6 +58,9 @@ type NIC struct {
 	tokens map[string]token // by GSTIN
 	key    *rsa.PublicKey
 	encKey *rsa.PublicKey
+	// The e-way bill system's sessions by GSTIN, and its public key.
+	ewbTokens map[string]token
+	ewbPub    *rsa.PublicKey
 }
 
 // NewNIC returns the adapter of cfg.
@@ -65,7 +71,8 @@ func NewNIC(cfg NICConfig) *NIC {
 	if cfg.Name == "" {
 		cfg.Name = NICName
 	}
-	return &NIC{cfg: cfg, key: cfg.PublicKey, encKey: cfg.EncryptionKey, tokens: map[string]token{}}
+	return &NIC{cfg: cfg, key: cfg.PublicKey, encKey: cfg.EncryptionKey, tokens: map[string]token{},
+		ewbTokens: map[string]token{}, ewbPub: cfg.Ewb.Key}
 }
 
 // Name is nic, or simulator when it speaks to `shop gst-sim`.
@@ -296,89 +303,6 @@ func (n *NIC) EwayBillByIRN(ctx context.Context, gstin, irn string, t Transport)
 				out.DistanceKm, _ = strconv.Atoi(m[1])
 			}
 		}
-	}
-	return out, nil
-}
-
-// ewbEnvelope is the e-way bill system's answer: status "1" with data, or
-// "0" with error.
-type ewbEnvelope struct {
-	Status json.RawMessage `json:"status"`
-	Data   json.RawMessage `json:"data"`
-	Error  json.RawMessage `json:"error"`
-	Info   string          `json:"info"`
-}
-
-// EwayBill generates an e-way bill (GENEWAYBILL).
-func (n *NIC) EwayBill(ctx context.Context, req *EwbRequest) (*EwayBill, error) {
-	raw, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("gstportal.ewaybill: %w", err)
-	}
-	tok, err := n.auth(ctx, req.FromGstin)
-	if err != nil {
-		return nil, err
-	}
-	u := strings.TrimRight(n.cfg.BaseURL, "/") + PathEwayBill + "?action=" + ActionGenEwayBill
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(raw))
-	if err != nil {
-		return nil, unavailable("ewaybill", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("client_id", n.cfg.ClientID)
-	hreq.Header.Set("client_secret", n.cfg.ClientSecret)
-	hreq.Header.Set("gstin", req.FromGstin)
-	hreq.Header.Set("authtoken", tok.value)
-	start := time.Now()
-	outcome := "error"
-	defer func() { observe("ewaybill", outcome, time.Since(start)) }()
-	resp, err := n.cfg.Client.Do(hreq)
-	if err != nil {
-		return nil, unavailable("ewaybill", err)
-	}
-	defer resp.Body.Close()
-	var env ewbEnvelope
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&env); err != nil || resp.StatusCode >= 500 {
-		return nil, unavailable("ewaybill", fmt.Errorf("status %d", resp.StatusCode))
-	}
-	if strings.Trim(string(env.Status), `"`) != "1" {
-		outcome = "refused"
-		var e struct {
-			ErrorCodes string `json:"errorCodes"`
-			Message    string `json:"message"`
-		}
-		var s string
-		if json.Unmarshal(env.Error, &s) == nil {
-			_ = json.Unmarshal([]byte(s), &e)
-		} else {
-			_ = json.Unmarshal(env.Error, &e)
-		}
-		return nil, &Error{Code: strings.Trim(e.ErrorCodes, ","), Message: e.Message}
-	}
-	outcome = "ok"
-	var d struct {
-		EwayBillNo   int64  `json:"ewayBillNo"`
-		EwayBillDate string `json:"ewayBillDate"`
-		ValidUpto    string `json:"validUpto"`
-		Distance     int    `json:"distance"`
-	}
-	raw = env.Data
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		raw = []byte(s)
-	}
-	if err := json.Unmarshal(raw, &d); err != nil || d.EwayBillNo == 0 {
-		return nil, unavailable("ewaybill", fmt.Errorf("no e-way bill in the answer: %v", err))
-	}
-	out := &EwayBill{Number: d.EwayBillNo, DistanceKm: req.TransDistance}
-	var e1, e2 error
-	out.Date, e1 = time.ParseInLocation(EwbLayout, d.EwayBillDate, IST)
-	out.ValidUntil, e2 = time.ParseInLocation(EwbLayout, d.ValidUpto, IST)
-	if e1 != nil || e2 != nil {
-		return nil, unavailable("ewaybill", fmt.Errorf("dates %q, %q", d.EwayBillDate, d.ValidUpto))
-	}
-	if out.DistanceKm == 0 {
-		out.DistanceKm = d.Distance
 	}
 	return out, nil
 }

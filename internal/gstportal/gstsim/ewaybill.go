@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
 	"time"
 
-	"github.com/gocommerce/shop/internal/gstin"
 	"github.com/gocommerce/shop/internal/gstportal"
 )
 
@@ -129,46 +127,4 @@ func pinOf(inv map[string]any, party string) int {
 	p, _ := inv[party].(map[string]any)
 	f, _ := p["Pin"].(float64)
 	return int(f)
-}
-
-// ewbRefuse is the e-way bill system's refusal.
-func ewbRefuse(w http.ResponseWriter, code, msg string) {
-	e, _ := json.Marshal(map[string]string{"errorCodes": code, "message": msg})
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"status": "0", "error": string(e)})
-}
-
-// genEwayBill is GENEWAYBILL.
-func (s *Server) genEwayBill(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Query().Get("action") != gstportal.ActionGenEwayBill {
-		ewbRefuse(w, "100", "Invalid action")
-		return
-	}
-	var in gstportal.EwbRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&in); err != nil {
-		ewbRefuse(w, "100", "Invalid json")
-		return
-	}
-	switch {
-	case in.VehicleNo == "" && in.TransporterID == "":
-		ewbRefuse(w, "4003", ewbMessages["4003"])
-		return
-	case len(in.FromGstin) != 15 || gstin.CheckChar(in.FromGstin[:14]) != in.FromGstin[14]:
-		ewbRefuse(w, "201", "Invalid Supplier GSTIN")
-		return
-	case in.DocNo == "" || len(in.ItemList) == 0 || in.TotInvValue <= 0:
-		ewbRefuse(w, "100", "Invalid json: document number, items and value are required")
-		return
-	}
-	s.mu.Lock()
-	b, calc, err := s.issue("doc|"+in.FromGstin+"|"+in.DocType+"|"+in.DocNo, in.TransDistance, in.FromPincode, in.ToPincode)
-	s.mu.Unlock()
-	if err != nil {
-		ewbRefuse(w, err.Error(), ewbMessages[err.Error()])
-		return
-	}
-	data, _ := json.Marshal(map[string]any{"ewayBillNo": b.Number, "ewayBillDate": b.Date.In(gstportal.IST).Format(gstportal.EwbLayout),
-		"validUpto": b.ValidUntil.In(gstportal.IST).Format(gstportal.EwbLayout), "alert": "", "distance": b.DistanceKm})
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"status": "1", "data": string(data), "info": strconv.Itoa(calc)})
 }

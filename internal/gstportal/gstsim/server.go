@@ -54,6 +54,7 @@ type Options struct {
 type Server struct {
 	key    *rsa.PrivateKey
 	encKey *rsa.PrivateKey
+	ewbKey *rsa.PrivateKey // the e-way bill system's (ewb.go)
 	creds  Credentials
 	opts   Options
 	now    func() time.Time
@@ -66,6 +67,8 @@ type Server struct {
 	ewbSeq  int64
 	ewbs    map[string]gstportal.EwayBill // by IRN or supplier|doc
 	reports int
+	// ewbSessions are the e-way bill system's tokens.
+	ewbSessions map[string]*ewbSession
 }
 
 // record is a registered e-invoice.
@@ -97,8 +100,13 @@ func NewWith(creds Credentials, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gstsim: key: %w", err)
 	}
-	return &Server{key: key, encKey: encKey, creds: creds, opts: opts, now: time.Now, tokens: map[string]*session{}, byDoc: map[string]*record{},
-		byIRN: map[string]*record{}, ewbs: map[string]gstportal.EwayBill{}, ackSeq: 112610000000000, ewbSeq: 391000000000}, nil
+	ewbKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, fmt.Errorf("gstsim: key: %w", err)
+	}
+	return &Server{key: key, encKey: encKey, ewbKey: ewbKey, creds: creds, opts: opts, now: time.Now, tokens: map[string]*session{},
+		byDoc: map[string]*record{}, byIRN: map[string]*record{}, ewbs: map[string]gstportal.EwayBill{}, ackSeq: 112610000000000,
+		ewbSeq: 391000000000, ewbSessions: map[string]*ewbSession{}}, nil
 }
 
 // PublicKey is the key the simulator signs with.
@@ -116,6 +124,11 @@ func pemOf(key *rsa.PublicKey) []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
 }
 
+// EwbKeyPEM is the e-way bill system's public key, which its auth payload
+// is encrypted with, as GET /sim/ewb-key serves it (NIC's e-way bill key
+// is not its e-invoice key).
+func (s *Server) EwbKeyPEM() []byte { return pemOf(&s.ewbKey.PublicKey) }
+
 // large reports whether gstin's AATO is ₹10 crore or more.
 func (s *Server) large(gstin string) bool { return slices.Contains(s.opts.LargeTaxpayers, gstin) }
 
@@ -128,11 +141,13 @@ func (s *Server) Registered() int {
 }
 
 // RevokeTokens forgets every access token it gave, as a portal does when
-// they expire or it restarts: the next call with one is refused (1005).
+// they expire or it restarts: the next call with one is refused (1005 by
+// the IRP, 238 by the e-way bill system).
 func (s *Server) RevokeTokens() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.tokens)
+	clear(s.ewbSessions)
 }
 
 // Handler is the portal's HTTP API.
@@ -150,7 +165,12 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST "+gstportal.PathInvoice, s.authed(s.generate))
 	mux.HandleFunc("GET "+gstportal.PathIRNByDoc, s.authed(s.byDocument))
 	mux.HandleFunc("POST "+gstportal.PathEwbByIRN, s.authed(s.ewbByIRN))
-	mux.HandleFunc("POST "+gstportal.PathEwayBill, s.authedEwb(s.genEwayBill))
+	mux.HandleFunc("GET /sim/ewb-key", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-pem-file")
+		w.Write(s.EwbKeyPEM())
+	})
+	mux.HandleFunc("POST "+gstportal.PathEwbBase+gstportal.PathEwbAuth, s.ewbAuth)
+	mux.HandleFunc("POST "+gstportal.PathEwbBase+gstportal.PathEwbAPI, s.ewbAPI)
 	return mux
 }
 
@@ -210,18 +230,5 @@ func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc {
 			r.Body = io.NopCloser(bytes.NewReader(plain))
 		}
 		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
-	}
-}
-
-func (s *Server) authedEwb(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		ok := s.tokens[r.Header.Get("authtoken")] != nil
-		s.mu.Unlock()
-		if !ok {
-			ewbRefuse(w, "238", "Invalid auth token")
-			return
-		}
-		h(w, r)
 	}
 }
