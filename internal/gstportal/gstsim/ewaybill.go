@@ -66,11 +66,11 @@ func (s *Server) issue(key string, km, fromPin, toPin int) (gstportal.EwayBill, 
 		km = PinDistance(fromPin, toPin)
 		calc = km
 		if km == 0 {
-			return gstportal.EwayBill{}, 0, fmt.Errorf("702")
+			return gstportal.EwayBill{}, 0, fmt.Errorf("721")
 		}
 	}
 	if km > 4000 {
-		return gstportal.EwayBill{}, 0, fmt.Errorf("721")
+		return gstportal.EwayBill{}, 0, fmt.Errorf("702")
 	}
 	s.ewbSeq++
 	now := s.now()
@@ -80,9 +80,10 @@ func (s *Server) issue(key string, km, fromPin, toPin int) (gstportal.EwayBill, 
 }
 
 var ewbMessages = map[string]string{
-	"604":  "E-way bill(s) are already generated for the same document number, you cannot generate again on same document number",
-	"702":  "The distance between the pincodes given is not available: give the distance",
-	"721":  "The distance is more than 4000 km",
+	"604": "E-way bill(s) are already generated for the same document number, you cannot generate again on same document number",
+	// The e-way bill system's codes, which the IRP passes on (gstportal.EwbErrors).
+	"702":  "The distance between the pincodes given is too high",
+	"721":  "The distance between the given pincodes are not available in the system. Please provide distance.",
 	"4003": "Either the transporter id or the vehicle number is required",
 	"4002": "The IRN is not active or not found",
 }
