@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -135,6 +134,8 @@ type ewbEnvelope struct {
 
 func (e *ewbEnvelope) ok() bool { return strings.Trim(string(e.Status), `"`) == "1" }
 
+func (e *ewbEnvelope) read() bool { return len(e.Status) > 0 }
+
 // refusal reads the error of a status 0 answer: base64 JSON {errorCodes:
 // "702,221,"} (a plain JSON object is read too). The message is NIC's
 // for each code.
@@ -249,9 +250,7 @@ func (n *NIC) ewbForget(gstin string, tok token) {
 }
 
 // ewbCall posts body to the e-way bill API's path and decodes the
-// envelope. A transport failure, a 5xx, 429 or 401, or an answer that is
-// not an envelope is ErrUnavailable. Every call has the client's timeout
-// (GST_TIMEOUT).
+// envelope (exchange).
 func (n *NIC) ewbCall(ctx context.Context, op, path, gstin, authToken string, body []byte, out *ewbEnvelope) error {
 	u := strings.TrimRight(n.cfg.Ewb.URL, "/") + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
@@ -265,29 +264,7 @@ func (n *NIC) ewbCall(ctx context.Context, op, path, gstin, authToken string, bo
 	if authToken != "" {
 		req.Header.Set("authtoken", authToken)
 	}
-	start := time.Now()
-	outcome := "error"
-	defer func() { observe(op, outcome, time.Since(start)) }()
-	resp, err := n.cfg.Client.Do(req)
-	if err != nil {
-		return unavailable(op, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return unavailable(op, err)
-	}
-	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusUnauthorized {
-		return unavailable(op, fmt.Errorf("status %d", resp.StatusCode))
-	}
-	if err := json.Unmarshal(raw, out); err != nil || len(out.Status) == 0 {
-		return unavailable(op, fmt.Errorf("status %d: not an answer of the e-way bill system", resp.StatusCode))
-	}
-	outcome = "ok"
-	if !out.ok() {
-		outcome = "refused"
-	}
-	return nil
+	return exchange(n.cfg.Client, op, req, "the e-way bill system", out)
 }
 
 // ewbAction sends action with payload (JSON, encrypted under the session

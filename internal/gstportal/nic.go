@@ -99,6 +99,8 @@ type Info struct {
 
 func (e *envelope) ok() bool { return strings.Trim(string(e.Status), `"`) == "1" }
 
+func (e *envelope) read() bool { return len(e.Status) > 0 }
+
 // refusal is the portal's error of a Status 0 answer.
 func (e *envelope) refusal() *Error {
 	out := &Error{Code: "0", Message: "refused"}
@@ -130,8 +132,7 @@ func (e *envelope) data(v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// call sends one request and decodes the envelope. A transport failure or
-// an answer that is not an envelope is ErrUnavailable.
+// call sends one request to the IRP and decodes the envelope (exchange).
 func (n *NIC) call(ctx context.Context, op, method, path string, query url.Values, body []byte, gstin, token string, out *envelope) error {
 	u := strings.TrimRight(n.cfg.BaseURL, "/") + path
 	if len(query) > 0 {
@@ -149,10 +150,25 @@ func (n *NIC) call(ctx context.Context, op, method, path string, query url.Value
 	if token != "" {
 		req.Header.Set("AuthToken", token)
 	}
+	return exchange(n.cfg.Client, op, req, "the portal", out)
+}
+
+// answer is an envelope of NIC's APIs: whether it was read (its status
+// present) and whether it says done.
+type answer interface {
+	read() bool
+	ok() bool
+}
+
+// exchange sends req and decodes its answer into out, timing the call by
+// its outcome. A transport failure, a 5xx, 429 or 401, or an answer that
+// is not an envelope of system (named in the error) is ErrUnavailable.
+// Every call has the client's timeout (GST_TIMEOUT).
+func exchange(client *http.Client, op string, req *http.Request, system string, out answer) error {
 	start := time.Now()
-	resp, err := n.cfg.Client.Do(req)
 	outcome := "error"
 	defer func() { observe(op, outcome, time.Since(start)) }()
+	resp, err := client.Do(req)
 	if err != nil {
 		return unavailable(op, err)
 	}
@@ -164,8 +180,8 @@ func (n *NIC) call(ctx context.Context, op, method, path string, query url.Value
 	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusUnauthorized {
 		return unavailable(op, fmt.Errorf("status %d", resp.StatusCode))
 	}
-	if err := json.Unmarshal(raw, out); err != nil || len(out.Status) == 0 {
-		return unavailable(op, fmt.Errorf("status %d: not an answer of the portal", resp.StatusCode))
+	if err := json.Unmarshal(raw, out); err != nil || !out.read() {
+		return unavailable(op, fmt.Errorf("status %d: not an answer of %s", resp.StatusCode, system))
 	}
 	outcome = "ok"
 	if !out.ok() {
