@@ -21,12 +21,12 @@ type locationsEnv struct {
 	b     *browser
 }
 
-// newLocationsEnv starts a server and a browser signed in as role, on path
-// (whose heading is heading).
-func newLocationsEnv(t *testing.T, role rbac.Role, path, heading string) *locationsEnv {
+// newLocationsEnv starts a server (with opts, e.g. testkit.WithWorker) and a
+// browser signed in as role, on path (whose heading is heading).
+func newLocationsEnv(t *testing.T, role rbac.Role, path, heading string, opts ...testkit.Option) *locationsEnv {
 	t.Helper()
 	bin := needChromium(t)
-	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
+	app := testkit.MustApp(t, append([]testkit.Option{testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })}, opts...)...)
 	_, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	who, _ := testkit.MustAdmin(t, app, string(role))
 	b := newBrowser(t, bin, app.URL)
