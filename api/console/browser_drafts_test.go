@@ -34,13 +34,13 @@ func inr(v float64) string {
 
 // draftView is what the test reads of a draft order.
 type draftView struct {
-	ID      string  `json:"id"`
-	Status  string  `json:"status"`
-	Total   float64 `json:"total"`
+	ID     string  `json:"id"`
+	Status string  `json:"status"`
+	Total  float64 `json:"total"`
 	// CODTotal is the total with the COD fee.
 	CODTotal float64 `json:"codTotal"`
-	OrderID *string `json:"orderId"`
-	Items   []struct {
+	OrderID  *string `json:"orderId"`
+	Items    []struct {
 		Quantity int `json:"quantity"`
 	} `json:"items"`
 	ShippingMethodID *string `json:"shippingMethodId"`
