@@ -113,6 +113,9 @@ func TestConsoleLocationsPageAndStock(t *testing.T) {
 	b.waitText("Location created.")
 	b.waitUntil("the new row", `[...document.querySelectorAll('main td')].some((td) => td.textContent.includes('Pune Depot'))
 		&& [...document.querySelectorAll('main td')].some((td) => td.textContent === 'Pune, Maharashtra')`)
+	// The name reads as the name; the code has a column of its own.
+	b.waitUntil("the name without the code", `[...document.querySelectorAll('main tbody tr')].some((tr) =>
+		tr.querySelector('td[data-label=Location]').textContent === 'Pune Depot' && tr.querySelector('td[data-label=Code]')?.textContent === 'PUN-1')`)
 	b.accessible()
 
 	var list struct {
