@@ -103,19 +103,17 @@ function quarterPeriods() {
   return out;
 }
 
-// storeGSTINs are the registrations the store issues documents under: its
-// own (tax settings) and each location's that has one (locations), as
-// [gstin, who] pairs, the store's first.
-async function storeGSTINs() {
-  const [settings, locations] = await Promise.all([
-    allowed('GET', '/settings/tax') ? api('GET', '/settings/tax').catch(() => null) : null,
-    allowed('GET', '/locations') ? referenceList('/locations').catch(() => []) : [],
-  ]);
+// locationGSTINs are the registrations of the locations that have their
+// own, as [gstin, who] pairs. The store's own comes from the return itself
+// (GSTR-1 without gstin= is the store's and names it), which keeps the
+// page within its three requests: the locations (kept a minute), the
+// return and its documents.
+async function locationGSTINs() {
+  const locations = allowed('GET', '/locations') ? await referenceList('/locations').catch(() => []) : [];
   const out = new Map();
-  if (settings && settings.gstin) out.set(settings.gstin, `the store (${settings.address?.state || 'its state'})`);
   for (const l of locations) {
-    if (l.gstin && !out.has(l.gstin)) out.set(l.gstin, `${l.name} (${l.address?.state || ''})`);
-    else if (l.gstin) out.set(l.gstin, `${out.get(l.gstin)}, ${l.name}`);
+    if (!l.gstin) continue;
+    out.set(l.gstin, out.has(l.gstin) ? `${out.get(l.gstin)}, ${l.name}` : `${l.name} (${l.address?.state || ''})`);
   }
   return [...out];
 }
@@ -130,14 +128,23 @@ function monthDays(period) {
 }
 
 export async function gstr1Page() {
-  const gstins = await storeGSTINs();
+  const gstins = await locationGSTINs();
   const filing = h('select', { id: 'gstr1-filing' },
     h('option', { value: 'month' }, 'Monthly'), h('option', { value: 'quarter' }, 'Quarterly (QRMP)'));
   const month = h('input', { type: 'month', id: 'gstr1-period', value: lastMonth(), min: '2017-07', required: true });
   const quarter = h('select', { id: 'gstr1-quarter' }, ...quarterPeriods().map(([v, name]) => h('option', { value: v }, name)));
   // The registration whose return it is: one return per GSTIN.
-  const gstin = h('select', { id: 'gstr1-gstin', name: 'gstin' },
-    gstins.length ? gstins.map(([g, who]) => h('option', { value: g }, `${g} · ${who}`)) : h('option', { value: '' }, 'The store\'s'));
+  // The store's option has no value until a return names the store's GSTIN.
+  const storeOption = h('option', { value: '' }, 'The store\'s GSTIN');
+  const gstin = h('select', { id: 'gstr1-gstin', name: 'gstin' }, storeOption,
+    gstins.map(([g, who]) => h('option', { value: g }, `${g} · ${who}`)));
+  const learnStore = (g) => {
+    if (!g || storeOption.value) return;
+    const twin = [...gstin.options].find((o) => o !== storeOption && o.value === g);
+    storeOption.value = g;
+    storeOption.textContent = `${g} · the store${twin ? `, ${twin.textContent.split(' · ')[1]}` : ''}`;
+    if (twin) twin.remove();
+  };
   const periodField = h('div', { class: 'field' });
   const periodError = h('p', { class: 'field-error', id: 'gstr1-period-error', role: 'alert' });
   const links = h('div', { class: 'actions' });
@@ -182,6 +189,7 @@ export async function gstr1Page() {
         api('GET', '/reports/gstr1' + query({ period, gstin: g })),
         allowed('GET', '/invoices') ? api('GET', '/invoices' + query({ ...monthDays(period), gstin: g, limit: 50 })) : null,
       ]);
+      if (!g) learnStore(r.gstin);
       if (mine !== drawn) return;
       const count = (list) => (list || []).reduce((n, p) => n + ((p.inv || p.nt || [1]).length), 0);
       summary.replaceChildren(facts([
