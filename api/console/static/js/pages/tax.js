@@ -150,16 +150,30 @@ export async function gstr1Page() {
   const links = h('div', { class: 'actions' });
   const summary = h('div');
   const documents = h('div');
-  // Each draw numbers itself before anything else: an answer to an earlier
-  // period or GSTIN that arrives late, or one asked before the field was
-  // emptied or made invalid, never overwrites what the fields hold now.
-  let drawn = 0;
-  const draw = async () => {
-    const mine = ++drawn;
+  // The period's control is put in place only when the filing changes:
+  // moving the month field on every change took the focus from a person
+  // typing it, so the rest of a year typed digit by digit went nowhere and
+  // the field kept a month the page had already answered for.
+  const showPeriod = () => {
     const quarterly = filing.value === 'quarter';
     periodField.replaceChildren(
       h('label', { for: quarterly ? 'gstr1-quarter' : 'gstr1-period' }, quarterly ? 'Quarter' : 'Month'),
       quarterly ? quarter : month, quarterly ? null : periodError);
+  };
+  showPeriod();
+  filing.addEventListener('change', showPeriod);
+  // Each draw numbers itself before anything else: an answer to an earlier
+  // period or GSTIN that arrives late, or one asked before the field was
+  // emptied or made invalid, never overwrites what the fields hold now. A
+  // draw of what was last asked (input and change of one edit) is skipped.
+  let drawn = 0;
+  let asked = '';
+  const draw = async () => {
+    const quarterly = filing.value === 'quarter';
+    const key = [filing.value, quarterly ? quarter.value : month.value, gstin.value].join('|');
+    if (key === asked) return;
+    asked = key;
+    const mine = ++drawn;
     const period = quarterly ? quarter.value : month.value;
     periodError.textContent = '';
     month.removeAttribute('aria-invalid');
