@@ -3,6 +3,7 @@ package console_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gocommerce/shop/internal/config"
@@ -11,13 +12,35 @@ import (
 	"github.com/gocommerce/shop/internal/testkit"
 )
 
+// inr writes an amount as the console shows it (en-IN grouping): ₹4,598.00,
+// ₹1,23,456.00.
+func inr(v float64) string {
+	text := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, frac := text[:len(text)-3], text[len(text)-3:]
+	if len(whole) > 3 {
+		head, tail := whole[:len(whole)-3], whole[len(whole)-3:]
+		var groups []string
+		for len(head) > 2 {
+			groups = append([]string{head[len(head)-2:]}, groups...)
+			head = head[:len(head)-2]
+		}
+		if head != "" {
+			groups = append([]string{head}, groups...)
+		}
+		whole = strings.Join(append(groups, tail), ",")
+	}
+	return "₹" + whole + frac
+}
+
 // draftView is what the test reads of a draft order.
 type draftView struct {
-	ID      string  `json:"id"`
-	Status  string  `json:"status"`
-	Total   float64 `json:"total"`
-	OrderID *string `json:"orderId"`
-	Items   []struct {
+	ID     string  `json:"id"`
+	Status string  `json:"status"`
+	Total  float64 `json:"total"`
+	// CODTotal is the total with the COD fee.
+	CODTotal float64 `json:"codTotal"`
+	OrderID  *string `json:"orderId"`
+	Items    []struct {
 		Quantity int `json:"quantity"`
 	} `json:"items"`
 	ShippingMethodID *string `json:"shippingMethodId"`
@@ -29,9 +52,10 @@ type draftView struct {
 // Staff builds a draft order for a customer picked by name: the draft is
 // created with its first line, its totals are the server's and follow the
 // quantity typed, and it is completed as cash on delivery, becoming an
-// order. Another draft is completed as paid offline with a reference, and
-// a third by a payment link whose address the page shows; a fourth is
-// deleted.
+// order: before it commits, the amount to collect with the COD fee is
+// said, and the drafts list links the order it made. Another draft is completed as paid offline with a reference, and
+// a third by a payment link whose address the page shows with a Copy
+// button; a fourth is deleted.
 func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	bin := needChromium(t)
 	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
@@ -51,6 +75,9 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	zone := do("POST", "/shipping/zones", map[string]any{"name": "South", "states": []string{"Karnataka"}}).Expect(t, 201).Map(t)
 	method := do("POST", "/shipping/zones/"+zone["id"].(string)+"/methods", map[string]any{"name": "Standard", "price": 49, "minDays": 2, "maxDays": 5, "isActive": true}).
 		Expect(t, 201).Map(t)["id"].(string)
+
+	do("PUT", "/settings/payments", map[string]any{"cod": map[string]any{"enabled": true, "fee": 49, "feeGstRate": 18,
+		"maxOrderAmount": 0, "maxOpenPerCustomer": 3, "zoneIds": []string{}}}).Expect(t, 200)
 
 	b := newBrowser(t, bin, app.URL)
 	b.open("/admin/draft-orders", app.Config.AppName+" admin")
@@ -92,7 +119,17 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	if d.Items[0].Quantity != 3 || shown() != d.Total || d.Total <= one {
 		t.Fatalf("after three units: draft %+v, page total %v", d, shown())
 	}
+	collect := "Collect " + inr(d.CODTotal) + " on delivery (includes COD fee ₹49.00)"
+	if d.CODTotal != d.Total+49 {
+		t.Fatalf("the draft's codTotal %v, total %v", d.CODTotal, d.Total)
+	}
+	b.waitText(collect)
 	b.press("", "Complete as cash on delivery")
+	b.waitUntil("the amount to collect asked before it commits", `(document.querySelector('dialog[open]') || {innerText: ''}).innerText.includes(`+js(collect)+`)`)
+	if d = draft(id); d.Status != "open" {
+		t.Fatalf("the draft completed before the confirmation: %+v", d)
+	}
+	b.press("", "Complete as COD")
 	b.waitHeading("Order ")
 	b.waitText("Draft completed: the order is placed.")
 	if d = draft(id); d.Status != "completed" || d.OrderID == nil {
@@ -126,6 +163,15 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 		t.Fatalf("after the link: %+v", d)
 	}
 	b.waitUntil("the link's address", fmt.Sprintf(`(document.querySelector('a.payment-link') || {}).textContent === %s`, js(d.PaymentLink.URL)))
+	// Copy puts the address on the clipboard; Share is there only where the
+	// browser can share.
+	eval[bool](b, `(() => { window.copied = []; Object.defineProperty(navigator, 'clipboard', { configurable: true,
+		value: { writeText: async (t) => { window.copied.push(t); } } }); return true; })()`)
+	b.press("", "Copy the payment link")
+	b.waitUntil("the link copied", fmt.Sprintf(`(window.copied || []).includes(%s) && document.querySelector('main').innerText.includes('Copied.')`, js(d.PaymentLink.URL)))
+	if share := eval[bool](b, `typeof navigator.share === 'function' === !![...document.querySelectorAll('main button')].find((e) => e.textContent === 'Share')`); !share {
+		t.Fatal("the Share button does not follow navigator.share")
+	}
 	// An open draft is deleted.
 	dropped := do("POST", "/draft-orders", body("kiran.drop@example.com")).Expect(t, 201).Map(t)["id"].(string)
 	b.open("/admin/draft-orders/"+dropped, "Draft order for Kiran Rao")
@@ -135,6 +181,15 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	b.waitText("Draft order deleted.")
 	do("GET", "/draft-orders/"+dropped, nil).Expect(t, 404)
 	b.waitUntil("three drafts listed", `document.querySelectorAll('main tbody tr').length === 3`)
+	orders := eval[[]string](b, `[...document.querySelectorAll('main tbody a')].filter((a) => a.textContent === 'Open the order').map((a) => a.getAttribute('href'))`)
+	if len(orders) != 2 {
+		t.Fatalf("the drafts list links the orders %v, want the two completed drafts' orders", orders)
+	}
+	for _, o := range orders {
+		if o != "/admin/orders/"+*draft(id).OrderID && o != "/admin/orders/"+*draft(offline).OrderID {
+			t.Fatalf("the drafts list links %s, not a completed draft's order", o)
+		}
+	}
 	b.accessible()
 	b.check()
 }

@@ -21,12 +21,12 @@ type locationsEnv struct {
 	b     *browser
 }
 
-// newLocationsEnv starts a server and a browser signed in as role, on path
-// (whose heading is heading).
-func newLocationsEnv(t *testing.T, role rbac.Role, path, heading string) *locationsEnv {
+// newLocationsEnv starts a server (with opts, e.g. testkit.WithWorker) and a
+// browser signed in as role, on path (whose heading is heading).
+func newLocationsEnv(t *testing.T, role rbac.Role, path, heading string, opts ...testkit.Option) *locationsEnv {
 	t.Helper()
 	bin := needChromium(t)
-	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
+	app := testkit.MustApp(t, append([]testkit.Option{testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 })}, opts...)...)
 	_, token := testkit.MustAdmin(t, app, string(rbac.SuperAdmin))
 	who, _ := testkit.MustAdmin(t, app, string(role))
 	b := newBrowser(t, bin, app.URL)
@@ -113,6 +113,9 @@ func TestConsoleLocationsPageAndStock(t *testing.T) {
 	b.waitText("Location created.")
 	b.waitUntil("the new row", `[...document.querySelectorAll('main td')].some((td) => td.textContent.includes('Pune Depot'))
 		&& [...document.querySelectorAll('main td')].some((td) => td.textContent === 'Pune, Maharashtra')`)
+	// The name reads as the name; the code has a column of its own.
+	b.waitUntil("the name without the code", `[...document.querySelectorAll('main tbody tr')].some((tr) =>
+		tr.querySelector('td[data-label=Location]').textContent === 'Pune Depot' && tr.querySelector('td[data-label=Code]')?.textContent === 'PUN-1')`)
 	b.accessible()
 
 	var list struct {

@@ -1,6 +1,8 @@
 package invoiceapi
 
 import (
+	"strings"
+
 	"github.com/gocommerce/shop/api/httpx"
 	"github.com/gocommerce/shop/api/storeapi"
 	"github.com/gocommerce/shop/internal/invoice"
@@ -8,8 +10,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// list: GET /admin/invoices?orderId=&from=&to=&type= → documents, paged,
-// newest first (from and to are IST dates, inclusive).
+// list: GET /admin/invoices?orderId=&from=&to=&type=&gstin= → documents,
+// paged, newest first (from and to are IST dates, inclusive; gstin the
+// registration they were issued under).
 func (h *handlers) list(c *fiber.Ctx) error {
 	p, err := httpx.ParsePage(c)
 	if err != nil {
@@ -28,6 +31,7 @@ func (h *handlers) list(c *fiber.Ctx) error {
 	if f.Type, err = httpx.QueryEnum(c, "type", models.DocTypes...); err != nil {
 		return err
 	}
+	f.GSTIN = strings.Clone(strings.ToUpper(strings.TrimSpace(c.Query("gstin"))))
 	docs, total, err := h.invoices.List(c.UserContext(), f, p.Window())
 	if err != nil {
 		return err

@@ -81,7 +81,7 @@ func TestInvoicePDFHasEveryRequiredElement(t *testing.T) {
 	date := mustTime(t, d.IssuedAt).In(time.FixedZone("IST", 19800)).Format("02-01-2006")
 	mustContain(t, text, "TAX INVOICE",
 		"Sahyadri Handlooms Private Limited", "14 Commercial Street", "Bengaluru", "560001", "GSTIN: "+storeGSTIN,
-		"Invoice number: "+d.Number, "Date: "+date,
+		"Invoice number: "+d.Number, "Date: "+date, "Order "+o.OrderNumber,
 		"Bengaluru Boutique LLP", "GSTIN: "+buyer, "12 Residency Road",
 		"Place of supply: Karnataka (29)",
 		"5007", "6211", "996812", "Silk saree", "Cotton kurta", "Shipping",
@@ -126,7 +126,7 @@ func TestInvoicePDFHasEveryRequiredElement(t *testing.T) {
 	if len(cn.References) != 1 || cn.References[0].Number != inv.Number || cn.References[0].IssuedAt != inv.IssuedAt {
 		t.Fatalf("the credit note's references %+v, want %s of %s", cn.References, inv.Number, inv.IssuedAt)
 	}
-	mustContain(t, text, "CREDIT NOTE", "Credit note number: "+cn.Number, "Against invoice: "+inv.Number+" dated "+invDate,
+	mustContain(t, text, "CREDIT NOTE", "Credit note number: "+cn.Number, "Order "+o2.OrderNumber, "Against invoice: "+inv.Number+" dated "+invDate,
 		"IGST 12%",
 		"Reason: late delivery", "₹500.00", "Rupees Five Hundred Only", "Tax is not payable on reverse charge basis")
 }

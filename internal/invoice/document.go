@@ -71,6 +71,11 @@ type Document struct {
 	// EInvoice is the document's report to the IRP; nil when it is not
 	// reported (a B2C document, or e-invoicing off when it was issued).
 	EInvoice *EInvoice `json:"eInvoice"`
+
+	// OrderNumber is the number of the order an order's document belongs
+	// to, read for the PDF only (renderPDF): a person matching an invoice
+	// to an order looks for it there. The API answers orderId.
+	OrderNumber string `json:"-"`
 }
 
 // view renders stored document d with its lines and the invoices it

@@ -185,6 +185,9 @@ func (p *pdfWriter) parties(d *Document) {
 	ry = p.lines(right, ry, colW, 12, label+": "+d.Number)
 	p.font(false, 8.5)
 	ry = p.lines(right, ry, colW, 11, "Date: "+d.IssuedAt.In(ist).Format("02-01-2006"))
+	if d.OrderNumber != "" {
+		ry = p.lines(right, ry, colW, 11, "Order "+d.OrderNumber)
+	}
 	ry = p.lines(right, ry, colW, 11, "Place of supply: "+d.PlaceOfSupply.State+" ("+d.PlaceOfSupply.Code+")")
 	if len(d.References) > 0 {
 		refs := make([]string, len(d.References))
@@ -503,6 +506,11 @@ func (s *Service) renderPDF(db *gorm.DB, d *Document) ([]byte, error) {
 	img, err := signatureImage(db)
 	if err != nil {
 		return nil, err
+	}
+	if d.OrderID != nil && d.OrderNumber == "" {
+		if err := db.Raw(`SELECT order_number FROM orders WHERE id = ?`, *d.OrderID).Scan(&d.OrderNumber).Error; err != nil {
+			return nil, fmt.Errorf("invoice.pdf: order number: %w", err)
+		}
 	}
 	b, err := PDF(d, img)
 	if err != nil || s.signer == nil {

@@ -20,6 +20,10 @@ type Filter struct {
 	From, To *time.Time
 	// Type is invoice, credit_note or empty for both.
 	Type string
+	// GSTIN is the registration the documents were issued under (the
+	// store's or a location's), or empty for every one: numbers repeat
+	// across registrations, each keeps its own series.
+	GSTIN string
 }
 
 // List returns a page of documents matching f, newest first, and their
@@ -37,6 +41,9 @@ func (s *Service) List(ctx context.Context, f Filter, w paging.Window) ([]Docume
 	}
 	if f.Type != "" {
 		q = q.Where("doc_type = ?", f.Type)
+	}
+	if f.GSTIN != "" {
+		q = q.Where("supplier_gstin = ?", f.GSTIN)
 	}
 	return s.page(q, w)
 }

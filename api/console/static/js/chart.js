@@ -8,6 +8,9 @@ import { fmtDay } from './format.js';
 
 const H = 260;
 const PAD = { top: 16, right: 12, bottom: 36, left: 78 };
+// LABEL_GAP is the least distance between two day labels' centres, in the
+// drawing's units: a label such as "29 Nov" is about 40 wide.
+const LABEL_GAP = 56;
 
 /** revenueChart draws days [{date, revenue}] in currency. */
 export function revenueChart(days, currency) {
@@ -30,9 +33,23 @@ export function revenueChart(days, currency) {
     const v = top * f;
     return s('g', { class: 'grid' },
       s('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
-      s('text', { x: PAD.left - 8, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoney(round2(v), currency)));
+      s('text', { x: PAD.left - 8, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, axisMoney(v, currency)));
   });
-  const every = Math.ceil(days.length / (narrow ? 4 : 6));
+  // Day labels are thinned to what fits: every few days, the last one
+  // always, and none closer than LABEL_GAP to one drawn (a 390 px screen
+  // once drew the last two over each other).
+  const every = Math.ceil(days.length / (narrow ? 3 : 6));
+  const center = (i) => PAD.left + i * slot + slot / 2;
+  const labelled = new Set();
+  if (days.length) labelled.add(days.length - 1);
+  const lastCenter = center(days.length - 1) - LABEL_GAP / 2;
+  let prev = -Infinity;
+  for (let i = 0; i < days.length - 1; i += every) {
+    if (center(i) - prev >= LABEL_GAP && lastCenter - center(i) >= LABEL_GAP) {
+      labelled.add(i);
+      prev = center(i);
+    }
+  }
   const bars = days.map((d, i) => {
     const x = PAD.left + i * slot + (slot - barW) / 2;
     const value = Number(d.revenue);
@@ -42,7 +59,7 @@ export function revenueChart(days, currency) {
         class: 'bar', x, y: PAD.top + plotH - hgt, width: barW, height: hgt,
         dataset: { date: d.date, revenue: String(d.revenue) },
       }, s('title', {}, `${fmtDay(d.date)}: ${formatMoney(d.revenue, currency)}`)),
-      i % every === 0 || i === days.length - 1
+      labelled.has(i)
         ? s('text', { x: i === days.length - 1 ? x + barW : x + barW / 2, y: H - PAD.bottom + 18,
           'text-anchor': i === days.length - 1 ? 'end' : 'middle', class: 'axis' }, shortDay(d.date))
         : null);
@@ -64,6 +81,19 @@ function niceCeil(v) {
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;
   return 10 * p;
+}
+
+const axisFormats = new Map();
+
+// axisMoney writes an axis value in whole rupees (₹1,20,000): paise on a
+// scale only make its labels long enough to run into the plot.
+function axisMoney(v, currency) {
+  let f = axisFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat('en-IN', { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 });
+    axisFormats.set(currency, f);
+  }
+  return f.format(Math.round(v));
 }
 
 // round2 keeps an axis label to paise (axis values are a display scale).

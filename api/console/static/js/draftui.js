@@ -7,10 +7,11 @@ import { api, keyedSender } from './api.js';
 import { form } from './forms.js';
 import { allowed } from './perm.js';
 import { navigate } from './router.js';
-import { table, facts, notice, button, errorNotice, link, badge } from './ui.js';
-import { formatMoney, formatRate } from './money.js';
+import { table, facts, notice, button, errorNotice, link, badge, confirm } from './ui.js';
+import { formatMoney, formatRate, toPaise, fromPaise } from './money.js';
 import { fmtTime, fieldName } from './format.js';
 import { session } from './session.js';
+import { paymentLinkActions } from './linkshare.js';
 
 /** draftTotals shows a draft's lines and totals from the server's answer. */
 export function draftTotals(d) {
@@ -36,14 +37,30 @@ export function draftTotals(d) {
       ['Shipping', d.shippingMethod ? `${m(d.shippingCost)} (${d.shippingMethod.name})` : m(d.shippingCost)],
       ['GST included', zero(d.igstTotal) ? `${m(d.taxTotal)} (CGST ${m(d.cgstTotal)}, SGST ${m(d.sgstTotal)})` : `${m(d.taxTotal)} (IGST)`],
       ['Total', h('strong', { class: 'total' }, m(d.total))],
+      codTotalFact(d, m),
     ]));
+}
+
+// codTotalFact is what completing the draft as cash on delivery charges,
+// when the COD fee makes it more than the total: staff quote it on the
+// phone before choosing.
+function codTotalFact(d, m) {
+  if (d.status !== 'open' || !d.codTotal || Number(d.codTotal) === Number(d.total)) return null;
+  return ['If cash on delivery', h('span', { class: 'cod-total' }, codSentence(d, m))];
+}
+
+/** codSentence is "Collect ₹1,898.00 on delivery (includes COD fee ₹49.00)". */
+export function codSentence(d, m = (v) => formatMoney(v, d.currency)) {
+  const fee = fromPaise(toPaise(d.codTotal) - toPaise(d.total));
+  return toPaise(fee) > 0n ? `Collect ${m(d.codTotal)} on delivery (includes COD fee ${m(fee)})` : `Collect ${m(d.codTotal)} on delivery`;
 }
 
 /** paymentLinkFacts shows a draft's payment link: its address to share, state and expiry. */
 export function paymentLinkFacts(link) {
   if (!link) return null;
   return facts([
-    ['Payment link', link.url ? h('a', { href: link.url, class: 'payment-link', target: '_blank', rel: 'noopener noreferrer', 'data-external': '' }, link.url) : '—'],
+    ['Payment link', link.url ? h('span', {}, h('a', { href: link.url, class: 'payment-link', target: '_blank', rel: 'noopener noreferrer', 'data-external': '' }, link.url),
+      ' ', paymentLinkActions(link.url)) : '—'],
     ['Link status', badge(link.status)],
     ['Expires', fmtTime(link.expiresAt)],
   ]);
@@ -55,7 +72,7 @@ export function paymentLinkFacts(link) {
  * cash-on-delivery or offline completion the order's page opens, after a
  * link the draft is drawn again with its link.
  */
-export function completeDraft(d, { before, rerender }) {
+export function completeDraft(d, { before, rerender, latest = () => null }) {
   if (!allowed('POST', '/draft-orders/{}/complete')) return null;
   const status = h('div', { class: 'form-status' });
   const keys = keyedSender();
@@ -76,7 +93,19 @@ export function completeDraft(d, { before, rerender }) {
   return h('div', { class: 'complete-draft' },
     status,
     h('div', { class: 'actions' },
-      button('Complete as cash on delivery', run({ payment: 'cod' }, toOrder)),
+      button('Complete as cash on delivery', async () => {
+        // The fee is added at completion: the amount to collect is said,
+        // from the draft as saved, before anything commits.
+        try {
+          await before();
+        } catch (err) {
+          status.replaceChildren(errorNotice(err));
+          return;
+        }
+        const current = latest() || d;
+        if (!(await confirm(`${codSentence(current)}. Complete the draft as cash on delivery?`, 'Complete as COD', 'Not yet', 'primary'))) return;
+        await run({ payment: 'cod' }, toOrder)();
+      }),
       button('Send a payment link', run({ payment: 'link' }, () => {
         session.flash = 'Payment link created and emailed to the customer.';
         rerender();

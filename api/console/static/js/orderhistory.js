@@ -9,6 +9,7 @@ import { badge, section } from './ui.js';
 import { formatMoney } from './money.js';
 import { fmtTime, label } from './format.js';
 
+const TOTALS = /\btotal (\d+(?:\.\d{1,2})?) → (\d+(?:\.\d{1,2})?)/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /** shipmentName names a fulfilment: "Delhivery DLV-1". */
@@ -28,11 +29,21 @@ export function orderHistory(o, returns, lineName) {
   const m = (v) => formatMoney(v, o.currency);
   const shipments = new Map((o.fulfillments || []).map((f) => [f.id, f]));
   const named = (note) => note.replace(UUID, (id) => (shipments.has(id) ? shipmentName(shipments.get(id)) : id))
-    .replace(/^fulfilment /, 'Fulfilment by ');
+    .replace(/^fulfilment /, 'Fulfilment by ')
+    // An edit's note says its totals as the API writes amounts ("total
+    // 2449 → 2988.1"): a person reads them as money.
+    .replace(TOTALS, (_, from, to) => `total ${m(from)} → ${m(to)}`)
+    .replace(/^order edited/, 'Order edited');
   const events = [];
   const add = (at, kind, ...content) => events.push({ at, kind, content });
 
   for (const e of o.history || []) {
+    // A record that kept the status (an edit, a note) is its note alone;
+    // "Delivered → Delivered" tells nothing.
+    if (e.fromStatus && e.fromStatus === e.toStatus) {
+      if (e.note) add(e.createdAt, 'note', named(e.note));
+      continue;
+    }
     add(e.createdAt, 'status', e.fromStatus ? [badge(e.fromStatus), ' → '] : null, badge(e.toStatus),
       e.note ? h('p', { class: 'muted' }, named(e.note)) : null);
   }

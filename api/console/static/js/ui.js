@@ -64,12 +64,49 @@ export function notice(kind, ...children) {
   return h('div', { class: ['notice', kind], role: kind === 'error' ? 'alert' : 'status' }, children);
 }
 
-/** errorNotice explains a failed call, with the request id support asks for. */
+/**
+ * errorNotice explains a failed call. The request id support asks for is
+ * kept out of the sentence: it is behind "Details" (and the notice's
+ * data-request-id), to be copied when someone asks for it.
+ */
 export function errorNotice(err) {
   if (!(err instanceof ApiError)) return notice('error', String(err && err.message ? err.message : err));
-  return notice('error', err.message,
-    err.details && err.details.issue && !err.field ? ` (${err.details.issue})` : '',
-    err.requestId ? h('span', { class: 'request-id' }, ` Request ${err.requestId}`) : null);
+  const el = notice('error', h('span', { class: 'notice-text' }, err.message,
+    err.details && err.details.issue && !err.field ? ` (${err.details.issue})` : ''),
+  err.requestId ? requestDetails(err.requestId) : null);
+  if (err.requestId) el.dataset.requestId = err.requestId;
+  return el;
+}
+
+// requestDetails is the request id of a refused call, folded away, with a
+// Copy button for the message to support.
+function requestDetails(id) {
+  const code = h('code', {}, id);
+  return h('details', { class: 'request-id' }, h('summary', {}, 'Details'),
+    h('span', {}, 'Request id ', code, ' ', button('Copy', () => copyText(id), { kind: 'small', attrs: { 'aria-label': 'Copy the request id' } })));
+}
+
+/**
+ * copyText puts text on the clipboard (navigator.clipboard, else a
+ * selected textarea and execCommand, for pages that are not a secure
+ * context); resolves true when it was copied.
+ */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch { /* falls back below */ }
+  const area = h('textarea', { readonly: true, class: 'visually-hidden', 'aria-hidden': 'true', tabindex: '-1' }, text);
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch { ok = false; }
+  area.remove();
+  return ok;
 }
 
 /** badge shows a status. */
@@ -128,7 +165,8 @@ export function jobPanel(jobId, title = 'Job', { done } = {}) {
   const state = h('p', { class: 'job-state', role: 'status', 'aria-live': 'polite' }, 'Queued…');
   const bar = h('progress', { 'aria-label': `${title} progress` });
   const out = h('div', {});
-  const panel = h('section', { class: 'card job', dataset: { job: jobId } }, h('h2', {}, title), h('p', { class: 'muted' }, `Job ${jobId}`), state, bar, out);
+  // The job's id is an attribute (support may ask for it), not a sentence.
+  const panel = h('section', { class: 'card job', dataset: { job: jobId }, title: `Job ${jobId}` }, h('h2', {}, title), state, bar, out);
   let delay = 500;
   const poll = async () => {
     if (!panel.isConnected && panel.dataset.started) return;

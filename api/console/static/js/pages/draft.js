@@ -99,7 +99,7 @@ function draftBuilder(d, methods, rerender) {
       { name: 'country', label: 'Country', required: true, maxlength: 100 },
       { name: 'shippingMethodId', label: 'Shipping method', type: 'select', options: [['', 'No method (no shipping charge)'], ...methods] },
       { name: 'discountCode', label: 'Discount code', maxlength: 64 },
-      { name: 'note', label: 'Note', type: 'textarea', maxlength: 2000, wide: true },
+      { name: 'note', label: 'Staff note on the order', type: 'textarea', maxlength: 2000, wide: true },
     ],
     extra: [h('h3', {}, 'Lines'), lines],
     submit: d ? 'Save draft' : 'Create draft',
@@ -177,7 +177,7 @@ function draftBuilder(d, methods, rerender) {
 
   function show(res) {
     replace(totals, draftTotals(res));
-    replace(completion, res.status === 'open' ? completeDraft(res, { before: flush, rerender }) : paymentLinkFacts(res.paymentLink));
+    replace(completion, res.status === 'open' ? completeDraft(res, { before: flush, rerender, latest: () => draft }) : paymentLinkFacts(res.paymentLink));
     head.querySelector('h1').textContent = title(res);
   }
 

@@ -28,7 +28,8 @@ export async function draftsPage({ query }) {
       { label: 'Created', cell: (d) => fmtTime(d.createdAt) },
       { label: 'Lines', class: 'num', cell: (d) => String(d.items.length) },
       { label: 'Total', class: 'num', cell: (d) => formatMoney(d.total, d.currency) },
-      { label: 'Status', cell: (d) => h('span', {}, badge(d.status), d.orderId ? [' ', link('/orders/' + d.orderId, 'order')] : null) },
+      { label: 'Status', cell: (d) => badge(d.status) },
+      { label: 'Order', cell: (d) => (d.orderId ? link('/orders/' + d.orderId, 'Open the order', { 'aria-label': `Open the order made from the draft for ${d.name || d.email}` }) : '—') },
     ], res.data, { empty: 'No draft orders.', caption: 'Draft orders' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'draft orders'),
   ];

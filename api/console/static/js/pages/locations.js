@@ -21,7 +21,10 @@ export async function locationsPage({ query, rerender }) {
     intro: 'A fulfilment ships from the active location with the lowest priority number that holds all its units, unless the person fulfilling picks one.',
     name: (l) => l.name,
     columns: [
-      { label: 'Location', cell: (l) => h('span', {}, l.name, ' ', h('span', { class: 'muted' }, l.code), l.isDefault ? [' ', badge('default')] : null) },
+      // The name is what people call it; the code (what a transfer or an
+      // import names) has a column of its own, so it never reads as the name.
+      { label: 'Location', cell: (l) => h('span', {}, l.name, l.isDefault ? [' ', badge('default')] : null) },
+      { label: 'Code', cell: (l) => h('code', {}, l.code) },
       { label: 'State', cell: place },
       { label: 'GSTIN', cell: (l) => l.gstin || h('span', { class: 'muted' }, 'the store\'s') },
       { label: 'Priority', class: 'num', cell: (l) => String(l.priority) },

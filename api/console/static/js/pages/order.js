@@ -10,6 +10,7 @@ import { api, keyedSender } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
 import { pageHead, section, table, link, badge, facts, button, confirm, errorNotice } from '../ui.js';
+import { paymentLinkActions } from '../linkshare.js';
 import { formatMoney, formatRate, toPaise, fromPaise } from '../money.js';
 import { fmtTime, label } from '../format.js';
 import { session } from '../session.js';
@@ -57,7 +58,8 @@ export async function orderPage({ params, rerender }) {
           ['Updated', fmtTime(o.updatedAt)],
           ['Payment', o.paymentMethod === 'cod'
             ? `Cash on delivery${Number(o.codFee) ? ` (fee ${m(o.codFee)})` : ''}`
-            : `${o.paymentProvider} · ${o.paymentIntentId}`],
+            : h('span', { title: o.paymentIntentId || '' }, providerName(o.paymentProvider, o.paymentMethod))],
+          ...references(o),
           o.discountCode ? ['Discount code', o.discountCode] : null,
           o.shippingMethod ? ['Shipping', [o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(' · ')] : null,
         ]))),
@@ -76,12 +78,11 @@ export async function orderPage({ params, rerender }) {
     h('div', { class: 'columns' },
       section('Totals', h('dl', { class: 'facts totals' },
         row('Subtotal', m(o.subtotal)),
-        row('Discount', o.discountTotal ? '−' + m(o.discountTotal) : m(0)),
+        row('Discount', Number(o.discountTotal) ? '−' + m(o.discountTotal) : m(0)),
         row('Shipping', m(o.shippingCost)),
+        Number(o.codFee) ? row('COD fee', m(o.codFee)) : null,
         row('Total', m(o.total), 'grand'),
-        row('GST included', m(o.taxTotal)),
-        o.tax && (o.tax.cgst || o.tax.sgst) ? [row('CGST', m(o.tax.cgst), 'sub'), row('SGST', m(o.tax.sgst), 'sub')] : null,
-        o.tax && o.tax.igst ? row('IGST', m(o.tax.igst), 'sub') : null,
+        taxRows(o, m),
         row('Paid', m(o.paidTotal)),
         row('Refunded', m(o.refundedTotal)))),
       section('Actions', actions(o, rerender))),
@@ -90,8 +91,9 @@ export async function orderPage({ params, rerender }) {
     orderDocuments(o, rerender),
     section('Payments', table([
       { label: 'When', cell: (p) => fmtTime(p.createdAt) },
-      { label: 'Provider', cell: (p) => `${p.provider} · ${p.paymentId || p.paymentIntentId}` },
-      { label: 'Method', cell: (p) => p.method || '—' },
+      { label: 'Provider', cell: (p) => h('span', { title: p.paymentId || p.paymentIntentId || '' }, providerName(p.provider, p.method)) },
+      { label: 'Method', cell: (p) => METHOD_NAMES[p.method] || label(p.method) },
+      { label: 'Reference (UTR)', cell: (p) => p.reference || '—' },
       { label: 'Status', cell: (p) => badge(p.status) },
       { label: 'Amount', class: 'num', cell: (p) => formatMoney(p.amount, p.currency) },
     ], o.payments, { empty: 'No payments recorded.' })),
@@ -110,6 +112,36 @@ export async function orderPage({ params, rerender }) {
 // options names a variant's size and colour ("M / Black"), '' without.
 function options(v) {
   return v && v.variant ? [v.variant.size, v.variant.color].filter(Boolean).join(' / ') : '';
+}
+
+// PROVIDER_NAMES and METHOD_NAMES say in words who took a payment and
+// how; the provider's own ids stay in a title, for support.
+const PROVIDER_NAMES = { razorpay: 'Razorpay', simulator: 'Payment simulator', offline: 'Recorded by staff', cod: 'Cash on delivery' };
+const METHOD_NAMES = { cod: 'Cash on delivery', upi: 'UPI', bank_transfer: 'Bank transfer', cash: 'Cash', card: 'Card', netbanking: 'Net banking', online: 'Online' };
+
+function providerName(provider, method) {
+  const who = PROVIDER_NAMES[provider] || label(provider);
+  const how = METHOD_NAMES[method];
+  return how && how !== who && provider !== 'cod' ? `${who} (${how})` : who;
+}
+
+// references are the order facts naming what staff recorded a payment
+// with (a COD remittance's UTR, a transfer's reference).
+function references(o) {
+  const refs = [...new Set((o.payments || []).map((p) => p.reference).filter(Boolean))];
+  return refs.length ? [['Payment reference (UTR)', refs.join(', ')]] : [];
+}
+
+// taxRows are the GST inside the total as the invoices divide it once any
+// are issued (an order shipped from another state's registration is IGST
+// there, whatever it was priced with), else as the order was priced.
+function taxRows(o, m) {
+  const t = o.taxSplit || { cgst: (o.tax || {}).cgst, sgst: (o.tax || {}).sgst, igst: (o.tax || {}).igst, source: 'order' };
+  const sum = (toPaise(t.cgst || 0) + toPaise(t.sgst || 0) + toPaise(t.igst || 0));
+  const out = [row(t.source === 'invoices' ? 'GST included (as invoiced)' : 'GST included', m(fromPaise(sum || toPaise(o.taxTotal))))];
+  if (Number(t.cgst) || Number(t.sgst)) out.push(row('CGST', m(t.cgst), 'sub'), row('SGST', m(t.sgst), 'sub'));
+  if (Number(t.igst)) out.push(row('IGST', m(t.igst), 'sub'));
+  return out;
 }
 
 function row(term, value, cls) {
@@ -144,7 +176,7 @@ function actions(o, rerender) {
         label: 'Move status',
         fields: [
           { name: 'status', label: 'New status', type: 'select', options: forward.map((s) => [s, label(s)]), required: true },
-          { name: 'note', label: 'Note', maxlength: 1000 },
+          { name: 'note', label: 'Note for the history', maxlength: 1000 },
         ],
         submit: 'Update status',
         onSubmit: (v) => api('PATCH', `/orders/${o.id}/status`, v),
@@ -184,8 +216,8 @@ function actions(o, rerender) {
   if (allowed('POST', '/orders/{}/payment-link') && o.paymentStatus === 'partially_paid' && o.status !== 'cancelled') {
     const shown = h('div', { 'aria-live': 'polite' });
     const open = (o.paymentLinks || []).filter((l) => l.status === 'open' && l.url);
-    const linkLine = (l) => h('p', {}, `Payment link for ${formatMoney(l.amount, cur)}, open until ${fmtTime(l.expiresAt)}: `,
-      h('a', { href: safeURL(l.url), rel: 'noopener', target: '_blank' }, l.url));
+    const linkLine = (l) => h('div', { class: 'link-line' }, h('p', {}, `Payment link for ${formatMoney(l.amount, cur)}, open until ${fmtTime(l.expiresAt)}: `,
+      h('a', { href: safeURL(l.url), rel: 'noopener', target: '_blank', class: 'payment-link' }, l.url)), paymentLinkActions(l.url));
     shown.replaceChildren(...open.map(linkLine));
     const keys = keyedSender();
     out.push(h('div', { class: 'balance-link' }, button('Payment link for the balance', async () => {
@@ -263,7 +295,7 @@ function editOrder(o, rerender) {
     fields: [
       ...o.items.map((l) => ({ name: 'q_' + l.id, label: `Units of ${l.title} (${l.sku})`, type: 'number', required: true,
         help: shipped.get(l.id) ? `${shipped.get(l.id)} shipped` : undefined })),
-      { name: 'note', label: 'Note', maxlength: 1000 },
+      { name: 'note', label: 'Reason for the edit', maxlength: 1000 },
       byHand ? { name: 'reference', label: 'Reference of money paid back by hand, if the total falls (e.g. the UTR)', maxlength: 100 } : null,
     ],
     extra: adds,

@@ -60,16 +60,18 @@ export async function paymentSettingsPage({ rerender }) {
   ];
 }
 
-// uploadCSV posts the file as multipart; X-Requested-With lets the server
-// take it with the session cookie from this script only.
-async function uploadCSV(file, key, retried = false) {
+// uploadCSV posts the file as multipart, with the courier's name and the
+// column mapping when given; X-Requested-With lets the server take it with
+// the session cookie from this script only.
+async function uploadCSV(file, key, extra = {}, retried = false) {
   const body = new FormData();
   body.append('file', file);
+  for (const [k, v] of Object.entries(extra)) body.append(k, v);
   const res = await fetch('/api/v1/admin/payments/cod-remittance', { method: 'POST', body, credentials: 'same-origin',
     headers: { 'X-Requested-With': 'XMLHttpRequest', 'Idempotency-Key': key, Accept: 'application/json' } });
   if (res.status === 401 && !retried) {
     await api('GET', '/settings/payments').catch(() => null); // refreshes an expired access cookie
-    return uploadCSV(file, key, true);
+    return uploadCSV(file, key, extra, true);
   }
   let parsed = null;
   try { parsed = await res.json(); } catch { /* not JSON */ }
@@ -77,26 +79,71 @@ async function uploadCSV(file, key, retried = false) {
   return parsed;
 }
 
-function report(job) {
-  const r = job.result || { applied: 0, failed: [] };
+// OUTCOMES say what became of a row.
+const OUTCOMES = { applied: 'Payment recorded', failed: 'Not applied' };
+
+// report is the job's result: every row of the file with its outcome (the
+// reason when it recorded nothing).
+function report(job, cur) {
+  const r = job.result || { applied: 0, failed: [], rows: [] };
+  const failed = (r.failed || []).length;
+  const rows = r.rows || [];
   return h('div', {},
-    notice(r.failed.length ? 'info' : 'ok', `${r.applied} payment(s) recorded; ${r.failed.length} row(s) not applied.`),
-    r.failed.length ? table([
-      { label: 'Row', class: 'num', cell: (f) => String(f.row) },
-      { label: 'Order', cell: (f) => f.orderNumber },
-      { label: 'Reason', cell: (f) => label(f.reason) },
-    ], r.failed, { caption: 'Rows not applied' }) : null);
+    notice(failed ? 'info' : 'ok', `${r.applied} ${r.applied === 1 ? 'payment' : 'payments'} recorded; ${failed} ${failed === 1 ? 'row' : 'rows'} not applied.`),
+    rows.length ? table([
+      { label: 'Row', class: 'num', cell: (x) => String(x.row) },
+      { label: 'Order', cell: (x) => x.orderNumber },
+      { label: 'Amount', class: 'num', cell: (x) => formatMoney(x.amount, cur) },
+      { label: 'Reference (UTR)', cell: (x) => x.reference || '—' },
+      { label: 'Outcome', cell: (x) => h('span', { class: ['outcome', `outcome-${x.outcome}`] }, OUTCOMES[x.outcome] || label(x.outcome),
+        x.reason ? h('span', { class: 'muted' }, ` (${label(x.reason).toLowerCase()})`) : null) },
+    ], rows, { caption: 'Rows of the file' })
+      : failed ? table([
+        { label: 'Row', class: 'num', cell: (f) => String(f.row) },
+        { label: 'Order', cell: (f) => f.orderNumber },
+        { label: 'Reason', cell: (f) => label(f.reason) },
+      ], r.failed, { caption: 'Rows not applied' }) : null);
 }
 
+// field is a labelled control of the upload form.
+function field(id, text, control, help) {
+  control.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, text), control, help ? h('p', { class: 'help' }, help) : null);
+}
+
+// COLUMNS are the mapping's members, as the upload names them.
+const COLUMNS = [['orderNumber', 'Column with the order number', 'Order ID'], ['amount', 'Column with the amount', 'COD Amount'],
+  ['reference', 'Column with the UTR (optional)', 'UTR No']];
+
 export async function codRemittancePage() {
-  const file = h('input', { type: 'file', id: 'remittance-file', accept: '.csv,text/csv', required: true });
+  const saved = allowed('GET', '/payments/cod-remittance/mappings')
+    ? await api('GET', '/payments/cod-remittance/mappings').then((r) => r.data || []).catch(() => []) : [];
+  const savedOf = (name) => saved.find((m) => m.courier.toLowerCase() === name.trim().toLowerCase());
+  const cur = currency();
+  const file = h('input', { type: 'file', accept: '.csv,text/csv', required: true });
+  const courier = h('input', { type: 'text', name: 'courier', maxlength: 60, list: 'remittance-couriers', autocomplete: 'off' });
+  const columns = Object.fromEntries(COLUMNS.map(([k, , example]) => [k, h('input', { type: 'text', name: k, maxlength: 100, placeholder: example })]));
   const status = h('div', { class: 'form-status' });
   const jobs = h('div');
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Upload');
+  // A courier's saved mapping fills the columns when its name is typed.
+  const prefill = () => {
+    const m = savedOf(courier.value);
+    if (m) for (const [k] of COLUMNS) columns[k].value = m.mapping[k] || '';
+  };
+  courier.addEventListener('input', prefill);
+  courier.addEventListener('change', prefill);
   const el = h('form', { class: 'form', 'aria-label': 'COD remittance upload' },
     status,
-    h('div', { class: 'field' }, h('label', { for: 'remittance-file' }, 'Remittance file (CSV)'), file,
-      h('p', { class: 'help' }, 'A header row naming orderNumber, amount (rupees) and reference, then one row per order; at most 5000 rows.')),
+    field('remittance-file', 'Remittance file (CSV)', file,
+      'A header row naming its columns, then one row per order; at most 5000 rows. Amounts may be written as couriers write them (1,849.00).'),
+    field('remittance-courier', 'Courier', courier, saved.length
+      ? `Saved column mappings: ${saved.map((m) => m.courier).join(', ')}. A courier's name fills in its columns.`
+      : 'Name the courier to keep the columns below for its next file.'),
+    h('datalist', { id: 'remittance-couriers' }, saved.map((m) => h('option', { value: m.courier }))),
+    h('fieldset', { class: 'mapping' }, h('legend', {}, 'Columns of the file'),
+      h('p', { class: 'help' }, 'Leave empty for our own columns (orderNumber, amount, reference).'),
+      COLUMNS.map(([k, text]) => field(`remittance-${k}`, text, columns[k]))),
     h('div', { class: 'actions' }, submit));
   el.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -104,12 +151,23 @@ export async function codRemittancePage() {
       replace(status, notice('error', 'Choose a CSV file first.'));
       return;
     }
+    const extra = {};
+    if (courier.value.trim()) extra.courier = courier.value.trim();
+    const mapping = Object.fromEntries(COLUMNS.map(([k]) => [k, columns[k].value.trim()]));
+    if (mapping.orderNumber || mapping.amount) {
+      if (!mapping.orderNumber || !mapping.amount) {
+        replace(status, notice('error', 'Name both the order number\'s and the amount\'s columns, or neither.'));
+        return;
+      }
+      extra.mapping = JSON.stringify(mapping);
+    }
     submit.disabled = true;
     try {
-      const acc = await uploadCSV(file.files[0], crypto.randomUUID());
+      const name = file.files[0].name;
+      const acc = await uploadCSV(file.files[0], crypto.randomUUID(), extra);
       replace(status);
-      jobs.prepend(jobPanel(acc.jobId, `Remittance ${file.files[0].name}`, { done: report }));
-      el.reset();
+      jobs.prepend(jobPanel(acc.jobId, `Remittance ${name}${extra.courier ? ` (${extra.courier})` : ''}`, { done: (job) => report(job, cur) }));
+      file.value = '';
     } catch (err) {
       replace(status, errorNotice(err));
     } finally {
@@ -118,7 +176,7 @@ export async function codRemittancePage() {
   });
   return [
     pageHead('COD remittance'),
-    h('p', { class: 'muted' }, 'Each row pays its cash on delivery order when the amount is what the order owes. Rows for unknown, online, already paid or cancelled orders, or with another amount, are reported and record nothing; a file uploaded twice pays nothing twice.'),
+    h('p', { class: 'muted' }, 'Each row pays its cash on delivery order when the amount is what the order owes, and the order keeps the row\'s UTR. Rows for unknown, online, already paid or cancelled orders, or with another amount, are reported and record nothing; a file uploaded twice pays nothing twice.'),
     section('Upload', el),
     jobs,
   ];

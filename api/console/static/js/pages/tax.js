@@ -3,10 +3,11 @@
 // download as the portal's JSON, the offline tool's workbook or one sheet as CSV.
 
 import { h } from '../dom.js';
-import { api, query } from '../api.js';
+import { api, query, referenceList } from '../api.js';
 import { form } from '../forms.js';
 import { allowed } from '../perm.js';
-import { pageHead, section, notice, errorNotice, facts, link } from '../ui.js';
+import { pageHead, section, notice, errorNotice, facts, link, table, badge } from '../ui.js';
+import { fmtTime } from '../format.js';
 import { formatMoney } from '../money.js';
 import { session, currency } from '../session.js';
 import { signaturePanel } from '../signatureui.js';
@@ -102,36 +103,107 @@ function quarterPeriods() {
   return out;
 }
 
+// locationGSTINs are the registrations of the locations that have their
+// own, as [gstin, who] pairs. The store's own comes from the return itself
+// (GSTR-1 without gstin= is the store's and names it), which keeps the
+// page within its three requests: the locations (kept a minute), the
+// return and its documents.
+async function locationGSTINs() {
+  const locations = allowed('GET', '/locations') ? await referenceList('/locations').catch(() => []) : [];
+  const out = new Map();
+  for (const l of locations) {
+    if (!l.gstin) continue;
+    out.set(l.gstin, out.has(l.gstin) ? `${out.get(l.gstin)}, ${l.name}` : `${l.name} (${l.address?.state || ''})`);
+  }
+  return [...out];
+}
+
+// monthDays is the first and last day of month YYYY-MM (or of a quarter's
+// span YYYY-MM..YYYY-MM), for the documents list's from and to.
+function monthDays(period) {
+  const [first, last] = [period.split('..')[0], period.split('..').pop()];
+  const [y, m] = last.split('-').map(Number);
+  const end = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${first}-01`, to: `${last}-${String(end).padStart(2, '0')}` };
+}
+
 export async function gstr1Page() {
+  const gstins = await locationGSTINs();
   const filing = h('select', { id: 'gstr1-filing' },
     h('option', { value: 'month' }, 'Monthly'), h('option', { value: 'quarter' }, 'Quarterly (QRMP)'));
   const month = h('input', { type: 'month', id: 'gstr1-period', value: lastMonth(), min: '2017-07', required: true });
   const quarter = h('select', { id: 'gstr1-quarter' }, ...quarterPeriods().map(([v, name]) => h('option', { value: v }, name)));
+  // The registration whose return it is: one return per GSTIN.
+  // The store's option has no value until a return names the store's GSTIN.
+  const storeOption = h('option', { value: '' }, 'The store\'s GSTIN');
+  const gstin = h('select', { id: 'gstr1-gstin', name: 'gstin' }, storeOption,
+    gstins.map(([g, who]) => h('option', { value: g }, `${g} · ${who}`)));
+  const learnStore = (g) => {
+    if (!g || storeOption.value) return;
+    const twin = [...gstin.options].find((o) => o !== storeOption && o.value === g);
+    storeOption.value = g;
+    storeOption.textContent = `${g} · the store${twin ? `, ${twin.textContent.split(' · ')[1]}` : ''}`;
+    if (twin) twin.remove();
+  };
   const periodField = h('div', { class: 'field' });
+  const periodError = h('p', { class: 'field-error', id: 'gstr1-period-error', role: 'alert' });
   const links = h('div', { class: 'actions' });
   const summary = h('div');
-  // Each draw numbers itself: an answer to an earlier period that arrives
-  // late never overwrites the later one's.
-  let drawn = 0;
-  const draw = async () => {
+  const documents = h('div');
+  // The period's control is put in place only when the filing changes:
+  // moving the month field on every change took the focus from a person
+  // typing it, so the rest of a year typed digit by digit went nowhere and
+  // the field kept a month the page had already answered for.
+  const showPeriod = () => {
     const quarterly = filing.value === 'quarter';
     periodField.replaceChildren(
       h('label', { for: quarterly ? 'gstr1-quarter' : 'gstr1-period' }, quarterly ? 'Quarter' : 'Month'),
-      quarterly ? quarter : month);
+      quarterly ? quarter : month, quarterly ? null : periodError);
+  };
+  showPeriod();
+  filing.addEventListener('change', showPeriod);
+  // Each draw numbers itself before anything else: an answer to an earlier
+  // period or GSTIN that arrives late, or one asked before the field was
+  // emptied or made invalid, never overwrites what the fields hold now. A
+  // draw of what was last asked (input and change of one edit) is skipped.
+  let drawn = 0;
+  let asked = '';
+  const draw = async () => {
+    const quarterly = filing.value === 'quarter';
+    const key = [filing.value, quarterly ? quarter.value : month.value, gstin.value].join('|');
+    if (key === asked) return;
+    asked = key;
+    const mine = ++drawn;
     const period = quarterly ? quarter.value : month.value;
-    if (!period) return;
+    periodError.textContent = '';
+    month.removeAttribute('aria-invalid');
+    if (!period || (!quarterly && !month.checkValidity())) {
+      if (!quarterly && month.value) {
+        periodError.textContent = 'Pick a month from July 2017 on.';
+        month.setAttribute('aria-invalid', 'true');
+      }
+      links.replaceChildren();
+      summary.replaceChildren();
+      documents.replaceChildren();
+      return;
+    }
     const last = period.split('..').pop();
     const file = period.replace('..', '_');
+    const g = gstin.value;
     const base = '/api/v1/admin/reports/gstr1';
+    const tag = g ? `${g}-${file}` : file;
     links.replaceChildren(
-      h('a', { class: 'button primary', href: base + query({ period }), download: `gstr1-${file}.json` }, 'Download JSON'),
-      h('a', { class: 'button', href: base + query({ period, format: 'xlsx' }), download: `gstr1-${file}.xlsx` },
+      h('a', { class: 'button primary', href: base + query({ period, gstin: g }), download: `gstr1-${tag}.json` }, 'Download JSON'),
+      h('a', { class: 'button', href: base + query({ period, gstin: g, format: 'xlsx' }), download: `gstr1-${tag}.xlsx` },
         'Download Excel workbook'),
-      ...sheetsOf(last).map((s) => h('a', { class: 'button small', href: base + query({ period, format: 'csv', section: s }),
-        download: `gstr1-${file}-${s.replace(/[(),]/g, '-')}.csv` }, `${s} CSV`)));
-    const mine = ++drawn;
+      ...sheetsOf(last).map((s) => h('a', { class: 'button small', href: base + query({ period, gstin: g, format: 'csv', section: s }),
+        download: `gstr1-${tag}-${s.replace(/[(),]/g, '-')}.csv` }, `${s} CSV`)));
     try {
-      const r = await api('GET', '/reports/gstr1' + query({ period }));
+      const [r, docs] = await Promise.all([
+        api('GET', '/reports/gstr1' + query({ period, gstin: g })),
+        allowed('GET', '/invoices') ? api('GET', '/invoices' + query({ ...monthDays(period), gstin: g, limit: 50 })) : null,
+      ]);
+      if (!g) learnStore(r.gstin);
       if (mine !== drawn) return;
       const count = (list) => (list || []).reduce((n, p) => n + ((p.inv || p.nt || [1]).length), 0);
       summary.replaceChildren(facts([
@@ -141,19 +213,44 @@ export async function gstr1Page() {
         ['Credit notes (B2CL)', String((r.cdnur || []).length)],
         ['Documents issued', (r.doc_issue.doc_det || []).map((d) => `${d.doc_typ}: ${d.docs.map((x) => `${x.from} – ${x.to}`).join(', ')}`).join('; ') || 'none'],
       ]));
+      documents.replaceChildren(docs ? documentsTable(docs) : h('p', { class: 'muted' }, 'Your role does not list documents.'));
     } catch (err) {
       if (mine !== drawn) return;
+      documents.replaceChildren();
       summary.replaceChildren(err.status === 409
         ? notice('info', 'No return yet: set the store\'s ', link('/tax', 'tax settings'), ' first.')
         : errorNotice(err));
     }
   };
-  for (const el of [filing, month, quarter]) el.addEventListener('change', draw);
+  for (const el of [filing, month, quarter, gstin]) el.addEventListener('change', draw);
+  month.addEventListener('input', draw);
   await draw();
   return [
     pageHead('GSTR-1'),
-    h('p', { class: 'muted' }, 'The outward supplies of a month, or of a quarter for quarterly (QRMP) filers, in the GST portal\'s layout, from the invoices and credit notes issued in it (India Standard Time). The Excel workbook imports into the GST offline tool.'),
-    section('Period', h('div', { class: 'field' }, h('label', { for: 'gstr1-filing' }, 'Filing'), filing), periodField, links),
+    h('p', { class: 'muted' }, 'The outward supplies of a month, or of a quarter for quarterly (QRMP) filers, in the GST portal\'s layout, from the invoices and credit notes issued in it (India Standard Time), one return per GSTIN. The Excel workbook imports into the GST offline tool.'),
+    section('Period',
+      h('div', { class: 'field' }, h('label', { for: 'gstr1-gstin' }, 'GSTIN'), gstin),
+      h('div', { class: 'field' }, h('label', { for: 'gstr1-filing' }, 'Filing'), filing), periodField, links),
     section('Summary', summary),
+    section('Documents', documents),
   ];
+}
+
+// documentsTable lists a period's documents with the registration each was
+// issued under: two invoices numbered alike under two GSTINs are two
+// series, not a duplicate.
+function documentsTable(res) {
+  const rows = res.data || [];
+  const more = res.pagination && res.pagination.total > rows.length ? res.pagination.total - rows.length : 0;
+  return h('div', {},
+    table([
+      { label: 'Number', cell: (d) => (d.orderId ? link('/orders/' + d.orderId, d.number) : d.number) },
+      { label: 'GSTIN', cell: (d) => h('span', { class: 'gstin' }, (d.supplier && d.supplier.gstin) || '—') },
+      { label: 'Type', cell: (d) => badge(d.type) },
+      { label: 'Issued', cell: (d) => fmtTime(d.issuedAt) },
+      { label: 'Place of supply', cell: (d) => (d.placeOfSupply ? d.placeOfSupply.state : '—') },
+      { label: 'Total', class: 'num', cell: (d) => formatMoney(d.total, d.currency) },
+      { label: 'PDF', cell: (d) => h('a', { href: `/api/v1/admin/invoices/${encodeURIComponent(d.id)}/pdf`, target: '_blank', rel: 'noopener', 'aria-label': `PDF of ${d.number}` }, 'PDF') },
+    ], rows, { empty: 'No documents issued in this period under this GSTIN.', caption: 'Documents of the period' }),
+    more ? h('p', { class: 'muted' }, `${more} more in the return's files.`) : null);
 }
