@@ -208,7 +208,8 @@ func TestConsoleLocationsTransfers(t *testing.T) {
 	}
 	b.press("", "Receive")
 	b.press("", "Receive units")
-	b.waitText("Units received at Mysuru Store.")
+	b.waitUntil("the rest received", `!document.querySelector('dialog[open]') && !document.querySelector('main > .loading')
+		&& !document.querySelector('main tbody').textContent.includes('(2 received)')`)
 	if there := e.level(t, v.ID, mys); there != 3 {
 		t.Fatalf("received: %d at Mysuru, want 3", there)
 	}
