@@ -9,7 +9,7 @@ import (
 )
 
 // list: GET /admin/invoices?orderId=&from=&to=&type= → documents, paged,
-// newest first (from and to are IST dates, inclusive).
+// newest first (from and to are the store's dates, STORE_TIMEZONE, inclusive).
 func (h *handlers) list(c *fiber.Ctx) error {
 	p, err := httpx.ParsePage(c)
 	if err != nil {

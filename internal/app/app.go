@@ -430,7 +430,7 @@ func (a *App) build() error {
 		a.GatewayReceiver.RecordSimulated(gateway.NewSharedSimulator(a.Redis))
 	}
 	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order")).WithZone(cfg.StoreLocation())
-	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
+	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency).WithZone(cfg.StoreLocation())
 	if cfg.DSCP12File != "" {
 		signer, err := loadSigner(cfg.DSCP12File, cfg.DSCP12Password)
 		if err != nil {
