@@ -1,6 +1,6 @@
 -- +goose Up
 -- A guest of a phone order may have no email (docs/DECISIONS.md "Daily
--- work"): its email is '' (the interface's email is a string, never null,
+-- work"): its email is '' (a customer's email is a string, never null,
 -- so every reader of customers.email keeps working) and it is keyed by its
 -- phone, normalised (+91XXXXXXXXXX for an Indian number), instead.
 DROP INDEX customers_email_guest_key;

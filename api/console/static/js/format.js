@@ -1,9 +1,20 @@
-// Times arrive as ISO 8601 UTC and are shown in the browser's time zone.
-// Date filters of the API (analytics, order list) are UTC calendar days.
+// Times arrive as ISO 8601 UTC and are shown in the store's time zone
+// (STORE_TIMEZONE, which /auth/me answers as storeTimezone), the zone whose
+// calendar days the API's date filters (analytics, order list, documents)
+// read; the browser's until it is known.
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+let storeZone;
+let timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** fmtTime renders an ISO time in the browser's zone. */
+/** setStoreZone makes times and today's date those of zone (an IANA name); an unknown one keeps the browser's. */
+export function setStoreZone(zone) {
+  try {
+    timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone || undefined });
+    storeZone = zone || undefined;
+  } catch { /* a zone this browser does not know: its own */ }
+}
+
+/** fmtTime renders an ISO time in the store's zone. */
 export function fmtTime(iso) {
   if (!iso) return '—';
   const d = new Date(iso);
@@ -16,10 +27,12 @@ export function fmtDay(day) {
   return Number.isNaN(d.getTime()) ? day : new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
 }
 
-/** utcDay returns the UTC calendar day of now plus offset days, as YYYY-MM-DD. */
-export function utcDay(offsetDays = 0) {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + offsetDays);
+/** storeDay returns the store's calendar day of now plus offset days, as YYYY-MM-DD. */
+export function storeDay(offsetDays = 0) {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: storeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    .formatToParts(new Date());
+  const get = (t) => Number(parts.find((p) => p.type === t).value);
+  const d = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + offsetDays));
   return d.toISOString().slice(0, 10);
 }
 
