@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/messaging"
 	"github.com/gocommerce/shop/internal/testkit"
 	"github.com/gocommerce/shop/models"
@@ -16,7 +17,9 @@ import (
 // record however the phone is written), its email is "" in every answer,
 // no email is sent (and none fails), and the order's SMS goes by phone.
 func TestDraftByPhoneWithoutEmail(t *testing.T) {
-	s := newShop(t, true)
+	// A real SMTP server: its sender refuses a message without a recipient.
+	smtp := testkit.StartSMTP(t)
+	s := newShop(t, true, func(c *config.Config) { c.SMTPURL = smtp.URL() })
 	s.paymentSettings(t, nil)
 	s.messageSettings(t, map[string]any{messaging.EventOrderConfirmed: demoEvent(messaging.EventOrderConfirmed, "sms")})
 	p := testkit.MustStoreProduct(t, s.DB, testkit.StoreProduct{Price: 100000, Variants: []testkit.StoreVariant{{Inventory: 20}}})
