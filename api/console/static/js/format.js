@@ -36,20 +36,33 @@ export function storeDay(offsetDays = 0) {
   return d.toISOString().slice(0, 10);
 }
 
-/** toISO turns a datetime-local input value (browser zone) into ISO UTC; '' stays ''. */
-export function toISO(local) {
-  if (!local) return '';
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+// wall is the wall clock of instant d in the store's zone.
+function wall(d) {
+  const p = new Intl.DateTimeFormat('en-CA', { timeZone: storeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit',
+    day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(d);
+  const g = (t) => Number(p.find((x) => x.type === t).value);
+  return { y: g('year'), m: g('month'), d: g('day'), h: g('hour'), min: g('minute'), s: g('second') };
 }
 
-/** toLocalInput turns an ISO time into a datetime-local input value in the browser zone. */
+/** toISO turns a datetime-local input value (the store's zone) into ISO UTC; '' stays ''. */
+export function toISO(local) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(local || '');
+  if (!m) return '';
+  const asUTC = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]);
+  // The zone's offset then: the wall clock it shows at asUTC, less asUTC.
+  const w = wall(new Date(asUTC));
+  const offset = Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, w.s) - asUTC;
+  return new Date(asUTC - offset).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** toLocalInput turns an ISO time into a datetime-local input value in the store's zone. */
 export function toLocalInput(iso) {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
+  const w = wall(d);
   const pad = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${w.y}-${pad(w.m)}-${pad(w.d)}T${pad(w.h)}:${pad(w.min)}`;
 }
 
 /** label turns an API value such as partially_refunded into "Partially refunded". */
