@@ -142,9 +142,10 @@ func New(a *app.App) *Server {
 	identityapi.Register(admin, identityapi.Services{
 		Auth: a.AdminAuth, Users: a.AdminAccounts, AuditLog: a.AuditLog, Limiter: a.Limiter,
 	}, identityapi.Settings{
-		CodeLimit:    cfg.AdminLoginRateLimit,
-		CodeWindow:   time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
-		CookieSecure: cfg.CookieSecure,
+		CodeLimit:     cfg.AdminLoginRateLimit,
+		CodeWindow:    time.Duration(cfg.AdminLoginRateWindowS) * time.Second,
+		CookieSecure:  cfg.CookieSecure,
+		StoreTimezone: cfg.StoreTimezone,
 	})
 	storeapi.Register(root, storeapi.Services{
 		Customers: a.Customers, Fulfillments: a.Fulfillments, Browse: a.Browse, Carts: a.Carts, Checkout: a.Checkout, Orders: a.Orders,

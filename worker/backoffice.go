@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gocommerce/shop/internal/analytics"
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/order"
 	"github.com/gocommerce/shop/internal/retention"
@@ -32,7 +31,7 @@ func registerBackoffice(mux *asynq.ServeMux, a *app.App) {
 		if errFrom != nil || errTo != nil || to.Before(from) {
 			return fmt.Errorf("analytics rollup: bad span %q..%q: %w", p.From, p.To, asynq.SkipRetry)
 		}
-		return stats.Rollup(ctx, analytics.Range{From: from, To: to})
+		return stats.RollupUTCDays(ctx, from, to)
 	})
 
 	mux.HandleFunc(tasks.TypeInventoryBulk, func(ctx context.Context, t *asynq.Task) error {

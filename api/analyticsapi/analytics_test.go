@@ -108,8 +108,12 @@ func seed(t *testing.T, app *testkit.App, token string) {
 	refund(orders[6], orders[6].Total.String()) // full refund of a confirmed order: cancels it
 }
 
+// utcDays runs an app whose store days are UTC days, as the seeded orders'
+// edges (00:00:00 and 23:59:59 UTC) and the direct SQL assume.
+var utcDays = testkit.WithConfig(func(c *config.Config) { c.StoreTimezone = "UTC" })
+
 func TestAnalyticsEqualDirectSQL(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker())
+	app := testkit.MustApp(t, testkit.WithWorker(), utcDays)
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	seed(t, app, admin)
@@ -196,7 +200,7 @@ func TestRefundTouchReRollsItsDay(t *testing.T) {
 }
 
 func TestAnalyticsDates(t *testing.T) {
-	app := testkit.MustApp(t)
+	app := testkit.MustApp(t, utcDays)
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	var got ordersAnswer
 	app.Do(t, "GET", "/api/v1/admin/analytics/orders", testkit.Req{Token: viewer}).Expect(t, 200).JSON(t, &got)

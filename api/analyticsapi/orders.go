@@ -28,7 +28,7 @@ type ordersResponse struct {
 
 // orders answers GET /admin/analytics/orders.
 func (h *handlers) orders(c *fiber.Ctx) error {
-	r, err := dateRange(c)
+	r, err := h.dateRange(c)
 	if err != nil {
 		return err
 	}

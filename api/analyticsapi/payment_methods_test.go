@@ -48,7 +48,7 @@ func scannedPaymentMethods(t *testing.T, db *gorm.DB, from, to string) []methodT
 // with partial and full refunds, an edit's refund, cancellations, days
 // without orders and orders at 00:00:00 and 23:59:59 on the span's edges.
 func TestPaymentMethodsEqualOrderScan(t *testing.T) {
-	app := testkit.MustApp(t, testkit.WithWorker())
+	app := testkit.MustApp(t, testkit.WithWorker(), utcDays)
 	_, admin := testkit.MustAdmin(t, app, string(rbac.Admin))
 	_, viewer := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	seed(t, app, admin)

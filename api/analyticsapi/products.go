@@ -32,7 +32,7 @@ type productsResponse struct {
 // products answers GET /admin/analytics/products[?locationId=]: the
 // inventory alerts are over every location, or of the one named.
 func (h *handlers) products(c *fiber.Ctx) error {
-	r, err := dateRange(c)
+	r, err := h.dateRange(c)
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,9 @@ func Register(a *adminroute.Router, svc Services) {
 	a.Get("/analytics/products", rbac.AnalyticsRead, h.products, adminroute.RateBucket(adminroute.Analytics))
 }
 
-// dateRange reads dateFrom and dateTo (YYYY-MM-DD, UTC, inclusive).
-func dateRange(c *fiber.Ctx) (analytics.Range, error) {
+// dateRange reads dateFrom and dateTo (YYYY-MM-DD, the store's dates
+// (STORE_TIMEZONE), inclusive).
+func (h *handlers) dateRange(c *fiber.Ctx) (analytics.Range, error) {
 	from, err := httpx.QueryDate(c, "dateFrom")
 	if err != nil {
 		return analytics.Range{}, err
@@ -40,7 +41,7 @@ func dateRange(c *fiber.Ctx) (analytics.Range, error) {
 	if err != nil {
 		return analytics.Range{}, err
 	}
-	return analytics.NewRange(from, to, time.Now())
+	return h.stats.NewRange(from, to, time.Now())
 }
 
 func day(t time.Time) string { return t.Format(time.DateOnly) }

@@ -193,3 +193,43 @@ func TestConsoleDraftsBuildAndComplete(t *testing.T) {
 	b.accessible()
 	b.check()
 }
+
+// A phone order: staff give a name and a phone, no email; the draft is made
+// for the guest record of that phone and the page shows no email.
+func TestConsoleDraftByPhone(t *testing.T) {
+	bin := needChromium(t)
+	app := testkit.MustApp(t, testkit.WithConfig(func(c *config.Config) { c.AdminGeneralRateLimit = 100000 }))
+	staff, _ := testkit.MustAdmin(t, app, string(rbac.Staff))
+	p := fixtures.MustProduct(t, app.DB, "Brass Lamp", 90000)
+	fixtures.MustVariant(t, app.DB, p.ID, 5)
+
+	b := newBrowser(t, bin, app.URL)
+	b.open("/admin/draft-orders", app.Config.AppName+" admin")
+	signIn(b, staff.Email)
+	b.waitHeading("Draft orders")
+	b.press("", "New draft order")
+	b.waitHeading("New draft order")
+	b.fill("Draft order", "Name", "Ravi Kumar")
+	b.fill("Draft order", "Phone", "98401 23456")
+	b.fill("Draft order", "Street", "3 Temple Road")
+	b.fill("Draft order", "City", "Mysuru")
+	b.fill("Draft order", "State", "Karnataka")
+	b.fill("Draft order", "PIN code", "570001")
+	b.pick("Draft order", "Add a variant", "Brass", "Brass Lamp")
+	b.waitUntil("the draft created", `location.pathname.startsWith('/admin/draft-orders/') && !location.pathname.endsWith('/new')
+		&& !!document.querySelector('.draft-totals')`)
+	id := eval[string](b, `location.pathname.split('/').pop()`)
+	var d struct {
+		Email, Phone, Name string
+		CustomerID         string `json:"customerId"`
+	}
+	_, token := testkit.MustAdmin(t, app, string(rbac.Admin))
+	app.Do(t, "GET", "/api/v1/admin/draft-orders/"+id, testkit.Req{Token: token}).Expect(t, 200).JSON(t, &d)
+	var phone string
+	app.DB.Raw(`SELECT phone FROM customers WHERE id = ? AND email = ''`, d.CustomerID).Scan(&phone)
+	if d.Email != "" || d.Name != "Ravi Kumar" || phone != "+919840123456" {
+		t.Fatalf("draft %+v, customer phone %q", d, phone)
+	}
+	b.accessible()
+	b.check()
+}

@@ -172,7 +172,8 @@ func TestConsoleLocationsPageAndStock(t *testing.T) {
 }
 
 // Staff moves units between locations: a transfer made with the variant
-// picker leaves the source at once, is received at the destination, and
+// picker leaves the source at once, is received at the destination in two
+// parts (the receipt's quantities), and
 // another is cancelled back to the source; the list filters by status.
 func TestConsoleLocationsTransfers(t *testing.T) {
 	e := newLocationsEnv(t, rbac.Staff, "/transfers", "Transfers")
@@ -198,8 +199,20 @@ func TestConsoleLocationsTransfers(t *testing.T) {
 	if at, there := e.level(t, v.ID, def), e.level(t, v.ID, mys); at != 7 || there != 0 {
 		t.Fatalf("after the transfer: %d at the default, %d at Mysuru; want 7 and 0", at, there)
 	}
+	// Two of the three arrive first, then the rest.
 	b.press("", "Receive")
-	b.waitText("Transfer received at Mysuru Store.")
+	b.set("dialog[open] input[name=receive-qty-"+v.ID.String()+"]", "2")
+	b.accessible()
+	b.press("", "Receive units")
+	b.waitText("Units received at Mysuru Store.")
+	b.waitText("(2 received)")
+	if there := e.level(t, v.ID, mys); there != 2 {
+		t.Fatalf("partly received: %d at Mysuru, want 2", there)
+	}
+	b.press("", "Receive")
+	b.press("", "Receive units")
+	b.waitUntil("the rest received", `!document.querySelector('dialog[open]') && !document.querySelector('main > .loading')
+		&& !document.querySelector('main tbody').textContent.includes('(2 received)')`)
 	if there := e.level(t, v.ID, mys); there != 3 {
 		t.Fatalf("received: %d at Mysuru, want 3", there)
 	}

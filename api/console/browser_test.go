@@ -150,7 +150,7 @@ func TestConsoleMerchantJourney(t *testing.T) {
 	// the dashboard's default range.)
 	app.DB.Take(&after, "id = ?", order.ID)
 	want := money.Amount(after.Total - after.RefundedTotal).String()
-	now := time.Now().UTC()
+	now := time.Now().In(app.Config.StoreLocation()) // the store's today: the dashboard's and the analytics' days
 	today, from := now.Format(time.DateOnly), now.AddDate(0, 0, -29).Format(time.DateOnly)
 	_, poller := testkit.MustAdmin(t, app, string(rbac.Viewer))
 	testkit.Eventually(t, 30*time.Second, "today's rolled-up revenue "+want+" and top product", func() bool {

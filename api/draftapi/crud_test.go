@@ -72,7 +72,8 @@ func TestDraftValidation(t *testing.T) {
 		edit  func(b map[string]any)
 		field string
 	}{
-		{"no buyer", func(b map[string]any) { delete(b, "email"); delete(b, "name") }, "customerId"},
+		{"no buyer", func(b map[string]any) { delete(b, "email"); delete(b, "name") }, "email"},
+		{"neither email nor phone", func(b map[string]any) { delete(b, "email") }, "email"},
 		{"no name", func(b map[string]any) { delete(b, "name") }, "name"},
 		{"bad email", func(b map[string]any) { b["email"] = "nope" }, "email"},
 		{"unknown customer", func(b map[string]any) { b["customerId"] = uuid.New() }, "customerId"},

@@ -71,8 +71,9 @@ func str(p *string) string {
 	return strings.TrimSpace(*p)
 }
 
-// buyer reads who the draft is for: customerId, or email and name (phone
-// optional). nil when the body names neither (a PATCH leaving it).
+// buyer reads who the draft is for: customerId, or a name with an email or
+// a phone (either suffices, both may be given: a phone order's buyer may
+// have no email). nil when the body names neither (a PATCH leaving it).
 func (r *draftRequest) buyer() (*draft.Buyer, error) {
 	if r.CustomerID != nil && *r.CustomerID != "" {
 		id := uuid.MustParse(*r.CustomerID)
@@ -81,8 +82,8 @@ func (r *draftRequest) buyer() (*draft.Buyer, error) {
 	if r.Email == nil && r.Name == nil && r.Phone == nil {
 		return nil, nil
 	}
-	if str(r.Email) == "" {
-		return nil, apperr.Invalid("email", "is required without customerId")
+	if str(r.Email) == "" && str(r.Phone) == "" {
+		return nil, apperr.Invalid("email", "is required without customerId or phone")
 	}
 	if str(r.Name) == "" {
 		return nil, apperr.Invalid("name", "is required without customerId")
@@ -90,7 +91,11 @@ func (r *draftRequest) buyer() (*draft.Buyer, error) {
 	if err := customer.CheckPhone("phone", str(r.Phone), false); err != nil {
 		return nil, err
 	}
-	return &draft.Buyer{Email: customer.NormalizeEmail(*r.Email), Name: str(r.Name), Phone: str(r.Phone)}, nil
+	email := ""
+	if e := str(r.Email); e != "" {
+		email = customer.NormalizeEmail(e)
+	}
+	return &draft.Buyer{Email: email, Name: str(r.Name), Phone: str(r.Phone)}, nil
 }
 
 // items reads the lines; a hand-set price needs the pricing permission.
@@ -152,7 +157,7 @@ func (r *draftRequest) input(c *fiber.Ctx) (draft.Input, error) {
 		return in, err
 	}
 	if b == nil {
-		return in, apperr.Invalid("customerId", "is required without email and name")
+		return in, apperr.Invalid("email", "is required without customerId or phone")
 	}
 	items, err := r.items(c)
 	if err != nil {

@@ -29,14 +29,16 @@ func TestFulfillmentNeedsNoAnalyticsRollup(t *testing.T) {
 	shipped := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: *cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 2}}})
 	cancelled := fixtures.MustOrder(t, app.DB, fixtures.OrderSpec{Customer: *cust, Lines: []fixtures.Line{{Product: p, Variant: v, Qty: 1}}})
 
+	// A touch names the UTC date; the report reads the store's days.
 	today := time.Now().UTC().Format(time.DateOnly)
+	storeToday := time.Now().In(app.Config.StoreLocation()).Format(time.DateOnly)
 	byStatus := func() map[string]int64 {
 		t.Helper()
 		var rep struct {
 			TotalOrders    int64            `json:"totalOrders"`
 			OrdersByStatus map[string]int64 `json:"ordersByStatus"`
 		}
-		app.Do(t, "GET", "/api/v1/admin/analytics/orders?dateFrom="+today+"&dateTo="+today, testkit.Req{Token: token}).
+		app.Do(t, "GET", "/api/v1/admin/analytics/orders?dateFrom="+storeToday+"&dateTo="+storeToday, testkit.Req{Token: token}).
 			Expect(t, http.StatusOK).JSON(t, &rep)
 		var sum int64
 		for _, n := range rep.OrdersByStatus {

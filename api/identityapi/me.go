@@ -14,6 +14,9 @@ type meResponse struct {
 	Role             string    `json:"role"`
 	TwoFactorEnabled bool      `json:"twoFactorEnabled"`
 	CreatedAt        string    `json:"createdAt"`
+	// StoreTimezone is the store's zone (STORE_TIMEZONE): the console
+	// shows times and days in it, as the API's date filters read them.
+	StoreTimezone string `json:"storeTimezone"`
 }
 
 // me is GET /auth/me: the signed-in admin.
@@ -24,6 +27,6 @@ func (h *handlers) me(c *fiber.Ctx) error {
 	}
 	return c.JSON(meResponse{
 		ID: acc.ID, Email: acc.Email, Name: acc.Name, Role: acc.Role,
-		TwoFactorEnabled: acc.TwoFactorEnabled, CreatedAt: httpx.Timestamp(acc.CreatedAt),
+		TwoFactorEnabled: acc.TwoFactorEnabled, CreatedAt: httpx.Timestamp(acc.CreatedAt), StoreTimezone: h.set.StoreTimezone,
 	})
 }

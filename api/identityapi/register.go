@@ -44,6 +44,9 @@ type Settings struct {
 	CodeWindow time.Duration
 	// CookieSecure marks the refresh cookie Secure (COOKIE_SECURE).
 	CookieSecure bool
+	// StoreTimezone is STORE_TIMEZONE, answered by /auth/me so the console
+	// shows dates in the store's zone.
+	StoreTimezone string
 }
 
 // handlers holds what the endpoints need.

@@ -11,8 +11,8 @@ import (
 )
 
 // list: GET /admin/invoices?orderId=&from=&to=&type=&gstin= → documents,
-// paged, newest first (from and to are IST dates, inclusive; gstin the
-// registration they were issued under).
+// paged, newest first (from and to are the store's dates, STORE_TIMEZONE,
+// inclusive; gstin the registration they were issued under).
 func (h *handlers) list(c *fiber.Ctx) error {
 	p, err := httpx.ParsePage(c)
 	if err != nil {

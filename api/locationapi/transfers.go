@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/shop/api/adminroute"
 	"github.com/gocommerce/shop/api/fulfillmentapi"
 	"github.com/gocommerce/shop/api/httpx"
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/einvoice"
 	"github.com/gocommerce/shop/internal/invoice"
 	"github.com/gocommerce/shop/internal/money"
@@ -38,9 +39,12 @@ type transferRequest struct {
 }
 
 type transferItemView struct {
-	VariantID uuid.UUID     `json:"variantId"`
-	Quantity  int           `json:"quantity"`
-	Value     *money.Amount `json:"value"`
+	VariantID uuid.UUID `json:"variantId"`
+	Quantity  int       `json:"quantity"`
+	// Received is how many of the units reached the destination; the rest
+	// are in transit (or went back, once cancelled).
+	Received int           `json:"received"`
+	Value    *money.Amount `json:"value"`
 }
 
 type transferView struct {
@@ -73,7 +77,7 @@ func newTransferView(t *stock.Transfer) transferView {
 		CancelledAt: utc(t.CancelledAt), VehicleNumber: t.VehicleNumber, TransporterID: t.TransporterID, DistanceKm: t.DistanceKm,
 		EwayBill: t.EwayBill}
 	for i, it := range t.Items {
-		v.Items[i] = transferItemView{VariantID: it.VariantID, Quantity: it.Quantity}
+		v.Items[i] = transferItemView{VariantID: it.VariantID, Quantity: it.Quantity, Received: t.Received[it.VariantID]}
 		if val, ok := t.Values[it.VariantID]; ok {
 			v.Items[i].Value = &val
 		}
@@ -133,7 +137,8 @@ func (h *handlers) listTransfers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	status, err := httpx.QueryEnum(c, "status", stock.TransferInTransit, stock.TransferReceived, stock.TransferCancelled)
+	status, err := httpx.QueryEnum(c, "status", stock.TransferInTransit, stock.TransferPartiallyReceived, stock.TransferReceived,
+		stock.TransferCancelled)
 	if err != nil {
 		return err
 	}
@@ -153,10 +158,36 @@ func (h *handlers) getTransfer(c *fiber.Ctx) error {
 	return h.onTransfer(c, h.stock.Transfer)
 }
 
-// receiveTransfer: POST .../{transferId}/receive → the transfer, received.
-// Errors: NOT_FOUND, CONFLICT (not in transit).
+// receiveRequest is the optional body of a receipt: the units that
+// arrived, by variant; none, every unit still in transit.
+type receiveRequest struct {
+	Items []receiveItemBody `json:"items" validate:"max=500,dive"`
+}
+
+type receiveItemBody struct {
+	VariantID string `json:"variantId" validate:"required,uuid"`
+	Quantity  int    `json:"quantity"`
+}
+
+// receiveTransfer: POST .../{transferId}/receive {items?} → the transfer,
+// received, or partially_received while units remain in transit.
+// Errors: NOT_FOUND, CONFLICT (received or cancelled), VALIDATION_ERROR
+// (items[i].variantId, items[i].quantity: stock.Levels.ReceiveTransfer).
 func (h *handlers) receiveTransfer(c *fiber.Ctx) error {
-	return h.onTransfer(c, h.stock.ReceiveTransfer)
+	var req receiveRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		return err
+	}
+	var items []stock.Item
+	for _, it := range req.Items {
+		items = append(items, stock.Item{VariantID: uuid.MustParse(it.VariantID), Quantity: it.Quantity})
+	}
+	if req.Items != nil && len(items) == 0 {
+		return apperr.Invalid("items", "must hold at least one item when given")
+	}
+	return h.onTransfer(c, func(ctx context.Context, id uuid.UUID) (*stock.Transfer, error) {
+		return h.stock.ReceiveTransfer(ctx, id, items)
+	})
 }
 
 // cancelTransfer: POST .../{transferId}/cancel → the transfer, cancelled,

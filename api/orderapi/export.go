@@ -72,7 +72,7 @@ func (r exportRequest) filter() (orderexport.Filter, error) {
 	return f, err
 }
 
-// bodyDate parses an optional YYYY-MM-DD UTC date, as httpx.QueryDate does.
+// bodyDate parses an optional YYYY-MM-DD date (a store day), as httpx.QueryDate does.
 func bodyDate(field, s string) (*time.Time, error) {
 	if s == "" {
 		return nil, nil

@@ -12,7 +12,7 @@ import (
 
 // list answers GET /admin/orders: page, limit, cursor, status,
 // paymentMethod, paymentStatus, customerId, orderNumber, search (part of
-// the order number, the customer's name or email, or their phone), ids (at most maxListIDs), dateFrom, dateTo (YYYY-MM-DD UTC,
+// the order number, the customer's name or email, or their phone), ids (at most maxListIDs), dateFrom, dateTo (YYYY-MM-DD, the store's days (STORE_TIMEZONE),
 // inclusive). A cursor
 // (pagination.nextCursor of the previous page) replaces page; both at once
 // are VALIDATION_ERROR.

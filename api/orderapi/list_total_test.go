@@ -101,7 +101,9 @@ func TestListTotalsExactForEveryFilter(t *testing.T) {
 	p := fixtures.MustProduct(t, app.DB, "Lamp", 20000)
 	v := fixtures.MustVariant(t, app.DB, p.ID, 1000)
 	custs := []models.Customer{fixtures.MustCustomer(t, app.DB, "A"), fixtures.MustCustomer(t, app.DB, "B")}
-	day := time.Date(2026, 2, 1, 23, 30, 0, 0, time.UTC) // near midnight: days are UTC dates
+	// Near midnight UTC; the dates are the store's days (Asia/Kolkata, the
+	// default): whole UTC days from the counters, the edges counted.
+	day := time.Date(2026, 2, 1, 23, 30, 0, 0, time.UTC)
 	var all []models.Order
 	for i := 0; i < 24; i++ {
 		status := []string{models.OrderConfirmed, models.OrderProcessing, models.OrderShipped}[i%3]
@@ -111,9 +113,9 @@ func TestListTotalsExactForEveryFilter(t *testing.T) {
 	type filter struct{ query, where string }
 	var filters []filter
 	statuses := []string{"", models.OrderConfirmed, models.OrderProcessing, models.OrderShipped, models.OrderCancelled}
-	dates := []filter{{"", ""}, {"&dateFrom=2026-02-02", " AND created_at >= '2026-02-02 00:00+00'"},
-		{"&dateTo=2026-02-03", " AND created_at < '2026-02-04 00:00+00'"},
-		{"&dateFrom=2026-02-02&dateTo=2026-02-04", " AND created_at >= '2026-02-02 00:00+00' AND created_at < '2026-02-05 00:00+00'"}}
+	dates := []filter{{"", ""}, {"&dateFrom=2026-02-02", " AND created_at >= '2026-02-02 00:00+05:30'"},
+		{"&dateTo=2026-02-03", " AND created_at < '2026-02-04 00:00+05:30'"},
+		{"&dateFrom=2026-02-02&dateTo=2026-02-04", " AND created_at >= '2026-02-02 00:00+05:30' AND created_at < '2026-02-05 00:00+05:30'"}}
 	for _, s := range statuses {
 		for _, d := range dates {
 			f := filter{"?limit=1" + d.query, "TRUE" + d.where}

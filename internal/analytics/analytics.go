@@ -1,7 +1,8 @@
 // Package analytics keeps the daily sales rollups and answers the back-office
 // analytics reports from them.
 //
-// The rollup tables (migrations 00008 and 00039) hold, per UTC day, the
+// The rollup tables (migrations 00008 and 00039) hold, per store day (the
+// calendar day of STORE_TIMEZONE, the service's zone), the
 // orders created that day, their totals and refunds, the same per payment
 // method, and per product the orders, units and line revenue. A rollup of
 // a day recomputes it from the raw orders in one transaction, so running it
@@ -16,6 +17,7 @@ package analytics
 
 import (
 	"context"
+	"time"
 
 	"github.com/gocommerce/shop/internal/stock"
 	"github.com/google/uuid"
@@ -35,6 +37,23 @@ type Service struct {
 	currency          string
 	products          *reportMemo[*ProductsReport]
 	locations         LocationStock
+	// loc is the store's zone: its days are the rollups' and the reports'.
+	loc *time.Location
+}
+
+// WithZone makes the rollups' and reports' days those of loc (the store's
+// zone; UTC until set) and returns s. Rows rolled under another zone are
+// replaced by the next full rollup (reconcile's, nightly).
+func (s *Service) WithZone(loc *time.Location) *Service {
+	s.loc = loc
+	return s
+}
+
+func (s *Service) zone() *time.Location {
+	if s.loc == nil {
+		return time.UTC
+	}
+	return s.loc
 }
 
 // New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD,

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
+	"github.com/gocommerce/shop/internal/storeday"
 )
 
 // DefaultDays is the span of a report when no dates are given: the last 30
@@ -13,12 +14,14 @@ const DefaultDays = 30
 // MaxDays bounds the span of one report (two years).
 const MaxDays = 731
 
-// Range is an inclusive span of UTC dates.
+// Range is an inclusive span of the store's dates (each at midnight UTC of
+// its calendar date: storeday.Date).
 type Range struct {
 	From, To time.Time
 }
 
-// Day returns the UTC date of t at midnight.
+// Day returns the UTC date of t at midnight: the day a touch or a
+// scheduled rollup names (RollupUTCDays rolls the store days it touches).
 func Day(t time.Time) time.Time {
 	y, m, d := t.UTC().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
@@ -32,17 +35,28 @@ func (r Range) Days() int { return int(r.To.Sub(r.From).Hours()/24) + 1 }
 // span of that length next to the given end). dateFrom after dateTo, or a
 // span longer than MaxDays, is VALIDATION_ERROR.
 func NewRange(from, to *time.Time, now time.Time) (Range, error) {
+	return NewRangeIn(from, to, now, time.UTC)
+}
+
+// NewRange is NewRange with today the date of now in loc, the store's zone.
+func (s *Service) NewRange(from, to *time.Time, now time.Time) (Range, error) {
+	return NewRangeIn(from, to, now, s.zone())
+}
+
+// NewRangeIn is NewRange with today the date of now in loc.
+func NewRangeIn(from, to *time.Time, now time.Time, loc *time.Location) (Range, error) {
 	var r Range
+	today := storeday.Date(now, loc)
 	switch {
 	case from == nil && to == nil:
-		r.To = Day(now)
+		r.To = today
 		r.From = r.To.AddDate(0, 0, -(DefaultDays - 1))
 	case from == nil:
 		r.To = Day(*to)
 		r.From = r.To.AddDate(0, 0, -(DefaultDays - 1))
 	case to == nil:
 		r.From = Day(*from)
-		r.To = Day(now)
+		r.To = today
 		if r.To.Before(r.From) {
 			r.To = r.From
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/shop/internal/money"
+	"github.com/gocommerce/shop/internal/storeday"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 )
@@ -71,8 +72,20 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	// The day counters move in the transaction of every order change
 	// (migrations 00011, 00021), so the breakdown is exact at once and a
 	// move between two non-cancelled statuses needs no rollup (Affects).
-	if err := db.Raw(`SELECT status, sum(n) AS orders FROM order_day_counts
-		WHERE day >= ?::date AND day <= ?::date GROUP BY status`, date(r.From), date(r.To)).Scan(&statuses).Error; err != nil {
+	// They keep UTC days: the store's days of a zone off UTC take the whole
+	// UTC days inside them from the counters and count the edges (at most a
+	// day of orders each, through orders_created_idx).
+	split := storeday.SplitUTC(storeday.Span{From: ptr(storeday.Start(r.From, s.zone())), To: ptr(storeday.End(r.To, s.zone()))})
+	q := `SELECT status, n FROM order_day_counts WHERE day >= ?::date AND day < ?::date`
+	args := []any{date(*split.FirstDay), date(*split.EndDay)}
+	if split.NoDays {
+		q, args = `SELECT status, n FROM order_day_counts WHERE FALSE`, nil
+	}
+	for _, e := range split.Edges {
+		q += ` UNION ALL SELECT status, count(*) FROM orders WHERE created_at >= ? AND created_at < ? GROUP BY status`
+		args = append(args, e[0], e[1])
+	}
+	if err := db.Raw(`SELECT status, sum(n) AS orders FROM (`+q+`) c GROUP BY status`, args...).Scan(&statuses).Error; err != nil {
 		return nil, fmt.Errorf("analytics.orders: %w", err)
 	}
 
@@ -254,3 +267,5 @@ func (s *Service) LowStock(ctx context.Context, limit int) ([]InventoryAlert, er
 	}
 	return alerts, nil
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gocommerce/shop/internal/storeday"
 	"gorm.io/gorm"
 )
 
@@ -28,14 +29,17 @@ const refundedSQL = `(o.refunded_total - COALESCE((SELECT sum(r.amount) FROM ref
 // one transaction. Days without orders end with no rows (reports read them
 // as zero). Running it twice gives the same rows.
 func (s *Service) Rollup(ctx context.Context, r Range) error {
-	start, end := r.From, r.To.AddDate(0, 0, 1) // [start, end) in UTC
+	// The instants of the store's days: [start, end).
+	loc := s.zone()
+	start, end := storeday.Start(r.From, loc), storeday.End(r.To, loc)
+	zone := loc.String()
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, rollupLock).Error; err != nil {
 			return err
 		}
 		for _, table := range rollupTables {
 			// table comes from the fixed list above, never from input.
-			if err := tx.Exec(`DELETE FROM `+table+` WHERE day >= ?::date AND day < ?::date`, date(start), date(end)).Error; err != nil {
+			if err := tx.Exec(`DELETE FROM `+table+` WHERE day >= ?::date AND day <= ?::date`, date(r.From), date(r.To)).Error; err != nil {
 				return err
 			}
 		}
@@ -44,7 +48,7 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 		// agree (per day, the methods' amounts are gross - refunds).
 		if err := tx.Exec(`
 			WITH per AS (
-				SELECT (o.created_at AT TIME ZONE 'UTC')::date AS day, o.payment_method AS method, count(*) AS orders,
+				SELECT (o.created_at AT TIME ZONE ?)::date AS day, o.payment_method AS method, count(*) AS orders,
 				       count(*) FILTER (WHERE o.status <> 'cancelled') AS revenue_orders,
 				       COALESCE(sum(o.total) FILTER (WHERE o.status <> 'cancelled'), 0) AS gross,
 				       COALESCE(sum(`+refundedSQL+`) FILTER (WHERE o.status <> 'cancelled'), 0) AS refunds
@@ -55,12 +59,12 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 				INSERT INTO analytics_daily (day, orders, revenue_orders, gross, refunds, updated_at)
 				SELECT day, sum(orders), sum(revenue_orders), sum(gross), sum(refunds), now() FROM per GROUP BY day)
 			INSERT INTO analytics_daily_payment (day, method, orders, amount)
-			SELECT day, method, revenue_orders, gross - refunds FROM per WHERE revenue_orders > 0`, start, end).Error; err != nil {
+			SELECT day, method, revenue_orders, gross - refunds FROM per WHERE revenue_orders > 0`, zone, start, end).Error; err != nil {
 			return err
 		}
 		return tx.Exec(`
 			INSERT INTO analytics_product_daily (day, product_id, title, orders, units, revenue)
-			SELECT (o.created_at AT TIME ZONE 'UTC')::date, i.product_id,
+			SELECT (o.created_at AT TIME ZONE ?)::date, i.product_id,
 			       COALESCE(max(p.title), max(i.title)),
 			       count(DISTINCT o.id), sum(i.quantity), sum(i.line_total)
 			FROM orders o
@@ -68,12 +72,22 @@ func (s *Service) Rollup(ctx context.Context, r Range) error {
 			LEFT JOIN products p ON p.id = i.product_id
 			WHERE o.created_at >= ? AND o.created_at < ?
 			  AND o.status <> 'cancelled' AND i.product_id IS NOT NULL
-			GROUP BY 1, 2`, start, end).Error
+			GROUP BY 1, 2`, zone, start, end).Error
 	})
 	if err != nil {
 		return fmt.Errorf("analytics.rollup %s..%s: %w", r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), err)
 	}
 	return nil
+}
+
+// RollupUTCDays recomputes the store days that the UTC dates from..to
+// touch: what a touch (Touch) or the scheduler's tick names, which know no
+// zone. In a zone off UTC that is one day more than the UTC dates.
+func (s *Service) RollupUTCDays(ctx context.Context, from, to time.Time) error {
+	loc := s.zone()
+	first := storeday.Date(Day(from), loc)
+	last := storeday.Date(Day(to).AddDate(0, 0, 1).Add(-time.Nanosecond), loc)
+	return s.Rollup(ctx, Range{From: first, To: last})
 }
 
 // RollupAll recomputes every day from the first order's to today and
@@ -89,7 +103,7 @@ func (s *Service) RollupAll(ctx context.Context, now time.Time) (int, error) {
 		// No orders: clear any rollup rows left from deleted orders.
 		return 0, s.clearAll(ctx)
 	}
-	r := Range{From: Day(first.Time), To: Day(now)}
+	r := Range{From: storeday.Date(first.Time, s.zone()), To: storeday.Date(now, s.zone())}
 	if r.To.Before(r.From) {
 		r.To = r.From
 	}

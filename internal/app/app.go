@@ -429,8 +429,8 @@ func (a *App) build() error {
 		// would.
 		a.GatewayReceiver.RecordSimulated(gateway.NewSharedSimulator(a.Redis))
 	}
-	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order"))
-	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency)
+	a.Orders = order.New(a.DB, a.Tasks, provider, log.With("component", "order")).WithZone(cfg.StoreLocation())
+	a.Invoices = invoice.New(a.DB, log.With("component", "invoice"), cfg.StoreCurrency).WithZone(cfg.StoreLocation())
 	if cfg.DSCP12File != "" {
 		signer, err := loadSigner(cfg.DSCP12File, cfg.DSCP12Password)
 		if err != nil {
@@ -462,7 +462,7 @@ func (a *App) build() error {
 	a.buildMessaging()
 	a.OrderExports = orderexport.New(a.DB, a.Orders, a.Tasks)
 
-	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency, a.Inventory)
+	a.Analytics = analytics.New(a.DB, cfg.LowStockThreshold, cfg.StoreCurrency, a.Inventory).WithZone(cfg.StoreLocation())
 	a.Reconcile = reconcile.New(a.DB, a.Analytics, reconcile.Settlers{Sessions: a.Checkout, Refunds: a.Refunds, Duplicates: a.Checkout,
 		Links: a.OrderEdits},
 		log.With("component", "reconcile"))

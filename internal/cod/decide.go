@@ -147,7 +147,8 @@ func lockBuyerKeys(tx *gorm.DB, email, phone string) error {
 }
 
 // openUnpaid counts the COD orders of the email or phone neither paid nor
-// cancelled. Each half is looked up in its own partial index
+// cancelled. An empty email or phone (a phone order's buyer has no email)
+// matches nothing: "" is nobody's. Each half is looked up in its own partial index
 // (orders_open_cod_email_due_idx, orders_open_cod_phone_idx, whose predicates
 // the branches repeat word for word, as literals: a placeholder would keep a
 // generic plan from proving the index's predicate) and the union counts an order matching
@@ -157,11 +158,11 @@ func openUnpaid(tx *gorm.DB, email, phone string) (int64, error) {
 	var n int64
 	err := tx.Raw(`SELECT count(*) FROM (
 		SELECT id FROM orders WHERE payment_method = 'cod' AND payment_status = 'pending' AND status <> 'cancelled'
-			AND email = ?
+			AND email = ? AND ? <> ''
 		UNION
 		SELECT id FROM orders WHERE payment_method = 'cod' AND payment_status = 'pending' AND status <> 'cancelled'
 			AND phone <> '' AND ? <> '' AND phone = ?) open`,
-		email, phone, phone).Scan(&n).Error
+		email, email, phone, phone).Scan(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("cod.open_unpaid: %w", err)
 	}

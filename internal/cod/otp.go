@@ -161,9 +161,9 @@ func NeedsConfirmation(tx *gorm.DB, total int64, email, phone string) (string, e
 	}
 	if c.ConfirmFirstOrder {
 		var n int64
-		if err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM orders WHERE email = ? AND status <> 'cancelled'
+		if err := tx.Raw(`SELECT count(*) FROM (SELECT 1 FROM orders WHERE ? <> '' AND email = ? AND status <> 'cancelled'
 			UNION ALL SELECT 1 FROM orders WHERE ? <> '' AND phone = ? AND status <> 'cancelled' LIMIT 1) earlier`,
-			email, phone, phone).Scan(&n).Error; err != nil {
+			email, email, phone, phone).Scan(&n).Error; err != nil {
 			return "", fmt.Errorf("cod.needs_confirmation: %w", err)
 		}
 		if n == 0 {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	// The image is FROM scratch: the zone database travels in the binary.
+	_ "time/tzdata"
 
 	"github.com/caarlos0/env/v11"
 )
@@ -89,10 +91,14 @@ type Config struct {
 	Admin2FAMaxFailures    int `env:"ADMIN_2FA_MAX_FAILURES" envDefault:"10"`
 	Admin2FALockoutWindowS int `env:"ADMIN_2FA_LOCKOUT_WINDOW" envDefault:"900"`
 
-	CustomerJWTSecret  string        `env:"CUSTOMER_JWT_SECRET"`
-	CustomerTokenTTL   time.Duration `env:"CUSTOMER_TOKEN_EXPIRES_IN" envDefault:"24h"`
-	StoreCurrency      string        `env:"STORE_CURRENCY" envDefault:"INR"`
-	StoreState         string        `env:"STORE_STATE" envDefault:"Karnataka"`
+	CustomerJWTSecret string        `env:"CUSTOMER_JWT_SECRET"`
+	CustomerTokenTTL  time.Duration `env:"CUSTOMER_TOKEN_EXPIRES_IN" envDefault:"24h"`
+	StoreCurrency     string        `env:"STORE_CURRENCY" envDefault:"INR"`
+	StoreState        string        `env:"STORE_STATE" envDefault:"Karnataka"`
+	// StoreTimezone is the IANA zone whose calendar days are the store's:
+	// every date a person reads or filters by (analytics days, order list
+	// dates, GSTR-1 months, the console's dates). Timestamps stay UTC.
+	StoreTimezone      string        `env:"STORE_TIMEZONE" envDefault:"Asia/Kolkata"`
 	CheckoutSessionTTL time.Duration `env:"CHECKOUT_SESSION_TTL" envDefault:"15m"`
 	// DraftLinkTTL is how long a draft order's payment link holds its stock
 	// and takes payments (DRAFT_LINK_TTL; Razorpay wants at least 15m).
@@ -351,6 +357,16 @@ func (c *Config) validateGST() error {
 // GST_API_URL says otherwise.
 const DevGSTSimURL = "http://127.0.0.1:8095"
 
+// StoreLocation is STORE_TIMEZONE's zone (validated at start-up; UTC if a
+// caller changed it to a name that does not load).
+func (c *Config) StoreLocation() *time.Location {
+	loc, err := time.LoadLocation(c.StoreTimezone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
 // IsDev reports whether the process runs in development mode.
 func (c *Config) IsDev() bool { return c.AppEnv == Development }
 
@@ -453,6 +469,9 @@ func (c *Config) validate() error {
 	}
 	if len(c.StoreCurrency) != 3 || strings.ToUpper(c.StoreCurrency) != c.StoreCurrency {
 		return fieldErr("STORE_CURRENCY", "must be a 3-letter upper-case ISO 4217 code")
+	}
+	if _, err := time.LoadLocation(c.StoreTimezone); err != nil || c.StoreTimezone == "" || c.StoreTimezone == "Local" {
+		return fieldErr("STORE_TIMEZONE", "must be an IANA time zone name such as Asia/Kolkata or UTC")
 	}
 	for _, p := range c.TrustedProxies {
 		if _, err := ParseIPOrCIDR(strings.TrimSpace(p)); err != nil {

@@ -17,6 +17,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{"bad proxy", "TRUSTED_PROXIES", "10.0.0.0/8,not-an-ip", "TRUSTED_PROXIES"},
 		{"bad provider", "PAYMENT_PROVIDER", "paypal", "PAYMENT_PROVIDER"},
 		{"bad currency", "STORE_CURRENCY", "rupees", "STORE_CURRENCY"},
+		{"unknown time zone", "STORE_TIMEZONE", "Asia/Bangalore", "STORE_TIMEZONE"},
 		{"razorpay without keys", "PAYMENT_PROVIDER", "razorpay", "RAZORPAY_KEY_ID"},
 	}
 	for _, tt := range tests {

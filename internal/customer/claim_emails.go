@@ -61,7 +61,7 @@ func (s *Claims) ClaimEmail(ctx context.Context, customerID uuid.UUID) error {
 // either way.
 func (s *Claims) GuestFor(ctx context.Context, email string) (*uuid.UUID, error) {
 	var row struct{ ID uuid.UUID }
-	err := s.db.WithContext(ctx).Raw(`SELECT id FROM customers WHERE email = ? AND is_guest AND is_active`,
+	err := s.db.WithContext(ctx).Raw(`SELECT id FROM customers WHERE email = ? AND email <> '' AND is_guest AND is_active`,
 		NormalizeEmail(email)).Scan(&row).Error
 	if err != nil || row.ID == uuid.Nil {
 		return nil, err

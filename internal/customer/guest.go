@@ -3,6 +3,7 @@ package customer
 import (
 	"fmt"
 
+	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
@@ -32,7 +33,7 @@ func GuestRecord(tx *gorm.DB, email, name, phone string) (*models.Customer, erro
 			INSERT INTO customers (email, name, phone, is_guest, is_active)
 			SELECT @email, @name, @phone, true, true FROM account
 			WHERE NOT account.deactivated AND NOT EXISTS (SELECT 1 FROM found)
-			ON CONFLICT (email) WHERE is_guest DO NOTHING
+			ON CONFLICT (email) WHERE is_guest AND email <> '' DO NOTHING
 			RETURNING *)
 		SELECT account.deactivated AS account_deactivated, c.*
 		FROM account LEFT JOIN (SELECT * FROM found UNION ALL SELECT * FROM made) c ON true`,
@@ -49,6 +50,39 @@ func GuestRecord(tx *gorm.DB, email, name, phone string) (*models.Customer, erro
 	}
 	if err := tx.Take(&c, "email = ? AND is_guest", email).Error; err != nil {
 		return nil, fmt.Errorf("customer.guest: %w", err)
+	}
+	return &c, nil
+}
+
+// GuestRecordByPhone is GuestRecord for a buyer known by phone alone (a
+// phone order): the guest record with no email and phone, normalised
+// (NormalizePhone), creating it. A record with an email is never used for
+// a phone: the email is who it is. Errors: VALIDATION_ERROR (phone empty),
+// ErrDeactivated.
+func GuestRecordByPhone(tx *gorm.DB, phone, name string) (*models.Customer, error) {
+	phone = NormalizePhone(phone)
+	if phone == "" {
+		return nil, apperr.Invalid("phone", "is required without email")
+	}
+	var c models.Customer
+	err := tx.Raw(`WITH found AS (SELECT * FROM customers WHERE phone = @phone AND email = '' AND is_guest),
+		made AS (
+			INSERT INTO customers (email, name, phone, is_guest, is_active)
+			SELECT '', @name, @phone, true, true WHERE NOT EXISTS (SELECT 1 FROM found)
+			ON CONFLICT (phone) WHERE is_guest AND email = '' DO NOTHING
+			RETURNING *)
+		SELECT * FROM found UNION ALL SELECT * FROM made`, map[string]any{"phone": phone, "name": name}).Scan(&c).Error
+	if err != nil {
+		return nil, database.Translate(err, "customer")
+	}
+	if c.ID == uuid.Nil {
+		// A concurrent insert won: read it.
+		if err := tx.Take(&c, "phone = ? AND email = '' AND is_guest", phone).Error; err != nil {
+			return nil, fmt.Errorf("customer.guest_by_phone: %w", err)
+		}
+	}
+	if !c.IsActive {
+		return nil, ErrDeactivated
 	}
 	return &c, nil
 }

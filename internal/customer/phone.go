@@ -24,3 +24,31 @@ func CheckPhone(field, phone string, required bool) error {
 	}
 	return nil
 }
+
+// NormalizePhone is phone as a guest record of a phone order is keyed: an
+// Indian number (ten digits, after a country code 91 and trunk 0s, as staff
+// type them: "98401 23456", "+91 98401 23456", "09840123456") as
+// +91XXXXXXXXXX, another as + and its digits; "" when it holds fewer than
+// seven digits.
+func NormalizePhone(phone string) string {
+	var d []byte
+	for i := 0; i < len(phone); i++ {
+		if c := phone[i]; c >= '0' && c <= '9' {
+			d = append(d, c)
+		}
+	}
+	if len(d) < 7 {
+		return ""
+	}
+	national := d
+	if len(national) >= 12 && national[0] == '9' && national[1] == '1' {
+		national = national[2:]
+	}
+	for len(national) > 10 && national[0] == '0' {
+		national = national[1:]
+	}
+	if len(national) == 10 && national[0] != '0' {
+		return "+91" + string(national)
+	}
+	return "+" + string(d)
+}

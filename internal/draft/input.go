@@ -28,7 +28,8 @@ type Item struct {
 
 // Buyer is who the draft is for: an existing customer, or an email (with
 // name and phone) for which the guest record is found or made, as a guest
-// checkout does.
+// checkout does, or, with no email, a phone (with name) keying the guest
+// record of a phone order.
 type Buyer struct {
 	CustomerID *uuid.UUID
 	Email      string

@@ -272,10 +272,14 @@ func (s *Service) sessionOf(tx *gorm.DB, d *models.DraftOrder) (*models.Checkout
 	return &sess, nil
 }
 
-// buyer returns the customer a draft is for: customer b.CustomerID, or the
-// guest record of b.Email. Errors: VALIDATION_ERROR (unknown customer),
-// FORBIDDEN (deactivated).
+// buyer returns the customer a draft is for: customer b.CustomerID, the
+// guest record of b.Email, or, without an email, the guest record of
+// b.Phone (a phone order: customer.GuestRecordByPhone). Errors:
+// VALIDATION_ERROR (unknown customer), FORBIDDEN (deactivated).
 func (s *Service) buyer(tx *gorm.DB, b Buyer) (*models.Customer, error) {
+	if b.CustomerID == nil && b.Email == "" {
+		return customer.GuestRecordByPhone(tx, b.Phone, b.Name)
+	}
 	if b.CustomerID == nil {
 		return customer.GuestRecord(tx, b.Email, b.Name, b.Phone)
 	}

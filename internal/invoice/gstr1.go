@@ -215,8 +215,9 @@ type DocSeries struct {
 }
 
 // Span is the months a GSTR-1 covers: one month, or for a quarterly
-// (QRMP) filer a quarter of the financial year. From and To are IST month
-// starts, To the first month after it.
+// (QRMP) filer a quarter of the financial year. From and To are month
+// starts (their year and month count: GSTR1 reads them in the store's
+// zone), To the first month after it.
 type Span struct {
 	From, To time.Time
 }
@@ -255,6 +256,11 @@ func gstMonth(s string) (time.Time, error) {
 	return t, nil
 }
 
+// monthIn is the start of t's year and month in loc.
+func monthIn(t time.Time, loc *time.Location) time.Time {
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+}
+
 // gstBegan is the first month of GST.
 var gstBegan = time.Date(2017, 7, 1, 0, 0, 0, 0, ist)
 
@@ -270,7 +276,7 @@ func (s Span) last() time.Time { return s.To.AddDate(0, -1, 0) }
 // GSTR1 builds the return of span (ParseSpan) for GSTIN gstin: empty, the
 // store's; else the store's or a stock location's (each state's
 // registration files its own return). Documents are in the month of their
-// IST issue date; a quarter's return is its three months' documents, filed
+// issue date in the store's zone (STORE_TIMEZONE); a quarter's return is its three months' documents, filed
 // for its last month. Errors: CONFLICT when no tax identity is set;
 // VALIDATION_ERROR naming gstin when it is neither the store's nor a
 // location's.
@@ -293,7 +299,10 @@ func (s *Service) GSTR1(ctx context.Context, span Span, gstin string) (*GSTR1, e
 			return nil, apperr.Invalid("gstin", "is neither the store's GSTIN nor a stock location's")
 		}
 	}
-	q := period{gstin: gstin, from: span.From, to: span.To}
+	// The span's months are the store's (STORE_TIMEZONE): a document is in
+	// the month of its issue date there.
+	loc := s.zone()
+	q := period{gstin: gstin, from: monthIn(span.From, loc), to: monthIn(span.To, loc), loc: loc}
 	r := &GSTR1{GSTIN: gstin, FP: span.last().Format("012006"), B2B: []B2BParty{}, B2CL: []B2CLState{}, B2CS: []B2CSRow{},
 		CDNR: []CDNRParty{}, CDNUR: []CDNURNote{}, HSN: HSNSummary{Split: !span.last().Before(hsnSplitFrom)},
 		Nil: NilSummary{Inv: []NilRow{}}, DocIssue: DocIssue{DocDet: []DocKind{}}}
@@ -320,14 +329,17 @@ func (s *Service) GSTR1(ctx context.Context, span Span, gstin string) (*GSTR1, e
 	return r, nil
 }
 
-// period is the GSTIN and IST months a return covers.
+// period is the GSTIN and months a return covers, months of the store's
+// zone (loc: STORE_TIMEZONE).
 type period struct {
 	gstin    string
 	from, to time.Time
+	loc      *time.Location
 }
 
-// portalDate is a date as the portal writes it: dd-mm-yyyy, IST.
-func portalDate(t time.Time) string { return t.In(ist).Format("02-01-2006") }
+// portalDate is a date as the portal writes it: dd-mm-yyyy, of t in its
+// own zone (the store's: period.loc).
+func portalDate(t time.Time) string { return t.Format("02-01-2006") }
 
 // rateRow is one rate of one document: what the listed sections print.
 type rateRow struct {
@@ -398,8 +410,8 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				b2b[ctin] = k
 				r.B2B = append(r.B2B, B2BParty{Ctin: ctin})
 			}
-			r.B2B[k].Inv = append(r.B2B[k].Inv, B2BInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total,
-				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt})
+			r.B2B[k].Inv = append(r.B2B[k].Inv, B2BInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt.In(q.loc)), Val: d.Total,
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt.In(q.loc)})
 		case d.DocType == models.DocInvoice:
 			k, ok := b2cl[d.PosCode]
 			if !ok {
@@ -407,8 +419,8 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				b2cl[d.PosCode] = k
 				r.B2CL = append(r.B2CL, B2CLState{Pos: d.PosCode})
 			}
-			r.B2CL[k].Inv = append(r.B2CL[k].Inv, B2CLInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt), Val: d.Total, Itms: itms,
-				at: d.IssuedAt})
+			r.B2CL[k].Inv = append(r.B2CL[k].Inv, B2CLInvoice{Inum: d.Number, Idt: portalDate(d.IssuedAt.In(q.loc)), Val: d.Total, Itms: itms,
+				at: d.IssuedAt.In(q.loc)})
 		case d.Class == models.ClassB2B:
 			k, ok := cdnr[ctin]
 			if !ok {
@@ -416,11 +428,11 @@ func documentSections(db *gorm.DB, q period, r *GSTR1) error {
 				cdnr[ctin] = k
 				r.CDNR = append(r.CDNR, CDNRParty{Ctin: ctin})
 			}
-			r.CDNR[k].Nt = append(r.CDNR[k].Nt, CDNRNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Val: d.ClassTotal,
-				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt})
+			r.CDNR[k].Nt = append(r.CDNR[k].Nt, CDNRNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt.In(q.loc)), Val: d.ClassTotal,
+				Pos: d.PosCode, Rchrg: "N", InvTyp: "R", Itms: itms, name: d.RecipientName, at: d.IssuedAt.In(q.loc)})
 		default:
-			r.CDNUR = append(r.CDNUR, CDNURNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt), Typ: "B2CL",
-				Pos: d.PosCode, Val: d.ClassTotal, Itms: itms, at: d.IssuedAt})
+			r.CDNUR = append(r.CDNUR, CDNURNote{Ntty: "C", NtNum: d.Number, NtDt: portalDate(d.IssuedAt.In(q.loc)), Typ: "B2CL",
+				Pos: d.PosCode, Val: d.ClassTotal, Itms: itms, at: d.IssuedAt.In(q.loc)})
 		}
 	}
 	return nil

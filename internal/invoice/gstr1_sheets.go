@@ -380,4 +380,4 @@ func posName(code string) string {
 
 // sheetDate is a date as the offline tool's sheets write it: dd-mmm-yyyy,
 // IST.
-func sheetDate(t time.Time) string { return t.In(ist).Format("02-Jan-2006") }
+func sheetDate(t time.Time) string { return t.Format("02-Jan-2006") }

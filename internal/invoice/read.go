@@ -16,7 +16,8 @@ import (
 // Filter narrows the administrators' list of documents.
 type Filter struct {
 	OrderID *uuid.UUID
-	// From and To bound the issue date (IST calendar days, inclusive).
+	// From and To bound the issue date (the store's calendar days,
+	// STORE_TIMEZONE, inclusive).
 	From, To *time.Time
 	// Type is invoice, credit_note or empty for both.
 	Type string
@@ -34,10 +35,10 @@ func (s *Service) List(ctx context.Context, f Filter, w paging.Window) ([]Docume
 		q = q.Where("order_id = ?", *f.OrderID)
 	}
 	if f.From != nil {
-		q = q.Where("issued_at >= ?", dayStart(*f.From))
+		q = q.Where("issued_at >= ?", dayStart(*f.From, s.zone()))
 	}
 	if f.To != nil {
-		q = q.Where("issued_at < ?", dayStart(*f.To).AddDate(0, 0, 1))
+		q = q.Where("issued_at < ?", dayStart(*f.To, s.zone()).AddDate(0, 0, 1))
 	}
 	if f.Type != "" {
 		q = q.Where("doc_type = ?", f.Type)
@@ -48,9 +49,9 @@ func (s *Service) List(ctx context.Context, f Filter, w paging.Window) ([]Docume
 	return s.page(q, w)
 }
 
-// dayStart is the start of calendar day d (its date read as given) in IST.
-func dayStart(d time.Time) time.Time {
-	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ist)
+// dayStart is the start of calendar day d (its date read as given) in loc.
+func dayStart(d time.Time, loc *time.Location) time.Time {
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
 }
 
 // page reads a page of q's documents, newest first, with their count.

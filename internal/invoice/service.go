@@ -24,6 +24,24 @@ type Service struct {
 	signer *Signer
 	// ewayThreshold is EWAY_BILL_THRESHOLD (einvoice.go); 0: no e-way bills.
 	ewayThreshold money.Amount
+	// loc is the store's zone (STORE_TIMEZONE): the days of the document
+	// list's dates and the months of GSTR-1. The financial year and the
+	// numbering stay Indian (IST), as the numbering trigger keeps them.
+	loc *time.Location
+}
+
+// WithZone makes the document list's dates and GSTR-1's months those of
+// loc (the store's zone; IST until set) and returns s.
+func (s *Service) WithZone(loc *time.Location) *Service {
+	s.loc = loc
+	return s
+}
+
+func (s *Service) zone() *time.Location {
+	if s.loc == nil {
+		return ist
+	}
+	return s.loc
 }
 
 // New returns the service; currency is STORE_CURRENCY.

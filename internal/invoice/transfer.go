@@ -304,12 +304,16 @@ func insertTransferDocument(tx *gorm.DB, doc *models.TaxDocument, prefix string)
 }
 
 // IssueTransferCreditNote issues, in tx (the cancel's transaction), the
-// credit note of transfer id cancelled in transit: its goods went back to
-// the sender, so the tax invoice of their supply is reduced whole, line by
-// line (CGST Act s.34(1): goods returned), in the sending GSTIN's series
-// of transfer credit notes. A challan's transfer needs none: nothing was
-// supplied (the goods return under the same challan's movement).
-func (s *Service) IssueTransferCreditNote(tx *gorm.DB, id uuid.UUID) error {
+// credit note of transfer id cancelled in transit: the goods still in
+// transit went back to the sender, so the tax invoice of their supply is
+// reduced line by line (CGST Act s.34(1): goods returned), in the sending
+// GSTIN's series of transfer credit notes. back[i] is how many units of
+// the invoice's line i+1 (the transfer's items in variant order) came
+// back: all of them reduce the line whole, some of them in proportion,
+// none leave it (received: supplied). Nothing came back, no note. A
+// challan's transfer needs none: nothing was supplied (the goods return
+// under the same challan's movement).
+func (s *Service) IssueTransferCreditNote(tx *gorm.DB, id uuid.UUID, back []int) error {
 	var inv models.TaxDocument
 	if err := tx.Where("transfer_id = ? AND doc_type = ?", id, models.DocInvoice).Limit(1).Find(&inv).Error; err != nil {
 		return fmt.Errorf("invoice.transfer_credit: %w", err)
@@ -321,15 +325,35 @@ func (s *Service) IssueTransferCreditNote(tx *gorm.DB, id uuid.UUID) error {
 	if err := tx.Where("document_id = ?", inv.ID).Order("line_no").Find(&lines).Error; err != nil {
 		return fmt.Errorf("invoice.transfer_credit: %w", err)
 	}
+	if len(back) != len(lines) {
+		return fmt.Errorf("invoice.transfer_credit: %d lines, %d quantities coming back", len(lines), len(back))
+	}
 	now := s.now()
 	cn := inv
 	cn.ID, cn.DocType, cn.FinancialYear, cn.IssuedAt, cn.Reason = uuid.New(), models.DocCreditNote, FinancialYear(now), now,
 		reasonTransferCancel
 	cn.Lines, cn.TaxableValue, cn.CGST, cn.SGST, cn.IGST, cn.Cess, cn.Total = nil, 0, 0, 0, 0, 0, 0
-	for _, l := range lines {
+	for i, l := range lines {
+		n := back[i]
+		if n <= 0 || l.Quantity <= 0 {
+			continue // every unit of the line was received: it stays supplied
+		}
 		invID, no := inv.ID, l.LineNo
 		l.ReducesDocumentID, l.ReducesLineNo = &invID, &no
-		addLine(&cn, l, amounts{Total: l.Total, Taxable: l.TaxableValue, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST, Cess: l.Cess})
+		a := amounts{Total: l.Total, Taxable: l.TaxableValue, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST, Cess: l.Cess}
+		if n < l.Quantity {
+			// The units that come back, at the line's value per unit: the
+			// taxable value and each tax in proportion, rounded half up, and
+			// the total their sum (CGST and SGST stay equal).
+			part := func(x money.Amount) money.Amount { return money.MulDivHalfUp(x, int64(n), int64(l.Quantity)) }
+			a = amounts{Taxable: part(l.TaxableValue), CGST: part(l.CGST), SGST: part(l.SGST), IGST: part(l.IGST), Cess: part(l.Cess)}
+			a.Total = a.Taxable + a.CGST + a.SGST + a.IGST + a.Cess
+			l.Quantity = n
+		}
+		addLine(&cn, l, a)
+	}
+	if len(cn.Lines) == 0 {
+		return nil
 	}
 	return insertTransferDocument(tx, &cn, TransferCreditNotePrefix)
 }

@@ -391,7 +391,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if err := tx.Raw(`SELECT
 			(SELECT coalesce(sum(on_hand), 0) FROM stock_levels WHERE location_id = ?) AS units,
 			(SELECT count(*) FROM fulfillments WHERE location_id = ? AND status = 'shipped') AS fulfillments,
-			(SELECT count(*) FROM stock_transfers WHERE (from_location_id = ? OR to_location_id = ?) AND status = 'in_transit') AS transfers`,
+			(SELECT count(*) FROM stock_transfers WHERE (from_location_id = ? OR to_location_id = ?) AND status IN ('in_transit', 'partially_received')) AS transfers`,
 			id, id, id, id).Scan(&use).Error; err != nil {
 			return fmt.Errorf("location.delete: %w", err)
 		}

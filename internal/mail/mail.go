@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -47,7 +48,34 @@ const SendTimeout = 20 * time.Second
 // smtps:// for implicit TLS), or the log sender when smtpURL is empty. dev
 // lets the log sender write secret bodies, so a claim link can be followed
 // locally.
+//
+// A message without a recipient (a customer known only by phone: a guest
+// of a phone order) is dropped by both without an error, as if sent: every
+// email of an order (confirmation, payment link, invoice, tracking) goes
+// through a Sender, so none of them fails a task or an outbox row for it,
+// and the SMS and WhatsApp messages go by phone as before.
 func New(smtpURL, from string, log *slog.Logger, dev bool) (Sender, error) {
+	s, err := newSender(smtpURL, from, log, dev)
+	if err != nil {
+		return nil, err
+	}
+	return SkipNoRecipient(s), nil
+}
+
+// SkipNoRecipient wraps s so that a message whose To is empty is dropped:
+// Send returns nil without sending it.
+func SkipNoRecipient(s Sender) Sender { return skipNoRecipient{s} }
+
+type skipNoRecipient struct{ Sender }
+
+func (s skipNoRecipient) Send(ctx context.Context, m Message) error {
+	if strings.TrimSpace(m.To) == "" {
+		return nil
+	}
+	return s.Sender.Send(ctx, m)
+}
+
+func newSender(smtpURL, from string, log *slog.Logger, dev bool) (Sender, error) {
 	if smtpURL == "" {
 		return &LogSender{Log: log, Dev: dev}, nil
 	}

@@ -39,7 +39,7 @@ func TestNewParsesSMTPURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sm, ok := s.(*SMTPSender); !ok || sm.host != "mail.example.com" {
+	if sm, ok := s.(skipNoRecipient).Sender.(*SMTPSender); !ok || sm.host != "mail.example.com" {
 		t.Fatalf("sender %#v", s)
 	}
 	if _, err := New("smtp://host:notaport", "a@example.com", slog.Default(), false); err == nil {

@@ -26,6 +26,7 @@ var exportHeader = []string{"Order number", "Placed (UTC)", "Status", "Payment s
 // is written so that a spreadsheet shows it and never runs it as a formula.
 // Errors: VALIDATION_ERROR (dateFrom after dateTo), or the database's.
 func (s *Service) ExportCSV(ctx context.Context, f Filter, w io.Writer) (int, error) {
+	f.loc = s.zone()
 	if err := f.check(); err != nil {
 		return 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
+	"github.com/gocommerce/shop/internal/storeday"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -34,8 +35,20 @@ type Filter struct {
 	// IDs, when set, selects only these orders (a page naming the orders it
 	// refers to).
 	IDs []uuid.UUID
-	// From and To are inclusive UTC dates of creation.
+	// From and To are inclusive dates of creation, the store's days
+	// (STORE_TIMEZONE: the service's zone, WithZone).
 	From, To *time.Time
+	// loc is the zone of From and To, set by the service.
+	loc *time.Location
+}
+
+// span is f's dates as instants of creation.
+func (f Filter) span() storeday.Span {
+	loc := f.loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return storeday.Dates(f.From, f.To, loc)
 }
 
 // Page chooses the rows of a list: Limit rows after skipping Offset, or,
@@ -102,6 +115,7 @@ type listRow struct {
 // (docs/DECISIONS.md, "Console search and exports"). How the total is
 // counted depends on the filter: see count.
 func (s *Service) List(ctx context.Context, f Filter, p Page) (Listed, error) {
+	f.loc = s.zone()
 	if f.From != nil && f.To != nil && f.From.After(*f.To) {
 		return Listed{}, apperr.Invalid("dateFrom", "must not be after dateTo")
 	}
@@ -140,7 +154,7 @@ func list(db *gorm.DB, f Filter, p Page) (Listed, error) {
 	case p.After != nil:
 		ids = "SELECT id FROM orders WHERE " + cond + " AND (created_at, id) < (?, ?) ORDER BY " + listOrder + limitText(p.Limit+1, 0)
 		idArgs = append(args, p.After.CreatedAt, p.After.ID)
-	case p.Offset >= skipFrom && f.countedByDay():
+	case p.Offset >= skipFrom && f.countedByDay() && len(storeday.SplitUTC(f.span()).Edges) == 0:
 		ids, idArgs = f.skipTo(p.Offset, p.Limit+1)
 	default:
 		ids, idArgs = "SELECT id FROM orders WHERE "+cond+" ORDER BY "+listOrder+limitText(p.Limit+1, p.Offset), args
@@ -229,11 +243,12 @@ func (f Filter) conditions() (string, []any) {
 	if f.IDs != nil {
 		add("id IN ?", f.IDs)
 	}
-	if f.From != nil {
-		add("created_at >= ?", *f.From)
+	span := f.span()
+	if span.From != nil {
+		add("created_at >= ?", *span.From)
 	}
-	if f.To != nil {
-		add("created_at < ?", f.To.AddDate(0, 0, 1))
+	if span.To != nil {
+		add("created_at < ?", *span.To)
 	}
 	return strings.Join(conds, " AND "), args
 }
@@ -289,15 +304,20 @@ func (f Filter) countedByDay() bool {
 }
 
 // dayCounts returns the condition on order_day_counts selecting the
-// counter rows of f's days and status, and its arguments (only when
-// f.countedByDay).
+// counter rows of the whole UTC days inside f's dates and of its status,
+// and its arguments (only when f.countedByDay). The counters keep UTC days;
+// the store's days of a zone off UTC also take the edges that count adds.
 func (f Filter) dayCounts() (string, []any) {
 	conds, args := []string{"TRUE"}, []any{}
-	if f.From != nil {
-		conds, args = append(conds, "day >= ?"), append(args, f.From.Format(time.DateOnly))
+	split := storeday.SplitUTC(f.span())
+	if split.NoDays {
+		conds = append(conds, "FALSE")
 	}
-	if f.To != nil {
-		conds, args = append(conds, "day <= ?"), append(args, f.To.Format(time.DateOnly))
+	if split.FirstDay != nil {
+		conds, args = append(conds, "day >= ?"), append(args, split.FirstDay.Format(time.DateOnly))
+	}
+	if split.EndDay != nil {
+		conds, args = append(conds, "day < ?"), append(args, split.EndDay.Format(time.DateOnly))
 	}
 	if f.Status != "" {
 		conds, args = append(conds, "status = ?"), append(args, f.Status)
@@ -363,7 +383,19 @@ func (f Filter) count() (string, []any) {
 		return "SELECT coalesce(sum(n), 0) FROM order_counts WHERE status = ?", []any{f.Status}
 	}
 	days, args := f.dayCounts()
-	return "SELECT coalesce(sum(n), 0) FROM order_day_counts WHERE " + days, args
+	q := "SELECT coalesce(sum(n), 0) FROM order_day_counts WHERE " + days
+	// The parts of the store's first and last days outside whole UTC days
+	// (at most a day of orders each, through orders_created_idx).
+	for _, e := range storeday.SplitUTC(f.span()).Edges {
+		q = "(" + q + ") + (SELECT count(*) FROM orders WHERE created_at >= ? AND created_at < ?"
+		args = append(args, e[0], e[1])
+		if f.Status != "" {
+			q += " AND status = ?"
+			args = append(args, f.Status)
+		}
+		q += ")"
+	}
+	return q, args
 }
 
 // limitText is a LIMIT and OFFSET clause with the numbers in the text, as

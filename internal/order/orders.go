@@ -12,6 +12,7 @@ package order
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
@@ -27,6 +28,23 @@ type Service struct {
 	units    uow.Runner
 	provider gateway.Provider
 	log      *slog.Logger
+	// loc is the store's zone (STORE_TIMEZONE), whose days the list's
+	// dates are; nil is UTC.
+	loc *time.Location
+}
+
+// WithZone makes the list's and the export's dates days of loc (the
+// store's zone) and returns s.
+func (s *Service) WithZone(loc *time.Location) *Service {
+	s.loc = loc
+	return s
+}
+
+func (s *Service) zone() *time.Location {
+	if s.loc == nil {
+		return time.UTC
+	}
+	return s.loc
 }
 
 // New returns the service. provider refunds captured payments; queue

@@ -65,8 +65,8 @@ func (s *Levels) VariantStock(ctx context.Context, id uuid.UUID) ([]LocationLeve
 	if err := db.Raw(`SELECT v.committed, v.reserved,
 			v.inventory - v.reserved - v.committed AS available,
 			(SELECT coalesce(sum(on_hand), 0) FROM stock_levels WHERE variant_id = v.id) AS on_hand,
-			(SELECT coalesce(sum(i.quantity), 0) FROM stock_transfer_items i JOIN stock_transfers tr ON tr.id = i.transfer_id
-			 WHERE i.variant_id = v.id AND tr.status = 'in_transit') AS in_transit
+			(SELECT coalesce(sum(i.quantity - i.received), 0) FROM stock_transfer_items i JOIN stock_transfers tr ON tr.id = i.transfer_id
+			 WHERE i.variant_id = v.id AND tr.status IN ('in_transit', 'partially_received')) AS in_transit
 		FROM variants v WHERE v.id = ?`, id).Row().Scan(&t.Committed, &t.Reserved, &t.Available, &t.OnHand, &t.InTransit); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil, apperr.Missing("variant")

@@ -17,13 +17,21 @@ import (
 	"gorm.io/gorm"
 )
 
-// Statuses of a transfer: its units left the source (in_transit), reached
-// the destination (received) or went back to the source (cancelled).
+// Statuses of a transfer: its units left the source (in_transit), some of
+// them reached the destination and the rest are still on their way
+// (partially_received), all reached it (received) or the units not
+// received went back to the source (cancelled).
 const (
-	TransferInTransit = "in_transit"
-	TransferReceived  = "received"
-	TransferCancelled = "cancelled"
+	TransferInTransit         = "in_transit"
+	TransferPartiallyReceived = "partially_received"
+	TransferReceived          = "received"
+	TransferCancelled         = "cancelled"
 )
+
+// open reports whether a transfer in status still has units in transit.
+func open(status string) bool {
+	return status == TransferInTransit || status == TransferPartiallyReceived
+}
 
 // Transfer moves units of variants from one location to another.
 type Transfer struct {
@@ -34,6 +42,9 @@ type Transfer struct {
 	Note           string
 	AdminID        *uuid.UUID
 	Items          []Item `gorm:"-"`
+	// Received is how many units of each item reached the destination, by
+	// variant (those not listed: none).
+	Received map[uuid.UUID]int `gorm:"-"`
 	// Values are the items' values per unit without GST, by variant, as
 	// the transfer gave them (none: the variant's price without GST).
 	Values map[uuid.UUID]money.Amount `gorm:"-"`
@@ -299,24 +310,33 @@ func putAt(tx *gorm.DB, to Place, items []Item) error {
 	return nil
 }
 
-// ReceiveTransfer puts transfer id's units on hand at its destination
-// (and into the variants' inventory when it sells). Errors: NOT_FOUND,
-// CONFLICT (not in transit).
-func (s *Levels) ReceiveTransfer(ctx context.Context, id uuid.UUID) (*Transfer, error) {
-	return s.endTransfer(ctx, id, TransferReceived)
+// ReceiveTransfer puts units of transfer id on hand at its destination
+// (and into the variants' inventory when it sells): items' quantities, or,
+// when items is empty, every unit still in transit. The transfer is then
+// received, or partially_received while units remain in transit.
+// Concurrent receipts are serialized on the transfer's row, so together
+// they never put on hand more than was sent. Errors: NOT_FOUND, CONFLICT
+// (received or cancelled), VALIDATION_ERROR (items[i].variantId not in the
+// transfer or listed twice, items[i].quantity not positive or more than
+// is still in transit).
+func (s *Levels) ReceiveTransfer(ctx context.Context, id uuid.UUID, items []Item) (*Transfer, error) {
+	return s.endTransfer(ctx, id, TransferReceived, items)
 }
 
-// CancelTransfer puts transfer id's units back on hand at its source.
-// Errors: NOT_FOUND, CONFLICT (not in transit).
+// CancelTransfer puts the units of transfer id still in transit back on
+// hand at its source; a tax invoice of the transfer is reduced by a credit
+// note for those units only. Errors: NOT_FOUND, CONFLICT (received or
+// cancelled).
 func (s *Levels) CancelTransfer(ctx context.Context, id uuid.UUID) (*Transfer, error) {
-	return s.endTransfer(ctx, id, TransferCancelled)
+	return s.endTransfer(ctx, id, TransferCancelled, nil)
 }
 
-// endTransfer moves transfer id from in transit to status. A keyed request
-// retried after its process died answers with the transfer as it is now
-// instead of a CONFLICT (it is no longer in transit): the move records
-// itself under the request's key.
-func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (*Transfer, error) {
+// endTransfer moves the units of transfer id still in transit: to its
+// destination (status received; only items when given) or back to its
+// source (cancelled). A keyed request retried after its process died
+// answers with the transfer as it is now instead of a CONFLICT: the move
+// records itself under the request's key.
+func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string, asked []Item) (*Transfer, error) {
 	if t, ok, err := s.transferMade(ctx); ok {
 		return t, err
 	}
@@ -328,33 +348,57 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 		if t.ID == uuid.Nil {
 			return apperr.Missing("transfer")
 		}
-		if t.Status != TransferInTransit {
+		if !open(t.Status) {
 			return apperr.Conflictf("the transfer is %s, not in transit", t.Status).WithDetails(map[string]any{"status": t.Status})
 		}
-		// A location is not deleted while a transfer of it is in transit.
+		// Read after the row's lock: a receipt that held it has committed
+		// and its counts are seen.
+		lines, err := transferLines(tx, id)
+		if err != nil {
+			return err
+		}
+		moving, rest, err := unitsToMove(lines, asked)
+		if err != nil {
+			return err
+		}
+		// A location is not deleted while a transfer of it is open.
 		at := *t.ToLocationID
-		col := "received_at"
-		if status == TransferCancelled {
-			at, col = *t.FromLocationID, "cancelled_at"
+		next, col := TransferReceived, "received_at = now(), "
+		switch {
+		case status == TransferCancelled:
+			at, next, col = *t.FromLocationID, TransferCancelled, "cancelled_at = now(), "
+		case rest > 0:
+			next, col = TransferPartiallyReceived, ""
 		}
 		place, err := LockPlace(tx, at)
 		if err != nil {
 			return err
 		}
-		items, err := transferItems(tx, id)
-		if err != nil {
-			return err
+		if len(moving) > 0 {
+			if err := putAt(tx, place, moving); err != nil {
+				return err
+			}
 		}
-		if err := putAt(tx, place, items); err != nil {
-			return err
+		if status == TransferReceived {
+			for _, it := range moving {
+				if err := tx.Exec(`UPDATE stock_transfer_items SET received = received + ? WHERE transfer_id = ? AND variant_id = ?`,
+					it.Quantity, id, it.VariantID).Error; err != nil {
+					return fmt.Errorf("stock.end_transfer: %w", err)
+				}
+			}
 		}
-		if err := tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+` = now(), updated_at = now() WHERE id = ?`, status, id).Error; err != nil {
+		if err := tx.Exec(`UPDATE stock_transfers SET status = ?, `+col+`updated_at = now() WHERE id = ?`, next, id).Error; err != nil {
 			return fmt.Errorf("stock.end_transfer: %w", err)
 		}
 		// Goods sent to another GSTIN that come back: the supply's invoice
-		// is reduced by a credit note, in this transaction.
+		// is reduced by a credit note for the units that come back, in this
+		// transaction (the units received stay supplied).
 		if status == TransferCancelled && s.docs != nil {
-			if err := s.docs.IssueTransferCreditNote(tx, id); err != nil {
+			back := make([]int, len(lines))
+			for i, l := range lines {
+				back[i] = l.Quantity - l.Received
+			}
+			if err := s.docs.IssueTransferCreditNote(tx, id, back); err != nil {
 				return err
 			}
 		}
@@ -372,31 +416,88 @@ func (s *Levels) endTransfer(ctx context.Context, id uuid.UUID, status string) (
 	return s.Transfer(ctx, id)
 }
 
-func transferItems(tx *gorm.DB, id uuid.UUID) ([]Item, error) {
-	items, _, err := transferItemValues(tx, id)
-	return items, err
+// transferLine is an item of a transfer and how many of its units were
+// received.
+type transferLine struct {
+	VariantID          uuid.UUID
+	Quantity, Received int
 }
 
-// transferItemValues is transfer id's items and the values given with them.
-func transferItemValues(tx *gorm.DB, id uuid.UUID) ([]Item, map[uuid.UUID]money.Amount, error) {
-	var rows []struct {
-		VariantID uuid.UUID
-		Quantity  int
-		Value     *money.Amount
+// transferLines is transfer id's items in variant order (the order of its
+// document's lines).
+func transferLines(tx *gorm.DB, id uuid.UUID) ([]transferLine, error) {
+	var lines []transferLine
+	if err := tx.Raw(`SELECT variant_id, quantity, received FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
+		Scan(&lines).Error; err != nil {
+		return nil, fmt.Errorf("stock.transfer_lines: %w", err)
 	}
-	if err := tx.Raw(`SELECT variant_id, quantity, value FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
+	return lines, nil
+}
+
+// unitsToMove checks asked against lines and returns the units to move and
+// how many stay in transit after: asked, or every unit still in transit
+// when asked is empty. Errors: VALIDATION_ERROR naming items[i].variantId
+// or items[i].quantity.
+func unitsToMove(lines []transferLine, asked []Item) (moving []Item, rest int, err error) {
+	left := map[uuid.UUID]int{}
+	for _, l := range lines {
+		left[l.VariantID] = l.Quantity - l.Received
+	}
+	if len(asked) == 0 {
+		for _, l := range lines {
+			if n := l.Quantity - l.Received; n > 0 {
+				moving = append(moving, Item{VariantID: l.VariantID, Quantity: n})
+			}
+		}
+		return moving, 0, nil
+	}
+	seen := map[uuid.UUID]bool{}
+	for i, it := range asked {
+		f := "items[" + strconv.Itoa(i) + "]."
+		n, ok := left[it.VariantID]
+		switch {
+		case !ok:
+			return nil, 0, apperr.Invalid(f+"variantId", "is not a variant of this transfer")
+		case seen[it.VariantID]:
+			return nil, 0, apperr.Invalid(f+"variantId", "names a variant already listed")
+		case it.Quantity < 1:
+			return nil, 0, apperr.Invalid(f+"quantity", "must be at least 1")
+		case it.Quantity > n:
+			return nil, 0, apperr.Invalid(f+"quantity", "must be at most the "+strconv.Itoa(n)+" units still in transit")
+		}
+		seen[it.VariantID] = true
+		moving = append(moving, it)
+		left[it.VariantID] = n - it.Quantity
+	}
+	for _, n := range left {
+		rest += n
+	}
+	return moving, rest, nil
+}
+
+// transferItemValues is transfer id's items, the values given with them
+// and the units of each received.
+func transferItemValues(tx *gorm.DB, id uuid.UUID) ([]Item, map[uuid.UUID]money.Amount, map[uuid.UUID]int, error) {
+	var rows []struct {
+		VariantID          uuid.UUID
+		Quantity, Received int
+		Value              *money.Amount
+	}
+	if err := tx.Raw(`SELECT variant_id, quantity, received, value FROM stock_transfer_items WHERE transfer_id = ? ORDER BY variant_id`, id).
 		Scan(&rows).Error; err != nil {
-		return nil, nil, fmt.Errorf("stock.transfer_items: %w", err)
+		return nil, nil, nil, fmt.Errorf("stock.transfer_items: %w", err)
 	}
 	items := make([]Item, len(rows))
 	values := map[uuid.UUID]money.Amount{}
+	received := map[uuid.UUID]int{}
 	for i, r := range rows {
 		items[i] = Item{VariantID: r.VariantID, Quantity: r.Quantity}
 		if r.Value != nil {
 			values[r.VariantID] = *r.Value
 		}
+		received[r.VariantID] = r.Received
 	}
-	return items, values, nil
+	return items, values, received, nil
 }
 
 // maxUnitValue bounds a transfer item's value per unit (₹1 crore).
@@ -454,7 +555,7 @@ func (s *Levels) Transfer(ctx context.Context, id uuid.UUID) (*Transfer, error) 
 		return nil, apperr.Missing("transfer")
 	}
 	var err error
-	if t.Items, t.Values, err = transferItemValues(db, id); err != nil {
+	if t.Items, t.Values, t.Received, err = transferItemValues(db, id); err != nil {
 		return nil, err
 	}
 	one := []Transfer{t}
@@ -482,7 +583,7 @@ func (s *Levels) Transfers(ctx context.Context, status string, w paging.Window) 
 	}
 	for i := range ts {
 		var err error
-		if ts[i].Items, ts[i].Values, err = transferItemValues(db, ts[i].ID); err != nil {
+		if ts[i].Items, ts[i].Values, ts[i].Received, err = transferItemValues(db, ts[i].ID); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -107,7 +107,8 @@ export function completeDraft(d, { before, rerender, latest = () => null }) {
         await run({ payment: 'cod' }, toOrder)();
       }),
       button('Send a payment link', run({ payment: 'link' }, () => {
-        session.flash = 'Payment link created and emailed to the customer.';
+        // A buyer known by phone alone gets no email: staff share the link.
+        session.flash = d.email ? 'Payment link created and emailed to the customer.' : 'Payment link created; the customer has no email: share the link.';
         rerender();
       }), { kind: 'primary' })),
     h('details', {}, h('summary', {}, 'Paid offline…'), form({

@@ -8,7 +8,7 @@ import { api, ApiError, setSignedOutHandler } from './api.js';
 import { loadPermissions, setRole, allowed, has } from './perm.js';
 import { route, start, match, navigate, href } from './router.js';
 import { errorNotice, loading, notice, pageHead, button } from './ui.js';
-import { label } from './format.js';
+import { label, setStoreZone } from './format.js';
 import { session } from './session.js';
 
 const root = document.getElementById('app');
@@ -228,6 +228,7 @@ async function render() {
       session.me = await api('GET', '/auth/me');
       remember(session.me);
       setRole(session.me.role);
+      setStoreZone(session.me.storeTimezone);
     } catch (err) {
       if (token !== renderCount) return;
       if (err instanceof ApiError && err.status === 401) {
@@ -242,6 +243,7 @@ async function render() {
       // Over the limit: the menu from the remembered admin, and the wait.
       session.me = remembered();
       setRole(session.me.role);
+      setStoreZone(session.me.storeTimezone);
       waiting = err;
     }
   }

@@ -7,13 +7,13 @@ import { filters } from '../forms.js';
 import { setQuery, navigate } from '../router.js';
 import { pageHead, section, table, link, errorNotice, badge, button } from '../ui.js';
 import { formatMoney } from '../money.js';
-import { utcDay } from '../format.js';
+import { storeDay } from '../format.js';
 import { revenueChart } from '../chart.js';
 import { hsnWarning } from '../hsnwarning.js';
 import { currency } from '../session.js';
 
 export async function dashboardPage({ query }) {
-  const range = { dateFrom: query.get('dateFrom') || utcDay(-29), dateTo: query.get('dateTo') || utcDay(0) };
+  const range = { dateFrom: query.get('dateFrom') || storeDay(-29), dateTo: query.get('dateTo') || storeDay(0) };
   const rangeForm = filters({
     label: 'Date range',
     fields: [

@@ -49,7 +49,7 @@ function title(d) {
 function draftSummary(d) {
   return [
     pageHead(title(d), badge(d.status)),
-    section('Customer', facts([['Name', d.name || '—'], ['Email', d.email], ['Phone', d.phone || '—']])),
+    section('Customer', facts([['Name', d.name || '—'], ['Email', d.email || '—'], ['Phone', d.phone || '—']])),
     section('Totals', draftTotals(d)),
     d.paymentLink ? section('Payment', paymentLinkFacts(d.paymentLink)) : null,
     d.orderId ? h('p', {}, 'It became the order ', link('/orders/' + d.orderId, 'shown here'), '.') : null,
@@ -88,7 +88,7 @@ function draftBuilder(d, methods, rerender) {
     fields: [
       { name: 'customerId', label: 'Customer', type: 'picker', source: sources.customer, placeholder: 'Name or email', wide: true,
         labels: new Map(d ? [[d.customerId, { label: d.name || d.email, hint: d.name ? d.email : '' }]] : []),
-        help: 'An existing customer; or leave empty and give an email and name below.' },
+        help: 'An existing customer; or leave empty and give a name and an email or a phone below.' },
       { name: 'email', label: 'Email', type: 'email', maxlength: 254 },
       { name: 'name', label: 'Name', maxlength: 200 },
       { name: 'phone', label: 'Phone', type: 'tel', maxlength: 20 },
@@ -128,7 +128,8 @@ function draftBuilder(d, methods, rerender) {
     // would put its name and phone over the ones typed for a guest.
     if (v.customerId) {
       if (!draft || v.customerId !== draft.customerId) body.customerId = v.customerId;
-    } else if (v.email || v.name || !draft) Object.assign(body, { email: v.email || '', name: v.name || '', phone: v.phone || '' });
+    // A phone order's buyer may have no email: a phone alone will do.
+    } else if (v.email || v.phone || v.name || !draft) Object.assign(body, { email: v.email || undefined, name: v.name || '', phone: v.phone || '' });
     if (v.shippingMethodId) body.shippingMethodId = v.shippingMethodId;
     if (v.discountCode || draft) body.discountCode = v.discountCode || '';
     const res = await keys.send((key) => (draft

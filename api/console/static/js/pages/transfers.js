@@ -13,7 +13,8 @@ import { session } from '../session.js';
 import { names } from '../sources.js';
 import { linesEditor } from '../lines.js';
 
-const STATUSES = [['', 'Any status'], ['in_transit', 'In transit'], ['received', 'Received'], ['cancelled', 'Cancelled']];
+const STATUSES = [['', 'Any status'], ['in_transit', 'In transit'], ['partially_received', 'Partly received'], ['received', 'Received'], ['cancelled', 'Cancelled']];
+const OPEN = new Set(['in_transit', 'partially_received']);
 
 export async function transfersPage({ query, rerender }) {
   const f = { status: query.get('status') || '' };
@@ -43,11 +44,12 @@ export async function transfersPage({ query, rerender }) {
       { label: 'From', cell: (t) => place(t.fromLocationId) },
       { label: 'To', cell: (t) => place(t.toLocationId) },
       { label: 'Units', cell: (t) => h('ul', { class: 'plain' }, t.items.map((it) =>
-        h('li', {}, `${it.quantity} × ${(variants.get(it.variantId) || { label: 'a deleted variant' }).label}`))) },
+        h('li', {}, `${it.quantity} × ${(variants.get(it.variantId) || { label: 'a deleted variant' }).label}`,
+          t.status === 'partially_received' || (t.status === 'cancelled' && it.received) ? ` (${it.received} received)` : ''))) },
       { label: 'Note', cell: (t) => t.note || '—' },
       { label: 'Status', cell: (t) => h('span', {}, badge(t.status), t.receivedAt ? ` ${fmtTime(t.receivedAt)}` : '', t.cancelledAt ? ` ${fmtTime(t.cancelledAt)}` : '') },
-      { label: 'Actions', cell: (t) => (t.status !== 'in_transit' ? '' : h('span', { class: 'row-actions' },
-        canAct('receive') ? button('Receive', act(t, 'receive', `Transfer received at ${place(t.toLocationId)}.`),
+      { label: 'Actions', cell: (t) => (!OPEN.has(t.status) ? '' : h('span', { class: 'row-actions' },
+        canAct('receive') ? button('Receive', () => receiveTransfer(t, variants, place(t.toLocationId), rerender),
           { kind: 'small', attrs: { 'aria-label': `Receive the transfer to ${place(t.toLocationId)} made ${fmtTime(t.createdAt)}` } }) : null,
         canAct('cancel') ? button('Cancel', async () => {
           if (await confirm(`Cancel this transfer? Its units go back to ${place(t.fromLocationId)}.`, 'Cancel transfer', 'Keep transfer')) await act(t, 'cancel', 'Transfer cancelled; its units are back at the source.')();
@@ -55,6 +57,30 @@ export async function transfersPage({ query, rerender }) {
     ], res.data, { empty: 'No transfers match.', caption: 'Transfers' }),
     pager(res.pagination, (n) => setQuery({ ...f, page: n }), 'transfers'),
   ];
+}
+
+// receiveTransfer opens the form of a receipt: the units that arrived of
+// each item, all that is still in transit unless changed.
+function receiveTransfer(t, variants, to, rerender) {
+  const rows = t.items.map((it) => {
+    const left = it.quantity - (it.received || 0);
+    const label = (variants.get(it.variantId) || { label: 'a deleted variant' }).label;
+    const qty = h('input', { type: 'number', min: 0, max: left, value: left, name: `receive-qty-${it.variantId}`, 'aria-label': `Units arrived of ${label}` });
+    return { it, left, qty, row: h('tr', {}, h('td', {}, label), h('td', {}, String(left)), h('td', {}, qty)) };
+  });
+  const close = openDialog('Receive transfer', form({
+    label: 'Receive transfer',
+    fields: [],
+    extra: h('table', { class: 'data compact' }, h('thead', {}, h('tr', {}, h('th', {}, 'Item'), h('th', {}, 'In transit'), h('th', {}, 'Arrived'))),
+      h('tbody', {}, rows.map((r) => r.row))),
+    submit: 'Receive units',
+    onSubmit: (v, { key }) => {
+      const all = rows.every((r) => Number(r.qty.value) === r.left);
+      const items = rows.filter((r) => Number(r.qty.value) > 0).map((r) => ({ variantId: r.it.variantId, quantity: Number(r.qty.value) }));
+      return api('POST', `/inventory/transfers/${t.id}/receive`, all ? undefined : { items }, { headers: { 'Idempotency-Key': key } });
+    },
+    done: () => { close(); session.flash = `Units received at ${to}.`; rerender(); },
+  }));
 }
 
 // newTransfer opens the form of a transfer: two locations, lines, a note.
