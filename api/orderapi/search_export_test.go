@@ -195,6 +195,8 @@ func TestListOrdersByPaymentAndPhone(t *testing.T) {
 		{"search=9840123456", []string{tc, on}},
 		{"search=" + url.QueryEscape("+91 98401 23456"), []string{tc, on}},
 		{"search=09840123456", []string{tc, on}},
+		// Part of a number (seven to nine digits) is looked for in the search text.
+		{"search=" + url.QueryEscape("840 123 45"), []string{tc, on}},
 		{"search=" + url.QueryEscape("+91 98220 55555"), []string{co}},
 		{"search=" + url.QueryEscape("98220 55555") + "&paymentStatus=pending", nil},
 		{"search=" + url.QueryEscape("98401 23456") + "&paymentMethod=cod&paymentStatus=pending", []string{tc}},

@@ -73,6 +73,9 @@ func (b *bench) env(extra ...string) []string {
 		"GATEWAY_WEBHOOK_SECRET=" + webhookSecret, "PAYMENT_PROVIDER=" + paymentProvider,
 		"ADMIN_GENERAL_RATE_LIMIT=100000000", "ADMIN_ANALYTICS_RATE_LIMIT=100000000",
 		"CHECKOUT_SESSION_TTL=2h", "COOKIE_SECURE=false",
+		// The run outlasts the default 15 minutes of the admin token it
+		// logs in for once (the media uploads came after it expired).
+		"ADMIN_ACCESS_TOKEN_EXPIRES_IN=2h",
 		// The api stores uploads, the worker renders them: one directory.
 		"MEDIA_DIR=" + filepath.Join(b.work, "media"),
 	}, append(append(append(carrierEnv(), gstEnv()...), b.messagingEnv()...), extra...)...)
