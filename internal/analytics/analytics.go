@@ -17,6 +17,7 @@ package analytics
 
 import (
 	"context"
+	"github.com/gocommerce/shop/internal/storeday"
 	"time"
 
 	"github.com/gocommerce/shop/internal/stock"
@@ -49,12 +50,7 @@ func (s *Service) WithZone(loc *time.Location) *Service {
 	return s
 }
 
-func (s *Service) zone() *time.Location {
-	if s.loc == nil {
-		return time.UTC
-	}
-	return s.loc
-}
+func (s *Service) zone() *time.Location { return storeday.OrUTC(s.loc) }
 
 // New returns the service. lowStockThreshold is LOW_STOCK_THRESHOLD,
 // currency STORE_CURRENCY and locations answers a products report of one

@@ -44,11 +44,7 @@ type Filter struct {
 
 // span is f's dates as instants of creation.
 func (f Filter) span() storeday.Span {
-	loc := f.loc
-	if loc == nil {
-		loc = time.UTC
-	}
-	return storeday.Dates(f.From, f.To, loc)
+	return storeday.Dates(f.From, f.To, storeday.OrUTC(f.loc))
 }
 
 // Page chooses the rows of a list: Limit rows after skipping Offset, or,

@@ -11,6 +11,7 @@
 package order
 
 import (
+	"github.com/gocommerce/shop/internal/storeday"
 	"log/slog"
 	"time"
 
@@ -40,12 +41,7 @@ func (s *Service) WithZone(loc *time.Location) *Service {
 	return s
 }
 
-func (s *Service) zone() *time.Location {
-	if s.loc == nil {
-		return time.UTC
-	}
-	return s.loc
-}
+func (s *Service) zone() *time.Location { return storeday.OrUTC(s.loc) }
 
 // New returns the service. provider refunds captured payments; queue
 // receives the outbox nudges and analytics rollups that follow a change.

@@ -9,6 +9,15 @@ package storeday
 
 import "time"
 
+// OrUTC is loc, or UTC when the store's zone was never set (a service
+// built without one, as in tests that predate the store's day).
+func OrUTC(loc *time.Location) *time.Location {
+	if loc == nil {
+		return time.UTC
+	}
+	return loc
+}
+
 // Start is the first instant of date d in loc.
 func Start(d time.Time, loc *time.Location) time.Time {
 	y, m, dd := d.Date()
