@@ -17,7 +17,7 @@ type Compacted struct {
 	Emptied int64
 }
 
-// counterTables are the order counters (migrations 00011, 00019) and the
+// counterTables are the order counters (migrations 00011, 00019, 00068) and the
 // columns of their keys.
 var counterTables = []struct {
 	table string
@@ -25,6 +25,7 @@ var counterTables = []struct {
 }{
 	{"order_day_counts", []string{"day", "status"}},
 	{"order_counts", []string{"status"}},
+	{"order_payment_counts", []string{"payment_method", "payment_status"}},
 }
 
 // CompactCounters folds every counter key's rows into one and deletes rows

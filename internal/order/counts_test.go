@@ -74,9 +74,10 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		errs <- d.DB.Exec(`INSERT INTO orders (customer_id, status, email, shipping_address, billing_address,
-			subtotal, total, currency, payment_provider, payment_intent_id, created_at)
+			subtotal, total, currency, payment_provider, payment_intent_id, created_at, payment_method, payment_status)
 			SELECT ?, (ARRAY['pending','shipped','delivered'])[1 + g % 3], 'bulk@example.com', '{}', '{}', 100, 100, 'INR',
-				'bulk', 'bulk_' || g, now() - g * interval '7 hours'
+				'bulk', 'bulk_' || g, now() - g * interval '7 hours',
+				CASE WHEN g % 4 = 0 THEN 'cod' ELSE 'online' END, CASE WHEN g % 4 = 0 THEN 'pending' ELSE 'paid' END
 			FROM generate_series(1, 500) g`, cust.ID).Error
 	}()
 	wg.Wait()
@@ -104,6 +105,18 @@ func TestOrderCountsExactUnderConcurrentChanges(t *testing.T) {
 			t.Errorf("status %q: list total %d, want %d", s, res.Total, want)
 		}
 	}
+	for _, f := range []order.Filter{{PaymentMethod: "cod", PaymentStatus: "pending"}, {PaymentStatus: "paid"}, {PaymentMethod: "online"}} {
+		res, err := svc.List(ctx, f, order.Page{Window: paging.Window{Limit: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want int64
+		d.DB.Raw("SELECT count(*) FROM orders WHERE (? = '' OR payment_method = ?) AND (? = '' OR payment_status = ?)",
+			f.PaymentMethod, f.PaymentMethod, f.PaymentStatus, f.PaymentStatus).Scan(&want)
+		if res.Total != want || want == 0 {
+			t.Errorf("%+v: list total %d, want %d", f, res.Total, want)
+		}
+	}
 }
 
 // assertCountsExact compares the counter tables with counts of the orders.
@@ -118,6 +131,11 @@ func assertCountsExact(t *testing.T, db *gorm.DB) {
 		SELECT coalesce(a.day, b.day) || ' ' || coalesce(a.status, b.status) || ': ' || coalesce(a.n, 0) || ' orders, counted ' || coalesce(b.n, 0)
 		FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, status, count(*) AS n FROM orders GROUP BY 1, 2) a
 		FULL JOIN (SELECT day, status, sum(n) AS n FROM order_day_counts GROUP BY 1, 2) b USING (day, status)
+		WHERE coalesce(a.n, 0) <> coalesce(b.n, 0)
+		UNION ALL
+		SELECT coalesce(a.m, b.m) || ' ' || coalesce(a.s, b.s) || ': ' || coalesce(a.n, 0) || ' orders, counted ' || coalesce(b.n, 0)
+		FROM (SELECT payment_method AS m, payment_status AS s, count(*) AS n FROM orders GROUP BY 1, 2) a
+		FULL JOIN (SELECT payment_method AS m, payment_status AS s, sum(n) AS n FROM order_payment_counts GROUP BY 1, 2) b USING (m, s)
 		WHERE coalesce(a.n, 0) <> coalesce(b.n, 0)`).Scan(&off).Error
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +165,10 @@ func TestOrderCountsFollowEveryKindOfUpdate(t *testing.T) {
 		`UPDATE orders SET created_at = created_at - interval '2 days' WHERE payment_intent_id LIKE 'upd\_1%'`,
 		`UPDATE orders SET status = 'cancelled', created_at = created_at + interval '1 day' WHERE status = 'confirmed' AND payment_intent_id LIKE 'upd\_2%'`,
 		`UPDATE orders SET paid_total = total, updated_at = now()`,
+		`UPDATE orders SET payment_method = 'cod', payment_status = 'pending', paid_total = 0 WHERE payment_intent_id LIKE 'upd\_3%'`,
+		`UPDATE orders SET payment_status = 'paid', paid_total = total WHERE payment_intent_id IN ('upd_30', 'upd_31')`,
+		`UPDATE orders SET payment_status = payment_status, payment_method = payment_method`,
+		`DELETE FROM orders WHERE payment_intent_id = 'upd_32'`,
 		`UPDATE orders SET created_at = created_at + interval '1 minute', status = status`,
 	} {
 		if err := db.Exec(q).Error; err != nil {

@@ -309,8 +309,8 @@ const listOrder = "created_at DESC, id DESC"
 // countedByDay reports whether the day counters count f's matches: every
 // filter but a customer, an order number, a search or ids, which bound the
 // matches by themselves (a search through its index), and a payment method
-// or status, which the counters do not count (the COD orders to collect
-// have an index of their own: migrations/00058).
+// or status, which the day counters do not count (the payment counters do,
+// without dates: countedByPayment).
 func (f Filter) countedByDay() bool {
 	return f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil &&
 		f.PaymentMethod == "" && f.PaymentStatus == ""
@@ -376,17 +376,35 @@ func (f Filter) skipTo(offset, limit int) (string, []any) {
 		append(append(append(dayArgs, offset), args...), offset)
 }
 
+// countedByPayment reports whether the payment counters (migrations/00068)
+// count f's matches: a payment method, a payment status or both, and no
+// other filter.
+func (f Filter) countedByPayment() bool {
+	return (f.PaymentMethod != "" || f.PaymentStatus != "") && f.Status == "" && f.From == nil && f.To == nil &&
+		f.CustomerID == nil && f.orderNumber() == "" && f.Search == "" && f.IDs == nil
+}
+
 // count returns a statement of one number, how many orders match f, and
 // its arguments. The counter tables that triggers keep in every order
 // change's transaction (migrations/00011_order_counts.sql) answer the
 // filters that index counts cannot bound: none or a status reads a few
 // shard rows a status; dates read a few a day and status, however many
-// orders the days hold. A customer, an order number or a search bounds the
-// matches by itself (a customer's orders; one order; the search's matches),
-// so those are counted from the indexes, as are the COD orders still to
-// collect (their own index); other payment filters count the orders.
+// orders the days hold; a payment method or status alone (the COD orders
+// still to collect) a few rows of its own counters. A customer, an order
+// number or a search bounds the matches by itself (a customer's orders;
+// one order; the search's matches), so those are counted from the indexes;
+// a payment filter with another filter counts the orders.
 func (f Filter) count() (string, []any) {
 	switch {
+	case f.countedByPayment():
+		q, args := "SELECT coalesce(sum(n), 0) FROM order_payment_counts WHERE TRUE", []any{}
+		if f.PaymentMethod != "" {
+			q, args = q+" AND payment_method = ?", append(args, f.PaymentMethod)
+		}
+		if f.PaymentStatus != "" {
+			q, args = q+" AND payment_status = ?", append(args, f.PaymentStatus)
+		}
+		return q, args
 	case !f.countedByDay():
 		cond, args := f.conditions()
 		return "SELECT count(*) FROM orders WHERE " + cond, args
