@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/shop/internal/money"
 	"github.com/gocommerce/shop/internal/paging"
 	"github.com/gocommerce/shop/internal/storeday"
+	"github.com/gocommerce/shop/models"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -218,11 +219,19 @@ func (f Filter) conditions() (string, []any) {
 	if f.Status != "" {
 		add("status = ?", f.Status)
 	}
-	if f.PaymentMethod != "" {
-		add("payment_method = ?", f.PaymentMethod)
-	}
-	if f.PaymentStatus != "" {
-		add("payment_status = ?", f.PaymentStatus)
+	switch {
+	case f.PaymentMethod == models.PaymentCOD && f.PaymentStatus == models.PaymentPending:
+		// The COD orders to collect, as constants: the planner proves the
+		// predicate of their partial index (migrations/00058) only against
+		// constants, so with parameters it planned every call anew.
+		conds = append(conds, "payment_method = 'cod' AND payment_status = 'pending'")
+	default:
+		if f.PaymentMethod != "" {
+			add("payment_method = ?", f.PaymentMethod)
+		}
+		if f.PaymentStatus != "" {
+			add("payment_status = ?", f.PaymentStatus)
+		}
 	}
 	if f.CustomerID != nil {
 		add("customer_id = ?", *f.CustomerID)
