@@ -14,9 +14,9 @@
 -- the statement trigger of order_counts: a row trigger raised one counter
 -- row once per order inserted, and each raise of a row the transaction had
 -- raised already walked all its earlier versions, so a bulk insert took
--- time growing with the square of its rows (10,000 orders 2.8 s, 20,000
--- 7.7 s). Updates move the counters per row, and only when the payment
--- method or status changed.
+-- time growing with the square of its rows (docs/BENCHMARKS.md, "Figures
+-- behind code comments"). Updates move the counters per row, and only when
+-- the payment method or status changed.
 CREATE TABLE order_payment_counts (
     payment_method text NOT NULL,
     payment_status text NOT NULL,

@@ -17,10 +17,10 @@ package analytics
 
 import (
 	"context"
-	"github.com/gocommerce/shop/internal/storeday"
 	"time"
 
 	"github.com/gocommerce/shop/internal/stock"
+	"github.com/gocommerce/shop/internal/storeday"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )

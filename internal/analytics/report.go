@@ -77,16 +77,14 @@ func (s *Service) Orders(ctx context.Context, r Range) (*OrdersReport, error) {
 	// UTC days inside them from the counters and count the edges (at most a
 	// day of orders each) status by status, each a range of
 	// orders_status_idx read without the table: grouping the edge's orders
-	// by status fetched each row from the table (0.33 against 0.24 ms a
-	// breakdown in pgbench).
+	// by status fetched each row from the table.
 	//
 	// The dates and times are literals of the statement, not parameters:
 	// with parameters Postgres planned the statement's fifteen parts again
-	// at every call (0.42 against 0.25 ms; docs/BENCHMARKS.md, "The store's
-	// day and the orders report, planned once"), and a
-	// store's reports name a few ranges a day, each planned once per
-	// connection. They are formatted here from time values, never from the
-	// request's text.
+	// at every call, and a store's reports name a few ranges a day, each
+	// planned once per connection (both measured in docs/BENCHMARKS.md,
+	// "Figures behind code comments"). They are formatted here from time
+	// values, never from the request's text.
 	split := storeday.SplitUTC(storeday.Span{From: ptr(storeday.Start(r.From, s.zone())), To: ptr(storeday.End(r.To, s.zone()))})
 	q := `SELECT status, n FROM order_day_counts WHERE day >= ` + sqlDate(*split.FirstDay) + ` AND day < ` + sqlDate(*split.EndDay)
 	if split.NoDays {

@@ -11,13 +11,13 @@
 package order
 
 import (
-	"github.com/gocommerce/shop/internal/storeday"
 	"log/slog"
 	"time"
 
 	"github.com/gocommerce/shop/internal/apperr"
 	"github.com/gocommerce/shop/internal/database"
 	"github.com/gocommerce/shop/internal/gateway"
+	"github.com/gocommerce/shop/internal/storeday"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/tasks"
 	"gorm.io/gorm"
