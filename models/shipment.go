@@ -26,8 +26,11 @@ type Shipment struct {
 	NDRAttempts        int    `gorm:"column:ndr_attempts"`
 	LastError          string
 	LastScanAt         *time.Time
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// BookingQueuedAt is when the outbox's dispatch queued the booking
+	// (shipment.QueueBookings); nil: not yet.
+	BookingQueuedAt *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 
 	Events []ShipmentEvent `gorm:"foreignKey:FulfillmentID;references:FulfillmentID"`
 }

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gocommerce/shop/internal/app"
 	"github.com/gocommerce/shop/internal/messaging"
@@ -18,6 +19,11 @@ func registerOutbox(mux *asynq.ServeMux, a *app.App) {
 		if n > 0 {
 			a.Log.DebugContext(ctx, "outbox dispatched", "events", n)
 		}
-		return err
+		// Courier bookings are queued by the same dispatch (package shipment).
+		b, berr := a.Shipments.QueueBookings(ctx)
+		if b > 0 {
+			a.Log.DebugContext(ctx, "courier bookings queued", "shipments", b)
+		}
+		return errors.Join(err, berr)
 	})
 }

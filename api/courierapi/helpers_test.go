@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocommerce/shop/internal/config"
 	"github.com/gocommerce/shop/internal/courier/shiprockettest"
@@ -135,6 +136,16 @@ func (e *env) book(t *testing.T, fid string) error {
 	task, _ := tasks.NewCourierBookTask(fid)
 	mux := worker.New(e.app.App).Handler().(*asynq.ServeMux)
 	return mux.ProcessTask(context.Background(), task)
+}
+
+// dispatch runs the outbox's dispatch as the worker would (nudged after a
+// commit, or every two seconds by the scheduler); it queues the bookings.
+func (e *env) dispatch(t *testing.T) {
+	t.Helper()
+	task, _ := tasks.NewOutboxDispatchTask(time.Now())
+	if err := worker.New(e.app.App).Handler().(*asynq.ServeMux).ProcessTask(context.Background(), task); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // shipment reads fulfilment fid's shipment row.

@@ -88,6 +88,7 @@ func TestBookingRetriedAfterACrashBooksOnce(t *testing.T) {
 	e := mustEnv(t)
 	o1, _, _ := e.customerCOD(t, 1)
 	fid := e.fulfil(t, o1)
+	e.dispatch(t)
 	info, err := e.app.Inspector.GetTaskInfo("default", "courier-book:"+fid)
 	if err != nil || info.Type != "courier:book" {
 		t.Fatalf("booking task not queued: %v %v", info, err)

@@ -70,7 +70,7 @@ func (s *Service) CompleteNow(ctx context.Context, id uuid.UUID, how checkout.Pl
 				log.ErrorContext(ctx, "draft order: queue order emails", "order_id", orderID, "err", err)
 			}
 		})
-		u.AfterCommit("outbox", outbox.Nudge)
+		u.AfterCommit(outbox.NudgeKey, outbox.Nudge)
 		u.AfterCommit("analytics", func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) { analytics.Touch(ctx, q, log, created) })
 		if err := idempotency.RecordChange(u, id.String()); err != nil {
 			return err

@@ -80,7 +80,7 @@ func Stage(u *uow.Unit, drafts ...Draft) ([]uuid.UUID, error) {
 		return nil, err
 	}
 	u.Insert("events", cols, rows...)
-	u.AfterCommit("outbox", Nudge)
+	u.AfterCommit(NudgeKey, Nudge)
 	return ids, nil
 }
 
@@ -121,6 +121,10 @@ func insertOf(ctx context.Context, drafts []Draft) (cols []string, rows [][]any,
 	}
 	return []string{"id", "type", "data", "created_at", "trace_context"}, rows, ids, nil
 }
+
+// NudgeKey is the after-commit key of Nudge (uow.Unit.AfterCommit): one
+// dispatch however many parts of a unit ask for it.
+const NudgeKey = "outbox"
 
 // Nudge asks the worker to dispatch soon. Call it after a commit that
 // published events; a failure is only logged because the scheduler's periodic

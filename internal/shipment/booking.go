@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/gocommerce/shop/internal/outbox"
 	"github.com/gocommerce/shop/internal/uow"
 	"github.com/gocommerce/shop/models"
-	"github.com/gocommerce/shop/tasks"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 	"gorm.io/gorm"
@@ -26,9 +24,10 @@ func (s *Service) Books(pickupCode *string) bool {
 	return s.Configured() && pickupCode != nil && strings.TrimSpace(*pickupCode) != ""
 }
 
-// StageBooking stages in u the pending shipment of fulfilment f of order o
-// and, once u commits, the task that books it (TypeCourierBook): the
-// courier is called after the commit, never inside the transaction.
+// StageBooking stages in u the pending shipment of fulfilment f of order o;
+// the outbox's dispatch, nudged once u commits, queues the task that books
+// it (QueueBookings). The courier is called after the commit, never inside
+// the transaction, and the API spends no call to the queue on it.
 func (s *Service) StageBooking(u *uow.Unit, o *models.Order, f *models.Fulfillment, pickupCode string) error {
 	sh := models.Shipment{FulfillmentID: f.ID, OrderID: o.ID, Courier: s.courier.Name(), Status: courier.StatusPending,
 		ChannelOrderID: ChannelOrderID(o.OrderNumber, f.ID), CreatedAt: f.CreatedAt, UpdatedAt: f.CreatedAt}
@@ -36,15 +35,7 @@ func (s *Service) StageBooking(u *uow.Unit, o *models.Order, f *models.Fulfillme
 		return fmt.Errorf("shipment.stage_booking: %w", err)
 	}
 	f.Shipment = &sh
-	id := f.ID.String()
-	u.AfterCommit("courier-book:"+id, func(ctx context.Context, q tasks.Enqueuer, log *slog.Logger) {
-		task, opts := tasks.NewCourierBookTask(id)
-		if err := tasks.Enqueue(ctx, q, task, opts...); err != nil {
-			// No sweep queues it again: reconcile lists the booking still
-			// pending an hour later (shipment_not_booked) for a person.
-			log.Warn("courier booking not queued", "fulfillmentId", id, "err", err)
-		}
-	})
+	u.AfterCommit(outbox.NudgeKey, outbox.Nudge)
 	return nil
 }
 
