@@ -12,7 +12,7 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// queueBatch bounds the bookings one dispatch queues.
+// queueBatch is how many bookings one transaction of QueueBookings takes.
 const queueBatch = 500
 
 // QueueBookings queues the booking task (TypeCourierBook) of each shipment
