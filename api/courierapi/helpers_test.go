@@ -134,8 +134,7 @@ func (e *env) fulfil(t *testing.T, o order) string {
 func (e *env) book(t *testing.T, fid string) error {
 	t.Helper()
 	task, _ := tasks.NewCourierBookTask(fid)
-	mux := worker.New(e.app.App).Handler().(*asynq.ServeMux)
-	return mux.ProcessTask(context.Background(), task)
+	return e.process(task)
 }
 
 // dispatch runs the outbox's dispatch as the worker would (nudged after a
@@ -143,9 +142,14 @@ func (e *env) book(t *testing.T, fid string) error {
 func (e *env) dispatch(t *testing.T) {
 	t.Helper()
 	task, _ := tasks.NewOutboxDispatchTask(time.Now())
-	if err := worker.New(e.app.App).Handler().(*asynq.ServeMux).ProcessTask(context.Background(), task); err != nil {
+	if err := e.process(task); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// process runs task through the worker's handlers.
+func (e *env) process(task *asynq.Task) error {
+	return worker.New(e.app.App).Handler().(*asynq.ServeMux).ProcessTask(context.Background(), task)
 }
 
 // shipment reads fulfilment fid's shipment row.
